@@ -1,0 +1,85 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/todo-shell/todo-shell/router"
+	"github.com/todo-shell/todo-shell/tools"
+	"github.com/todo-shell/todo-shell/tools/bash"
+	"github.com/todo-shell/todo-shell/tools/offload"
+	"github.com/todo-shell/todo-shell/tools/todo"
+)
+
+// app is the engine one run of todo-shell works with.
+type app struct {
+	store    *todo.Store
+	registry *tools.Registry
+	runner   *bash.Runner
+	shell    *router.Shell
+	offload  offload.Config
+	noColor  bool
+}
+
+// newApp checks the options and wires the engine.
+func newApp(o *Options) (*app, error) {
+	changed := o.changed
+	if changed == nil {
+		changed = func(string) bool { return false }
+	}
+	limits, err := todo.LimitsFromEnv(o.Getenv)
+	if err != nil {
+		return nil, &UsageError{err}
+	}
+	if changed("max-items") {
+		limits.MaxItems = o.MaxItems
+	}
+	if changed("max-content-length") {
+		limits.MaxContentLength = o.MaxContentLength
+	}
+	if changed("max-in-progress") {
+		limits.MaxInProgress = o.MaxInProgress
+	}
+	if err := limits.Validate(); err != nil {
+		return nil, &UsageError{err}
+	}
+	session := o.Session
+	if session == "" {
+		session = NewSessionID()
+	} else if err := offload.CheckID("session id", session); err != nil {
+		return nil, &UsageError{fmt.Errorf("--session: %w", err)}
+	}
+	if o.OffloadThreshold < 0 {
+		return nil, &UsageError{fmt.Errorf("--offload-threshold must be 0 (off) or more, got %d", o.OffloadThreshold)}
+	}
+	if o.BashTimeout <= 0 {
+		return nil, &UsageError{fmt.Errorf("--bash-timeout must be more than 0, got %s", o.BashTimeout)}
+	}
+	off := offload.Config{Dir: o.OffloadDir, Session: session, Threshold: o.OffloadThreshold}
+
+	store := todo.NewStore(nil)
+	reg := tools.NewRegistry()
+	if err := todo.Register(reg, store, limits); err != nil {
+		return nil, err
+	}
+	runner, err := bash.NewRunner("")
+	if err != nil {
+		return nil, err
+	}
+	if err := reg.Register(bash.Definition(), bash.Handler(runner, o.BashTimeout, off)); err != nil {
+		return nil, err
+	}
+	return &app{
+		store:    store,
+		registry: reg,
+		runner:   runner,
+		offload:  off,
+		noColor:  o.NoColor || o.Getenv("NO_COLOR") != "",
+		shell:    &router.Shell{Registry: reg, Store: store, Limits: limits, Offload: off},
+	}, nil
+}
+
+// NewSessionID returns a fresh session id: the date and time, then random
+// characters, all from [A-Za-z0-9_-].
+func NewSessionID() string {
+	return "session-" + tools.RandomBase62(12)
+}

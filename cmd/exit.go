@@ -1,0 +1,70 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/mattn/go-isatty"
+)
+
+// Exit statuses.
+const (
+	ExitOK     = 0 // success
+	ExitFailed = 1 // a command failed
+	ExitUsage  = 2 // bad usage
+)
+
+// ExitError ends the program with Code; it has already said what there was
+// to say.
+type ExitError struct{ Code int }
+
+func (e *ExitError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
+
+// UsageError is bad usage: the message and the usage are printed, exit 2.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Streams are the program's standard streams.
+type Streams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+}
+
+// StdStreams returns the process's standard streams.
+func StdStreams() Streams { return Streams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr} }
+
+// isTerminal reports whether v is a terminal file.
+func isTerminal(v any) bool {
+	f, ok := v.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+// Main runs todo-shell with args and returns the exit status.
+func Main(args []string, s Streams) int {
+	root := NewCmdRoot(s)
+	root.SetArgs(args)
+	err := root.Execute()
+	var exit *ExitError
+	var usage *UsageError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &exit):
+		return exit.Code
+	case errors.As(err, &usage):
+		fmt.Fprintf(s.ErrOut, "todo-shell: %v\n", usage.Err)
+		if c, _, ferr := root.Find(args); ferr == nil && c != nil {
+			fmt.Fprint(s.ErrOut, "\n"+c.UsageString())
+		} else {
+			fmt.Fprint(s.ErrOut, "\n"+root.UsageString())
+		}
+		return ExitUsage
+	}
+	fmt.Fprintf(s.ErrOut, "todo-shell: %v\n", err)
+	return ExitFailed
+}

@@ -1,0 +1,5 @@
+package cmd
+
+func runREPL(o *Options) error {
+	return runScript(o, o.Streams.In)
+}

@@ -1,0 +1,135 @@
+// Package cmd holds todo-shell's command line: it parses flags, wires the
+// engine (registry, store, bash runner, offload) and starts the front end the
+// user asked for.
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/todo-shell/todo-shell/tools/offload"
+	"github.com/todo-shell/todo-shell/tools/todo"
+)
+
+// Options are the flags every todo-shell command shares.
+type Options struct {
+	Streams Streams
+	Getenv  func(string) string
+
+	Session          string
+	OffloadDir       string
+	OffloadThreshold int
+	MaxItems         int
+	MaxContentLength int
+	MaxInProgress    int
+	BashTimeout      time.Duration
+	NoColor          bool
+	Trace            bool
+
+	// Root only.
+	Command string
+	Panel   bool
+
+	changed func(name string) bool
+}
+
+const rootLong = `todo-shell is a small agent shell: type TodoWrite and TodoRead the way a model calls
+them, or any shell command, and watch the task panel redraw as the plan changes.
+Every line runs as an Anthropic-format tool call (tool_use in, tool_result out), and any
+result of 1000 characters or more goes to a file instead of flooding the screen.
+
+With no arguments it starts the interactive shell when standard input is a terminal,
+and runs the lines it reads as a script otherwise (or from FILE).
+
+Environment:
+  TODO_MAX_ITEMS           most todos in a list (default 50)
+  TODO_MAX_CONTENT_LENGTH  most characters in content and activeForm (default 200)
+  TODO_MAX_IN_PROGRESS     most todos in_progress at once (default 1, 0 = no limit)
+  NO_COLOR                 when set, draw without color
+  ANTHROPIC_API_KEY        for 'todo-shell agent'
+  Flags override the environment.
+
+Offloaded results go to <offload-dir>/<session>/<tool_use_id>.md (default
+.offload/<session>/...), and the screen shows the line
+  [Tool result offloaded to file: <absolute path>]
+with a short preview.
+
+Exit status: 0 success, 1 a command failed, 2 bad usage.`
+
+const rootExample = `  $ todo-shell
+  $ todo-shell -c 'TodoWrite '"'"'{"todos":[{"content":"Run tests","activeForm":"Running tests","status":"in_progress"}]}'"'"''
+  $ todo-shell -c 'TodoRead'
+  $ todo-shell -c 'ls -la'
+  $ printf '%s\n' 'TodoRead' 'echo hi' | todo-shell --panel
+  $ echo '{"type":"tool_use","id":"toolu_01","name":"TodoRead","input":{}}' | todo-shell serve
+  $ todo-shell tools`
+
+// NewCmdRoot returns the root command.
+func NewCmdRoot(s Streams) *cobra.Command {
+	opts := &Options{Streams: s, Getenv: os.Getenv}
+	cmd := &cobra.Command{
+		Use:           "todo-shell [FILE]",
+		Short:         "An agent shell with TodoWrite, TodoRead, bash and a live task panel",
+		Long:          rootLong,
+		Example:       rootExample,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return &UsageError{fmt.Errorf("too many arguments: %q", args)}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.changed = cmd.Flags().Changed
+			if cmd.Flags().Changed("command") {
+				if len(args) > 0 {
+					return &UsageError{fmt.Errorf("-c and FILE cannot be used together")}
+				}
+				return runCommandLine(opts)
+			}
+			if len(args) == 1 {
+				f, err := os.Open(args[0])
+				if err != nil {
+					return &UsageError{fmt.Errorf("%s: cannot read it (%w); it is not a command either", args[0], err)}
+				}
+				defer f.Close()
+				return runScript(opts, f)
+			}
+			if isTerminal(s.In) && isTerminal(s.Out) {
+				return runREPL(opts)
+			}
+			return runScript(opts, s.In)
+		},
+	}
+	cmd.SetIn(s.In)
+	cmd.SetOut(s.Out)
+	cmd.SetErr(s.ErrOut)
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &UsageError{err} })
+
+	pf := cmd.PersistentFlags()
+	pf.StringVar(&opts.Session, "session", "", "session id, [A-Za-z0-9_-] (default: a fresh unique id)")
+	pf.StringVar(&opts.OffloadDir, "offload-dir", ".offload", "where offloaded results go")
+	pf.IntVar(&opts.OffloadThreshold, "offload-threshold", offload.DefaultThreshold, "offload results of this many characters or more (0: never)")
+	pf.IntVar(&opts.MaxItems, "max-items", todo.DefaultLimits().MaxItems, "most todos in a list (overrides "+todo.EnvMaxItems+")")
+	pf.IntVar(&opts.MaxContentLength, "max-content-length", todo.DefaultLimits().MaxContentLength, "most characters in content and activeForm (overrides "+todo.EnvMaxContentLength+")")
+	pf.IntVar(&opts.MaxInProgress, "max-in-progress", todo.DefaultLimits().MaxInProgress, "most todos in_progress at once, 0 for no limit (overrides "+todo.EnvMaxInProgress+")")
+	pf.DurationVar(&opts.BashTimeout, "bash-timeout", 2*time.Minute, "how long a bash command may run")
+	pf.BoolVar(&opts.NoColor, "no-color", false, "draw without color (NO_COLOR is honoured too)")
+	pf.BoolVar(&opts.Trace, "trace", false, "show each call's tool_use and tool_result JSON")
+	cmd.Flags().StringVarP(&opts.Command, "command", "c", "", "run one line, print its output and exit with its status")
+	cmd.Flags().BoolVar(&opts.Panel, "panel", false, "script mode: print the task box after each change")
+
+	for _, sub := range []*cobra.Command{
+		newCmdTools(opts),
+		newCmdServe(opts),
+		newCmdVersion(opts),
+	} {
+		sub.SilenceUsage, sub.SilenceErrors = true, true
+		cmd.AddCommand(sub)
+	}
+	return cmd
+}

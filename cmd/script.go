@@ -1,0 +1,177 @@
+package cmd
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/router"
+)
+
+// scriptRunner runs lines without a terminal UI: stdout to stdout, stderr to
+// stderr, no escape codes, no spinner.
+type scriptRunner struct {
+	app    *app
+	out    io.Writer
+	errOut io.Writer
+	trace  bool
+	panel  bool
+	safe   bool // the output is a terminal: neutralise escape codes
+	styles render.Styles
+	seen   uint64 // store version last drawn by --panel
+}
+
+func newScriptRunner(o *Options, a *app) *scriptRunner {
+	return &scriptRunner{
+		app: a, out: o.Streams.Out, errOut: o.Streams.ErrOut,
+		trace: o.Trace, panel: o.Panel, safe: isTerminal(o.Streams.Out),
+		styles: render.PlainStyles(),
+	}
+}
+
+// runCommandLine is `todo-shell -c LINE`: its exit status is the line's.
+func runCommandLine(o *Options) error {
+	a, err := newApp(o)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	r := newScriptRunner(o, a)
+	if router.Incomplete(o.Command) {
+		fmt.Fprintln(r.errOut, "Error: unexpected end of line: an open quote or a trailing backslash")
+		return &ExitError{ExitFailed}
+	}
+	code, _ := r.runLine(ctx, o.Command)
+	if code != 0 {
+		return &ExitError{code}
+	}
+	return nil
+}
+
+// runScript runs every line of in, going on after failures; it fails when
+// any line failed.
+func runScript(o *Options, in io.Reader) error {
+	a, err := newApp(o)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	r := newScriptRunner(o, a)
+	failed := false
+	br := bufio.NewReaderSize(in, 64<<10)
+	var pending strings.Builder
+	for ctx.Err() == nil {
+		line, rerr := br.ReadString('\n')
+		if rerr != nil && !errors.Is(rerr, io.EOF) {
+			return fmt.Errorf("read input: %w", rerr)
+		}
+		if line == "" && rerr != nil {
+			break
+		}
+		pending.WriteString(strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"))
+		if router.Incomplete(pending.String()) && rerr == nil {
+			pending.WriteByte('\n')
+			continue
+		}
+		text := pending.String()
+		pending.Reset()
+		if router.Incomplete(text) {
+			fmt.Fprintln(r.errOut, "Error: unexpected end of input: an open quote or a trailing backslash")
+			failed = true
+			break
+		}
+		code, exit := r.runLine(ctx, text)
+		if code != 0 {
+			failed = true
+		}
+		if exit || rerr != nil {
+			break
+		}
+	}
+	if ctx.Err() != nil || failed {
+		return &ExitError{ExitFailed}
+	}
+	return nil
+}
+
+// runLine runs one (complete) line and prints its output. exit reports a
+// request to leave.
+func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit bool) {
+	line := router.Classify(text, r.app.registry)
+	switch line.Kind {
+	case router.Empty:
+		return 0, false
+	case router.Builtin:
+		b := r.app.shell.Builtin(line)
+		switch b.Action {
+		case router.ActionExit:
+			return 0, true
+		case router.ActionTrace:
+			r.trace = b.Trace
+		}
+		r.print(r.out, b.Stdout)
+		r.print(r.errOut, b.Stderr)
+		return b.ExitCode, false
+	}
+	out := r.app.shell.Run(ctx, line, nil)
+	if r.trace {
+		for _, t := range router.TraceLines(out) {
+			r.print(r.errOut, t)
+		}
+	}
+	r.print(r.out, out.Stdout)
+	if out.Offloaded != nil {
+		r.print(r.out, previewText(out.Offloaded.Preview, out.Offloaded.MoreLines(previewLineCount(out.Offloaded.Preview))))
+	}
+	r.print(r.errOut, out.Warning)
+	r.print(r.errOut, out.Stderr)
+	if r.panel {
+		if snap := r.app.store.Snapshot(); snap.Version != r.seen {
+			r.seen = snap.Version
+			box := render.TaskBox(snap, 80, &r.styles)
+			if box == "" {
+				box = "(no todos)"
+			}
+			r.print(r.out, box)
+		}
+	}
+	return out.ExitCode, false
+}
+
+// print writes text and a newline, unless text is empty. On a terminal,
+// escape codes in it are neutralised.
+func (r *scriptRunner) print(w io.Writer, text string) {
+	if text == "" {
+		return
+	}
+	if r.safe {
+		text = render.SanitizeOutput(text)
+	}
+	io.WriteString(w, text+"\n")
+}
+
+// previewText is the preview shown under an offload pointer.
+func previewText(preview string, more int) string {
+	text := strings.TrimSuffix(preview, "\n")
+	if more > 0 {
+		text += fmt.Sprintf("\n… %d more lines", more)
+	}
+	return text
+}
+
+func previewLineCount(preview string) int {
+	n := strings.Count(preview, "\n")
+	if preview != "" && !strings.HasSuffix(preview, "\n") {
+		n++
+	}
+	return n
+}

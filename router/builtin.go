@@ -1,0 +1,110 @@
+package router
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// HelpText is what /help prints.
+const HelpText = `Type a command and press Enter. Every line runs as a tool call.
+
+Agent commands
+  TodoWrite '<json>'   replace the todo list: '{"todos":[{"content":"...","activeForm":"...","status":"pending"}]}'
+  TodoRead [--json]    print the todo list (--json: the tool result)
+  <Tool> -h            a tool's description
+  anything else        runs with bash (start with ! to force bash)
+
+Builtins
+  /help                this help
+  /tools               the tool definitions sent to a model (JSON)
+  /trace on|off        show each call's tool_use and tool_result JSON
+  /session             session id, offload directory, offloaded files
+  /clear               clear the screen
+  /exit, exit, quit    leave (also Ctrl+D on an empty line)
+
+Keys
+  Enter                run the line (an open quote or trailing \ asks for more)
+  Up/Down              history
+  Ctrl+C               interrupt a running command; clear the line; twice on an empty line to leave
+  Ctrl+L               clear the screen
+
+Results of 1000 characters or more go to .offload/<session>/<tool_use_id>.md
+and are replaced by a one-line pointer.`
+
+// Action is what a builtin asks of the front end beyond printing.
+type Action int
+
+// The actions.
+const (
+	ActionNone  Action = iota
+	ActionExit         // leave the shell
+	ActionClear        // clear the screen
+	ActionTrace        // set tracing to BuiltinOutput.Trace
+)
+
+// BuiltinOutput is the result of a builtin.
+type BuiltinOutput struct {
+	Stdout   string
+	Stderr   string
+	ExitCode int
+	Action   Action
+	Trace    bool // with ActionTrace: the new setting
+}
+
+// Builtin runs a builtin line (Kind Builtin).
+func (s *Shell) Builtin(line Line) BuiltinOutput {
+	args := strings.Fields(line.Args)
+	switch line.Name {
+	case "help":
+		return BuiltinOutput{Stdout: HelpText}
+	case "exit", "quit":
+		return BuiltinOutput{Action: ActionExit}
+	case "clear":
+		return BuiltinOutput{Action: ActionClear}
+	case "tools":
+		b, err := json.MarshalIndent(s.Registry.Definitions(), "", "  ")
+		if err != nil {
+			return BuiltinOutput{Stderr: "Error: " + err.Error(), ExitCode: 1}
+		}
+		return BuiltinOutput{Stdout: string(b)}
+	case "trace":
+		if len(args) == 1 && (args[0] == "on" || args[0] == "off") {
+			return BuiltinOutput{Action: ActionTrace, Trace: args[0] == "on", Stdout: "Tracing " + args[0]}
+		}
+		return BuiltinOutput{Stderr: "Usage: /trace on|off", ExitCode: 1}
+	case "session":
+		dir, _ := filepath.Abs(filepath.Join(s.Offload.Dir, s.Offload.Session))
+		return BuiltinOutput{Stdout: fmt.Sprintf("Session:    %s\nOffload to: %s\nOffloaded:  %d files",
+			s.Offload.Session, dir, countOffloaded(dir))}
+	}
+	return BuiltinOutput{Stderr: fmt.Sprintf("Unknown command: /%s (try /help)", line.Name), ExitCode: 1}
+}
+
+// countOffloaded counts the .md files in a session's offload directory.
+func countOffloaded(dir string) int {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".md") {
+			n++
+		}
+	}
+	return n
+}
+
+// TraceLines returns the tool_use and tool_result JSON of an output, one
+// line each, for /trace.
+func TraceLines(out Output) []string {
+	if out.Call == nil || out.Result == nil {
+		return nil
+	}
+	use, _ := json.Marshal(out.Call)
+	res, _ := json.Marshal(out.Result)
+	return []string{"→ " + string(use), "← " + string(res)}
+}

@@ -1,0 +1,279 @@
+package router
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/tools"
+	"github.com/todo-shell/todo-shell/tools/bash"
+	"github.com/todo-shell/todo-shell/tools/offload"
+	"github.com/todo-shell/todo-shell/tools/todo"
+)
+
+// Usage lines of the todo commands.
+const (
+	WriteUsageShort = `Usage: TodoWrite '{"todos":[...]}'`
+	WriteUsageLong  = `Usage: TodoWrite '{"todos":[{"content":"...","activeForm":"...","status":"pending"}]}'`
+	ReadUsage       = `Usage: TodoRead [--json]`
+)
+
+// maxListedErrors is how many validation messages the shell lists.
+const maxListedErrors = 20
+
+// Shell runs classified lines as tool calls and gives each its shell form:
+// what goes to stdout and stderr, and an exit status.
+type Shell struct {
+	Registry *tools.Registry
+	Store    *todo.Store
+	Limits   todo.Limits
+	Offload  offload.Config
+	Writer   offload.FileWriter // nil means offload.OSWriter
+	NewID    tools.IDGenerator  // nil means tools.NewToolUseID
+}
+
+// Output is the shell form of one line.
+type Output struct {
+	Stdout   string // text for stdout; ends without a newline
+	Stderr   string // text for stderr; ends without a newline
+	ExitCode int    // 0 success; 1 an agent command failed; a bash line's own status
+	Help     bool   // Stdout is help text
+
+	Call   *tools.ToolUse    // the tool call made, nil when the line made none
+	Result *tools.ToolResult // its result
+
+	// Offloaded is set when Stdout is an offload pointer; its Preview holds
+	// the first lines of the full text.
+	Offloaded *tools.Offloaded
+	// Warning tells why a long result could not be offloaded (the full text
+	// is shown instead).
+	Warning string
+}
+
+// Run runs line, streaming live output of commands to live (may be nil).
+// Builtins and empty lines are the front end's: Run returns an empty Output.
+func (s *Shell) Run(ctx context.Context, line Line, live io.Writer) Output {
+	if live != nil {
+		ctx = tools.WithOutput(ctx, live)
+	}
+	switch line.Kind {
+	case Bash:
+		return s.runBash(ctx, line.Text)
+	case Agent:
+		return s.runAgent(ctx, line)
+	}
+	return Output{}
+}
+
+func (s *Shell) newID() string {
+	if s.NewID != nil {
+		return s.NewID()
+	}
+	return tools.NewToolUseID()
+}
+
+// call executes one tool call through the registry.
+func (s *Shell) call(ctx context.Context, name string, input json.RawMessage) (*tools.ToolUse, tools.ToolResult) {
+	use := &tools.ToolUse{Type: "tool_use", ID: s.newID(), Name: name, Input: input}
+	return use, s.Registry.Execute(ctx, use.ID, name, input)
+}
+
+func (s *Shell) runBash(ctx context.Context, command string) Output {
+	input, _ := json.Marshal(struct {
+		Command string `json:"command"`
+	}{command})
+	use, res := s.call(ctx, bash.Name, input)
+	out := Output{Call: use, Result: &res}
+	st, ok := res.Meta.(bash.Outcome)
+	if !ok { // bad input or no runner: the content is the message
+		out.Stderr, out.ExitCode = "Error: "+res.Content, 1
+		return out
+	}
+	out.ExitCode = st.ExitCode
+	if st.Failed() && out.ExitCode == 0 {
+		out.ExitCode = 1
+	}
+	trailer := st.Trailer()
+	out.Stderr = trailer
+	if res.Offloaded != nil {
+		out.Stdout, out.Offloaded = res.Content, res.Offloaded
+		return out
+	}
+	text := res.Content
+	if trailer != "" {
+		text = strings.TrimSuffix(text, trailer+"\n")
+	}
+	out.Stdout = strings.TrimSuffix(text, "\n")
+	if res.OffloadErr != nil {
+		out.Warning = offloadWarning(res.OffloadErr)
+	}
+	return out
+}
+
+func offloadWarning(err error) string {
+	return "Warning: could not offload the result, showing it in full: " + err.Error()
+}
+
+func (s *Shell) runAgent(ctx context.Context, line Line) Output {
+	args, err := Split(line.Args)
+	if err != nil {
+		return Output{Stderr: "Error: " + err.Error(), ExitCode: 1}
+	}
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
+		return Output{Stdout: strings.TrimRight(s.description(line.Name), "\n"), Help: true}
+	}
+	var out Output
+	switch line.Name {
+	case todo.WriteName:
+		out = s.todoWrite(ctx, args)
+	case todo.ReadName:
+		out = s.todoRead(ctx, args)
+	default:
+		out = s.generic(ctx, line.Name, args)
+	}
+	s.offloadStdout(&out)
+	return out
+}
+
+func (s *Shell) description(name string) string {
+	def, _ := s.Registry.Lookup(name)
+	return def.Description
+}
+
+func (s *Shell) todoWrite(ctx context.Context, args []string) Output {
+	if len(args) == 0 {
+		return Output{Stderr: "Error: Missing JSON parameter\n" + WriteUsageShort, ExitCode: 1}
+	}
+	if len(args) > 1 {
+		return Output{Stderr: fmt.Sprintf("Error: Invalid JSON format\nExpected one argument, got %d: quote the JSON in single quotes\n%s", len(args), WriteUsageLong), ExitCode: 1}
+	}
+	items, verr := todo.Validate([]byte(args[0]), s.Limits)
+	var syn *todo.SyntaxError
+	if errors.As(verr, &syn) {
+		return Output{Stderr: "Error: Invalid JSON format\n" + where(args[0], syn) + "\n" + WriteUsageLong, ExitCode: 1}
+	}
+	use, res := s.call(ctx, todo.WriteName, compactJSON(args[0]))
+	out := Output{Call: use, Result: &res}
+	var list *todo.ValidationError
+	switch {
+	case errors.As(verr, &list):
+		out.Stderr, out.ExitCode = "Error: Validation failed\n"+listErrors(list.Messages), 1
+	case res.IsError: // the handler disagrees with the pre-check: it has the last word
+		out.Stderr, out.ExitCode = "Error: "+res.Content, 1
+	default:
+		c, i, p := todo.Snapshot{Items: items}.Counts()
+		out.Stdout = fmt.Sprintf("Todo list updated: %d completed, %d in_progress, %d pending", c, i, p)
+	}
+	return out
+}
+
+// listErrors formats validation messages as "- " lines, at most
+// maxListedErrors of them.
+func listErrors(msgs []string) string {
+	var b strings.Builder
+	for i, m := range msgs {
+		if i == maxListedErrors {
+			fmt.Fprintf(&b, "- … and %d more", len(msgs)-maxListedErrors)
+			break
+		}
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("- " + m)
+	}
+	return b.String()
+}
+
+// where says at which line and column of text parsing failed.
+func where(text string, syn *todo.SyntaxError) string {
+	off := min(max(syn.Offset, 0), len(text))
+	line := 1 + strings.Count(text[:off], "\n")
+	col := off - strings.LastIndexByte(text[:off], '\n')
+	return fmt.Sprintf("Parse error at line %d, column %d: %s", line, col, syn.Msg)
+}
+
+func compactJSON(text string) json.RawMessage {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(text)); err != nil {
+		return json.RawMessage(text)
+	}
+	return b.Bytes()
+}
+
+func (s *Shell) todoRead(ctx context.Context, args []string) Output {
+	asJSON := false
+	for _, a := range args {
+		if a != "--json" {
+			return Output{Stderr: fmt.Sprintf("Error: Unknown argument '%s'\n%s", a, ReadUsage), ExitCode: 1}
+		}
+		asJSON = true
+	}
+	use, res := s.call(ctx, todo.ReadName, json.RawMessage(`{}`))
+	out := Output{Call: use, Result: &res}
+	switch {
+	case res.IsError:
+		out.Stderr, out.ExitCode = "Error: "+res.Content, 1
+	case asJSON:
+		out.Stdout = res.Content
+	default:
+		var list struct {
+			Todos []todo.Item `json:"todos"`
+		}
+		if err := json.Unmarshal([]byte(res.Content), &list); err != nil {
+			out.Stderr, out.ExitCode = "Error: "+err.Error(), 1
+			break
+		}
+		out.Stdout = render.Plain(todo.Snapshot{Items: list.Todos})
+	}
+	return out
+}
+
+// generic runs any other tool: `Name '<json input>'`, or `Name` for {}.
+func (s *Shell) generic(ctx context.Context, name string, args []string) Output {
+	usage := fmt.Sprintf("Usage: %s '<JSON input>'", name)
+	input := json.RawMessage(`{}`)
+	switch {
+	case len(args) > 1:
+		return Output{Stderr: fmt.Sprintf("Error: Invalid JSON format\nExpected one argument, got %d: quote the JSON in single quotes\n%s", len(args), usage), ExitCode: 1}
+	case len(args) == 1:
+		if !json.Valid([]byte(args[0])) {
+			var v any
+			err := json.Unmarshal([]byte(args[0]), &v)
+			return Output{Stderr: fmt.Sprintf("Error: Invalid JSON format\n%v\n%s", err, usage), ExitCode: 1}
+		}
+		input = compactJSON(args[0])
+	}
+	use, res := s.call(ctx, name, input)
+	out := Output{Call: use, Result: &res}
+	if res.IsError {
+		out.Stderr, out.ExitCode = "Error: "+strings.TrimSuffix(res.Content, "\n"), 1
+		return out
+	}
+	if res.Offloaded != nil {
+		out.Stdout, out.Offloaded = res.Content, res.Offloaded
+		return out
+	}
+	out.Stdout = strings.TrimSuffix(res.Content, "\n")
+	return out
+}
+
+// offloadStdout offloads an agent command's stdout when it reaches the
+// threshold: the text goes to <dir>/<session>/<tool_use_id>.md and Stdout
+// becomes the pointer. When the file cannot be written the full text stays
+// and a warning says why.
+func (s *Shell) offloadStdout(out *Output) {
+	if out.Help || out.Call == nil || out.Offloaded != nil || !offload.ShouldOffload(out.Stdout, s.Offload.Threshold) {
+		return
+	}
+	info, err := offload.Text(out.Stdout, out.Call.ID, s.Offload, s.Writer)
+	if err != nil {
+		out.Warning = offloadWarning(err)
+		return
+	}
+	out.Stdout, out.Offloaded = offload.Pointer(info.Path), info
+}

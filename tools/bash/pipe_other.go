@@ -1,0 +1,7 @@
+//go:build !linux
+
+package bash
+
+import "os"
+
+func growPipe(*os.File) {}

@@ -1,0 +1,397 @@
+// Package jsonscan is a strict, allocation-light JSON scanner for the hot
+// paths of todo-shell's tools. It accepts exactly the texts encoding/json
+// accepts and decodes strings the same way (invalid UTF-8 and lone surrogates
+// become U+FFFD), but it builds no generic values: callers walk objects and
+// arrays with callbacks and take only what they need.
+package jsonscan
+
+import (
+	"fmt"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// SyntaxError is a JSON syntax error at a byte offset of the input.
+type SyntaxError struct {
+	Offset int // byte offset where parsing failed
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("%s (at offset %d)", e.Msg, e.Offset)
+}
+
+// maxDepth matches encoding/json's nesting limit so both accept the same texts.
+const maxDepth = 10000
+
+// Decoder walks one JSON text held in a string.
+type Decoder struct {
+	s     string
+	pos   int
+	depth int
+}
+
+// Fail returns a SyntaxError at the current offset.
+func (d *Decoder) Fail(format string, args ...any) error {
+	return &SyntaxError{Offset: d.pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+// WS skips white space.
+func (d *Decoder) WS() {
+	for d.pos < len(d.s) {
+		switch d.s[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (d *Decoder) describe() string {
+	if d.pos >= len(d.s) {
+		return "unexpected end of JSON input"
+	}
+	return fmt.Sprintf("invalid character %q", d.s[d.pos])
+}
+
+// Object parses the object at the current offset, calling member for each
+// key with the offset just after the colon; member must consume the value.
+func (d *Decoder) Object(member func(key string) error) error {
+	if d.depth++; d.depth > maxDepth {
+		return d.Fail("exceeded max depth")
+	}
+	d.pos++ // '{'
+	d.WS()
+	if d.pos < len(d.s) && d.s[d.pos] == '}' {
+		d.pos++
+		d.depth--
+		return nil
+	}
+	for {
+		d.WS()
+		if d.pos >= len(d.s) || d.s[d.pos] != '"' {
+			return d.Fail("%s looking for beginning of object key string", d.describe())
+		}
+		key, err := d.String()
+		if err != nil {
+			return err
+		}
+		d.WS()
+		if d.pos >= len(d.s) || d.s[d.pos] != ':' {
+			return d.Fail("%s after object key", d.describe())
+		}
+		d.pos++
+		if err := member(key); err != nil {
+			return err
+		}
+		d.WS()
+		if d.pos >= len(d.s) {
+			return d.Fail("unexpected end of JSON input")
+		}
+		switch d.s[d.pos] {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			d.depth--
+			return nil
+		default:
+			return d.Fail("%s after object key:value pair", d.describe())
+		}
+	}
+}
+
+// Array parses the array at the current offset, calling elem for each
+// element; elem must consume it.
+func (d *Decoder) Array(elem func() error) error {
+	if d.depth++; d.depth > maxDepth {
+		return d.Fail("exceeded max depth")
+	}
+	d.pos++ // '['
+	d.WS()
+	if d.pos < len(d.s) && d.s[d.pos] == ']' {
+		d.pos++
+		d.depth--
+		return nil
+	}
+	for {
+		if err := elem(); err != nil {
+			return err
+		}
+		d.WS()
+		if d.pos >= len(d.s) {
+			return d.Fail("unexpected end of JSON input")
+		}
+		switch d.s[d.pos] {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			d.depth--
+			return nil
+		default:
+			return d.Fail("%s after array element", d.describe())
+		}
+	}
+}
+
+// Skip validates and consumes any value.
+func (d *Decoder) Skip() error {
+	d.WS()
+	if d.pos >= len(d.s) {
+		return d.Fail("unexpected end of JSON input")
+	}
+	switch c := d.s[d.pos]; {
+	case c == '{':
+		return d.Object(func(string) error { return d.Skip() })
+	case c == '[':
+		return d.Array(d.Skip)
+	case c == '"':
+		return d.skipString()
+	case c == '-' || (c >= '0' && c <= '9'):
+		return d.number()
+	case c == 't':
+		return d.literal("true")
+	case c == 'f':
+		return d.literal("false")
+	case c == 'n':
+		return d.literal("null")
+	}
+	return d.Fail("%s looking for beginning of value", d.describe())
+}
+
+func (d *Decoder) literal(lit string) error {
+	for i := 0; i < len(lit); i++ {
+		if d.pos >= len(d.s) || d.s[d.pos] != lit[i] {
+			return d.Fail("%s in literal %s", d.describe(), lit)
+		}
+		d.pos++
+	}
+	return nil
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func (d *Decoder) digits() error {
+	if d.pos >= len(d.s) || !isDigit(d.s[d.pos]) {
+		return d.Fail("%s in numeric literal", d.describe())
+	}
+	for d.pos < len(d.s) && isDigit(d.s[d.pos]) {
+		d.pos++
+	}
+	return nil
+}
+
+func (d *Decoder) number() error {
+	if d.s[d.pos] == '-' {
+		d.pos++
+	}
+	if d.pos < len(d.s) && d.s[d.pos] == '0' {
+		d.pos++
+	} else if err := d.digits(); err != nil {
+		return err
+	}
+	if d.pos < len(d.s) && d.s[d.pos] == '.' {
+		d.pos++
+		if err := d.digits(); err != nil {
+			return err
+		}
+	}
+	if d.pos < len(d.s) && (d.s[d.pos] == 'e' || d.s[d.pos] == 'E') {
+		d.pos++
+		if d.pos < len(d.s) && (d.s[d.pos] == '+' || d.s[d.pos] == '-') {
+			d.pos++
+		}
+		if err := d.digits(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// skipString validates a string without decoding it.
+func (d *Decoder) skipString() error {
+	start := d.pos
+	if _, plain, err := d.scanString(); err != nil || plain {
+		return err
+	}
+	d.pos = start
+	_, err := d.String()
+	return err
+}
+
+// scanString finds the end of the string at d.pos. plain reports that it has
+// no escapes, control characters or invalid UTF-8, so its text is
+// d.s[start+1:end-1] as is; when plain is false d.pos is left unchanged.
+func (d *Decoder) scanString() (end int, plain bool, err error) {
+	i := d.pos + 1
+	for i < len(d.s) {
+		c := d.s[i]
+		switch {
+		case c == '"':
+			d.pos = i + 1
+			return i + 1, true, nil
+		case c == '\\' || c < 0x20:
+			return 0, false, nil
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRuneInString(d.s[i:])
+			if r == utf8.RuneError && size == 1 {
+				return 0, false, nil
+			}
+			i += size
+		}
+	}
+	d.pos = len(d.s)
+	return 0, false, d.Fail("unexpected end of JSON input")
+}
+
+// String decodes the string at the current offset.
+func (d *Decoder) String() (string, error) {
+	start := d.pos
+	end, plain, err := d.scanString()
+	if err != nil {
+		return "", err
+	}
+	if plain {
+		return d.s[start+1 : end-1], nil
+	}
+	// Slow path: escapes, control characters or invalid UTF-8.
+	buf := make([]byte, 0, 32)
+	i := d.pos + 1
+	for {
+		if i >= len(d.s) {
+			d.pos = i
+			return "", d.Fail("unexpected end of JSON input")
+		}
+		c := d.s[i]
+		switch {
+		case c == '"':
+			d.pos = i + 1
+			return string(buf), nil
+		case c < 0x20:
+			d.pos = i
+			return "", d.Fail("invalid character %q in string literal", c)
+		case c == '\\':
+			if i+1 >= len(d.s) {
+				d.pos = i + 1
+				return "", d.Fail("unexpected end of JSON input")
+			}
+			e := d.s[i+1]
+			i += 2
+			switch e {
+			case '"', '\\', '/':
+				buf = append(buf, e)
+			case 'b':
+				buf = append(buf, '\b')
+			case 'f':
+				buf = append(buf, '\f')
+			case 'n':
+				buf = append(buf, '\n')
+			case 'r':
+				buf = append(buf, '\r')
+			case 't':
+				buf = append(buf, '\t')
+			case 'u':
+				r, ok := hex4(d.s, i)
+				if !ok {
+					d.pos = i
+					return "", d.Fail("invalid character in \\u hexadecimal character escape")
+				}
+				i += 4
+				if utf16.IsSurrogate(r) {
+					if r2, ok := lowSurrogate(d.s, i); ok {
+						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+							r = dec
+							i += 6
+						} else {
+							r = utf8.RuneError
+						}
+					} else {
+						r = utf8.RuneError
+					}
+				}
+				buf = utf8.AppendRune(buf, r)
+			default:
+				d.pos = i - 1
+				return "", d.Fail("invalid character %q in string escape code", e)
+			}
+		case c < utf8.RuneSelf:
+			buf = append(buf, c)
+			i++
+		default:
+			r, size := utf8.DecodeRuneInString(d.s[i:])
+			if r == utf8.RuneError && size == 1 {
+				buf = append(buf, "\uFFFD"...)
+			} else {
+				buf = append(buf, d.s[i:i+size]...)
+			}
+			i += size
+		}
+	}
+}
+
+func hex4(s string, i int) (rune, bool) {
+	if i+4 > len(s) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range []byte(s[i : i+4]) {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// lowSurrogate reads a `\uXXXX` escape at i, as encoding/json does when
+// pairing a high surrogate: any well-formed escape is taken and decided on by
+// utf16.DecodeRune.
+func lowSurrogate(s string, i int) (rune, bool) {
+	if i+6 > len(s) || s[i] != '\\' || s[i+1] != 'u' {
+		return 0, false
+	}
+	return hex4(s, i+2)
+}
+
+// New returns a decoder at the start of s.
+func New(s string) *Decoder { return &Decoder{s: s} }
+
+// Offset returns the current byte offset.
+func (d *Decoder) Offset() int { return d.pos }
+
+// Peek returns the next byte after white space, or 0 at the end.
+func (d *Decoder) Peek() byte {
+	d.WS()
+	if d.pos >= len(d.s) {
+		return 0
+	}
+	return d.s[d.pos]
+}
+
+// Raw consumes a value and returns its text.
+func (d *Decoder) Raw() (string, error) {
+	d.WS()
+	start := d.pos
+	err := d.Skip()
+	return d.s[start:d.pos], err
+}
+
+// End checks that only white space is left.
+func (d *Decoder) End() error {
+	d.WS()
+	if d.pos != len(d.s) {
+		return d.Fail("invalid character %q after top-level value", d.s[d.pos])
+	}
+	return nil
+}

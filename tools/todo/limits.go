@@ -1,0 +1,78 @@
+package todo
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Limits bound what TodoWrite accepts.
+type Limits struct {
+	MaxItems         int // most items in one list
+	MaxContentLength int // most characters (code points) in content and activeForm
+	MaxInProgress    int // most items in_progress at once; 0 means no limit
+}
+
+// Environment variables that set the limits.
+const (
+	EnvMaxItems         = "TODO_MAX_ITEMS"
+	EnvMaxContentLength = "TODO_MAX_CONTENT_LENGTH"
+	EnvMaxInProgress    = "TODO_MAX_IN_PROGRESS"
+)
+
+// DefaultLimits are the limits when nothing overrides them.
+func DefaultLimits() Limits {
+	return Limits{MaxItems: 50, MaxContentLength: 200, MaxInProgress: 1}
+}
+
+// LimitsFromEnv reads the limits from the environment through getenv (pass
+// os.Getenv), starting from DefaultLimits. A malformed value is an error that
+// names the variable.
+func LimitsFromEnv(getenv func(string) string) (Limits, error) {
+	l := DefaultLimits()
+	for _, v := range []struct {
+		name string
+		dst  *int
+		min  int
+	}{
+		{EnvMaxItems, &l.MaxItems, 1},
+		{EnvMaxContentLength, &l.MaxContentLength, 1},
+		{EnvMaxInProgress, &l.MaxInProgress, 0},
+	} {
+		raw, ok := strings.TrimSpace(getenv(v.name)), getenv(v.name) != ""
+		if !ok {
+			continue
+		}
+		n, err := ParseLimit(raw, v.min)
+		if err != nil {
+			return l, fmt.Errorf("%s=%q: %w", v.name, getenv(v.name), err)
+		}
+		*v.dst = n
+	}
+	return l, nil
+}
+
+// ParseLimit parses a limit that must be a whole number of at least min.
+func ParseLimit(s string, min int) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < min {
+		if min == 0 {
+			return 0, fmt.Errorf("want a whole number, 0 or more")
+		}
+		return 0, fmt.Errorf("want a whole number, %d or more", min)
+	}
+	return n, nil
+}
+
+// Validate reports a limit that makes no sense.
+func (l Limits) Validate() error {
+	switch {
+	case l.MaxItems < 1:
+		return fmt.Errorf("max items must be 1 or more, got %d", l.MaxItems)
+	case l.MaxContentLength < 1:
+		return fmt.Errorf("max content length must be 1 or more, got %d", l.MaxContentLength)
+	case l.MaxInProgress < 0:
+		return fmt.Errorf("max in progress must be 0 (no limit) or more, got %d", l.MaxInProgress)
+	}
+	return nil
+}

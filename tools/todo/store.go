@@ -1,0 +1,123 @@
+package todo
+
+import (
+	"sync"
+	"time"
+)
+
+// Snapshot is a reader's copy of the list at one version.
+type Snapshot struct {
+	Items     []Item
+	UpdatedAt time.Time
+	Version   uint64 // 0 before the first write, then one more per write
+}
+
+// Counts returns how many items are completed, in progress and pending.
+func (s Snapshot) Counts() (completed, inProgress, pending int) {
+	for _, it := range s.Items {
+		switch it.Status {
+		case StatusCompleted:
+			completed++
+		case StatusInProgress:
+			inProgress++
+		default:
+			pending++
+		}
+	}
+	return
+}
+
+// Store holds the todo list in memory. Writes replace the list whole and
+// atomically; readers get copies; subscribers hear of every write without
+// ever slowing a writer down. It is safe for concurrent use.
+type Store struct {
+	mu      sync.Mutex
+	items   []Item
+	updated time.Time
+	version uint64
+	subs    map[*Subscription]struct{}
+	now     func() time.Time
+}
+
+// NewStore returns an empty store. now is the clock (nil means time.Now).
+func NewStore(now func() time.Time) *Store {
+	if now == nil {
+		now = time.Now
+	}
+	return &Store{now: now, subs: make(map[*Subscription]struct{}), updated: now()}
+}
+
+// Snapshot returns a copy of the current list.
+func (s *Store) Snapshot() Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.snapshotLocked()
+}
+
+func (s *Store) snapshotLocked() Snapshot {
+	return Snapshot{Items: append([]Item(nil), s.items...), UpdatedAt: s.updated, Version: s.version}
+}
+
+// Replace makes items the whole list (the store keeps its own copy), then
+// tells every subscriber. It returns the new snapshot.
+func (s *Store) Replace(items []Item) Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.items = append(make([]Item, 0, len(items)), items...)
+	s.updated = s.now()
+	s.version++
+	snap := Snapshot{Items: s.items, UpdatedAt: s.updated, Version: s.version}
+	for sub := range s.subs {
+		snap.Items = append([]Item(nil), s.items...)
+		sub.offer(snap)
+	}
+	return s.snapshotLocked()
+}
+
+// Subscription receives the store's snapshot after each write. Its channel
+// holds at most one snapshot: a subscriber that falls behind skips
+// intermediate versions but always receives the latest.
+type Subscription struct {
+	store *Store
+	ch    chan Snapshot
+	once  sync.Once
+}
+
+// Subscribe starts a subscription. Call Close when done.
+func (s *Store) Subscribe() *Subscription {
+	sub := &Subscription{store: s, ch: make(chan Snapshot, 1)}
+	s.mu.Lock()
+	s.subs[sub] = struct{}{}
+	s.mu.Unlock()
+	return sub
+}
+
+// C returns the channel snapshots arrive on. It is closed by Close.
+func (sub *Subscription) C() <-chan Snapshot { return sub.ch }
+
+// Close ends the subscription and closes its channel. It is safe to call more
+// than once.
+func (sub *Subscription) Close() {
+	sub.once.Do(func() {
+		sub.store.mu.Lock()
+		delete(sub.store.subs, sub)
+		close(sub.ch)
+		sub.store.mu.Unlock()
+	})
+}
+
+// offer puts snap in the channel, replacing an unread older snapshot. It is
+// called with the store locked, so writers are serialised and the channel is
+// never full when the second send runs.
+func (sub *Subscription) offer(snap Snapshot) {
+	select {
+	case sub.ch <- snap:
+		return
+	default:
+	}
+	select {
+	case <-sub.ch:
+	default:
+	}
+	sub.ch <- snap
+}

@@ -1,0 +1,143 @@
+// Package todo implements the TodoWrite and TodoRead tools: a validated,
+// wholly replaced todo list held in a Store that front ends watch.
+package todo
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/todo-shell/todo-shell/tools"
+)
+
+// Tool names.
+const (
+	WriteName = "TodoWrite"
+	ReadName  = "TodoRead"
+)
+
+//go:embed todowrite.md
+var writeDescription string
+
+//go:embed todoread.md
+var readDescription string
+
+// WriteDefinition returns TodoWrite's definition for limits.
+func WriteDefinition(limits Limits) tools.Definition {
+	return tools.Definition{Name: WriteName, Description: writeDescription, InputSchema: WriteSchema(limits)}
+}
+
+// ReadDefinition returns TodoRead's definition.
+func ReadDefinition() tools.Definition {
+	return tools.Definition{Name: ReadName, Description: readDescription, InputSchema: ReadSchema()}
+}
+
+// Register adds TodoWrite and TodoRead, backed by store, to reg.
+func Register(reg *tools.Registry, store *Store, limits Limits) error {
+	if err := limits.Validate(); err != nil {
+		return err
+	}
+	if err := reg.Register(WriteDefinition(limits), WriteHandler(store, limits)); err != nil {
+		return err
+	}
+	return reg.Register(ReadDefinition(), ReadHandler(store))
+}
+
+// WriteHandler returns the TodoWrite handler: validate, replace the list,
+// answer {"success":true,"count":N}. A rejected input changes nothing and
+// yields the first validation message as an is_error result.
+func WriteHandler(store *Store, limits Limits) tools.Handler {
+	return func(ctx context.Context, input json.RawMessage) (tools.Result, error) {
+		if err := ctx.Err(); err != nil {
+			return tools.Result{}, err
+		}
+		items, err := Validate(input, limits)
+		if err != nil {
+			return tools.ErrorResult(InputError(err)), nil
+		}
+		store.Replace(items)
+		return tools.TextResult(WriteSuccess(len(items))), nil
+	}
+}
+
+// WriteSuccess is TodoWrite's content for a list of n items.
+func WriteSuccess(n int) string {
+	b := make([]byte, 0, 32)
+	b = append(b, `{"success":true,"count":`...)
+	b = strconv.AppendInt(b, int64(n), 10)
+	return string(append(b, '}'))
+}
+
+// InputError turns an error of Validate into the tool result's message: the
+// first validation message, or what was wrong with the JSON.
+func InputError(err error) string {
+	var verr *ValidationError
+	if errors.As(err, &verr) {
+		return verr.Messages[0]
+	}
+	return "Invalid JSON input: " + err.Error()
+}
+
+// ReadHandler returns the TodoRead handler: {"todos":[...]} holding exactly
+// the items last written.
+func ReadHandler(store *Store) tools.Handler {
+	return func(ctx context.Context, input json.RawMessage) (tools.Result, error) {
+		if err := ctx.Err(); err != nil {
+			return tools.Result{}, err
+		}
+		if err := checkNoInput(input); err != nil {
+			return tools.ErrorResult(err.Error()), nil
+		}
+		return tools.TextResult(string(AppendList(nil, store.Snapshot().Items))), nil
+	}
+}
+
+// checkNoInput accepts an absent input, null or {}.
+func checkNoInput(input json.RawMessage) error {
+	if len(input) == 0 || string(input) == "{}" || string(input) == "null" {
+		return nil
+	}
+	isObject, keys, err := decodeObjectKeys(string(input))
+	switch {
+	case err != nil:
+		return fmt.Errorf("Invalid JSON input: %v", err)
+	case !isObject:
+		return fmt.Errorf("Input must be a JSON object")
+	case len(keys) > 0:
+		return fmt.Errorf("Unknown field '%s'", keys[0])
+	}
+	return nil
+}
+
+// AppendList appends {"todos":[...]} for items to dst.
+func AppendList(dst []byte, items []Item) []byte {
+	dst = append(dst, `{"todos":[`...)
+	for i, it := range items {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `{"content":`...)
+		dst = tools.AppendJSONString(dst, it.Content)
+		dst = append(dst, `,"status":`...)
+		dst = tools.AppendJSONString(dst, it.Status)
+		dst = append(dst, `,"activeForm":`...)
+		dst = tools.AppendJSONString(dst, it.ActiveForm)
+		dst = append(dst, '}')
+	}
+	return append(dst, "]}"...)
+}
+
+// Description returns the long description of the named todo tool, which
+// is also what `<name> --help` prints.
+func Description(name string) (string, bool) {
+	switch name {
+	case WriteName:
+		return writeDescription, true
+	case ReadName:
+		return readDescription, true
+	}
+	return "", false
+}

@@ -1,0 +1,141 @@
+package todo
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Status values, exactly as they appear on the wire.
+const (
+	StatusPending    = "pending"
+	StatusInProgress = "in_progress"
+	StatusCompleted  = "completed"
+)
+
+// Item is one todo: what to do (Content, imperative), what is being done
+// (ActiveForm, present continuous) and its Status.
+type Item struct {
+	Content    string `json:"content"`
+	Status     string `json:"status"`
+	ActiveForm string `json:"activeForm"`
+}
+
+// ValidationError lists every reason a TodoWrite input was rejected, in the
+// order the checks ran. Its Error is the first reason, as the tool result
+// carries it.
+type ValidationError struct {
+	Messages []string
+}
+
+func (e *ValidationError) Error() string { return e.Messages[0] }
+
+const statusChoices = "Must be one of: pending, in_progress, completed"
+
+// Validate decodes and checks a TodoWrite input against limits. It returns
+// the items on success; a *SyntaxError when input is not JSON; or a
+// *ValidationError listing every problem.
+func Validate(input []byte, limits Limits) ([]Item, error) {
+	return validateString(string(input), limits)
+}
+
+func validateString(input string, limits Limits) ([]Item, error) {
+	in, err := decodeInput(input)
+	if err != nil {
+		return nil, err
+	}
+	var msgs []string
+	switch {
+	case !in.isObject:
+		msgs = append(msgs, "Input must be a JSON object with a 'todos' array")
+	case in.todos.kind == kindAbsent:
+		msgs = append(msgs, "'todos' array is required")
+	case in.todos.kind != kindArray:
+		msgs = append(msgs, "'todos' must be an array")
+	}
+	for _, key := range in.unknown {
+		msgs = append(msgs, fmt.Sprintf("Unknown field '%s'", key))
+	}
+	if in.todos.kind != kindArray {
+		return nil, &ValidationError{Messages: msgs}
+	}
+	if n := len(in.items); n > limits.MaxItems {
+		msgs = append(msgs, fmt.Sprintf("Too many todos: %d (max %d)", n, limits.MaxItems))
+	}
+	inProgress := 0
+	for i := range in.items {
+		it := &in.items[i]
+		if !it.isObject {
+			msgs = append(msgs, fmt.Sprintf("Todo at index %d: must be an object", i))
+			continue
+		}
+		msgs = checkText(msgs, i, "content", it.content, limits.MaxContentLength)
+		switch s := it.status; {
+		case s.kind == kindAbsent:
+			msgs = append(msgs, fmt.Sprintf("Todo at index %d: status is required. %s", i, statusChoices))
+		case s.kind != kindString:
+			msgs = append(msgs, fmt.Sprintf("Todo at index %d: invalid status '%s'. %s", i, compact(s.raw), statusChoices))
+		case s.str == StatusInProgress:
+			inProgress++
+		case s.str != StatusPending && s.str != StatusCompleted:
+			msgs = append(msgs, fmt.Sprintf("Todo at index %d: invalid status '%s'. %s", i, s.str, statusChoices))
+		}
+		msgs = checkText(msgs, i, "activeForm", it.activeForm, limits.MaxContentLength)
+		for _, key := range it.unknown {
+			msgs = append(msgs, fmt.Sprintf("Todo at index %d: unknown field '%s'", i, key))
+		}
+	}
+	if limits.MaxInProgress > 0 && inProgress > limits.MaxInProgress {
+		if limits.MaxInProgress == 1 {
+			msgs = append(msgs, fmt.Sprintf("Only one todo can be in_progress at a time (found %d)", inProgress))
+		} else {
+			msgs = append(msgs, fmt.Sprintf("At most %d todos can be in_progress at a time (found %d)", limits.MaxInProgress, inProgress))
+		}
+	}
+	if len(msgs) > 0 {
+		return nil, &ValidationError{Messages: msgs}
+	}
+	items := make([]Item, len(in.items))
+	for i := range in.items {
+		it := &in.items[i]
+		items[i] = Item{Content: it.content.str, Status: it.status.str, ActiveForm: it.activeForm.str}
+	}
+	return items, nil
+}
+
+func checkText(msgs []string, i int, name string, f field, max int) []string {
+	switch {
+	case f.kind != kindString || isBlank(f.str):
+		return append(msgs, fmt.Sprintf("Todo at index %d: %s is required and cannot be empty", i, name))
+	case len(f.str) > max && utf8.RuneCountInString(f.str) > max:
+		return append(msgs, fmt.Sprintf("Todo at index %d: %s exceeds %d characters", i, name, max))
+	}
+	return msgs
+}
+
+// isBlank reports whether s is empty or only white space, by unicode.IsSpace
+// (the set spelled out in blankPattern).
+func isBlank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return strings.TrimFunc(s[i:], unicode.IsSpace) == ""
+		}
+		if c != ' ' && (c < '\t' || c > '\r') {
+			return false
+		}
+	}
+	return true
+}
+
+// compact returns the compact JSON text of a raw value, for messages.
+func compact(raw string) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(raw)); err != nil {
+		return raw
+	}
+	return b.String()
+}
