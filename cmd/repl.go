@@ -1,5 +1,32 @@
 package cmd
 
+import (
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/repl"
+)
+
+// runREPL starts the interactive shell, inline in the terminal.
 func runREPL(o *Options) error {
-	return runScript(o, o.Streams.In)
+	a, err := newApp(o)
+	if err != nil {
+		return err
+	}
+	r := lipgloss.NewRenderer(o.Streams.Out)
+	if a.noColor {
+		r.SetColorProfile(termenv.Ascii)
+	}
+	m := repl.New(repl.Config{
+		Shell:  a.shell,
+		Store:  a.store,
+		Styles: render.DefaultStyles(r),
+		Dir:    a.runner.Dir,
+		Trace:  o.Trace,
+	})
+	p := tea.NewProgram(m, tea.WithInput(o.Streams.In), tea.WithOutput(o.Streams.Out))
+	_, err = p.Run()
+	return err
 }

@@ -1,0 +1,59 @@
+package repl
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+)
+
+// tailBuffer is the io.Writer a running command's output streams into. It
+// keeps only the last few lines, however much passes through, and signals
+// (coalesced) that there is news on notify.
+type tailBuffer struct {
+	mu     sync.Mutex
+	buf    []byte
+	max    int
+	notify chan struct{}
+}
+
+func newTailBuffer(max int) *tailBuffer {
+	return &tailBuffer{max: max, notify: make(chan struct{}, 1)}
+}
+
+// Write keeps the tail of p and signals.
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	n := len(p)
+	if len(p) > t.max {
+		p = p[len(p)-t.max:]
+	}
+	t.mu.Lock()
+	if over := len(t.buf) + len(p) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	t.buf = append(t.buf, p...)
+	t.mu.Unlock()
+	select {
+	case t.notify <- struct{}{}:
+	default:
+	}
+	return n, nil
+}
+
+// close tells the watcher no more output will come.
+func (t *tailBuffer) close() { close(t.notify) }
+
+// lines returns the last n complete or partial lines.
+func (t *tailBuffer) lines(n int) []string {
+	t.mu.Lock()
+	b := bytes.TrimRight(t.buf, "\n")
+	s := string(b)
+	t.mu.Unlock()
+	if s == "" {
+		return nil
+	}
+	all := strings.Split(s, "\n")
+	if len(all) > n {
+		all = all[len(all)-n:]
+	}
+	return all
+}
