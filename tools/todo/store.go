@@ -58,23 +58,27 @@ func (s *Store) snapshotLocked() Snapshot {
 	return Snapshot{Items: append([]Item(nil), s.items...), UpdatedAt: s.updated, Version: s.version}
 }
 
-// Replace makes items the whole list (the store keeps its own copy), then
-// tells every subscriber. It returns the new snapshot.
-func (s *Store) Replace(items []Item) Snapshot {
+// Replace makes items the whole list and tells every subscriber. The store
+// keeps items itself: the caller must not modify the slice afterwards.
+// It returns the new version.
+func (s *Store) Replace(items []Item) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.items = append(make([]Item, 0, len(items)), items...)
+	s.items = items
 	s.updated = s.now()
 	s.version++
-	snap := Snapshot{Items: s.items, UpdatedAt: s.updated, Version: s.version}
+	// Events share the stored slice: the store never modifies a slice it
+	// holds, and subscribers must not either.
+	event := Snapshot{Items: s.items, UpdatedAt: s.updated, Version: s.version}
 	for sub := range s.subs {
-		snap.Items = append([]Item(nil), s.items...)
-		sub.offer(snap)
+		sub.offer(event)
 	}
-	return s.snapshotLocked()
+	return s.version
 }
 
-// Subscription receives the store's snapshot after each write. Its channel
+// Subscription receives the store's snapshot after each write; its Items
+// are shared with the store and other subscribers and must not be modified
+// (take Store.Snapshot for a private copy). Its channel
 // holds at most one snapshot: a subscriber that falls behind skips
 // intermediate versions but always receives the latest.
 type Subscription struct {

@@ -43,6 +43,9 @@ func Validate(input []byte, limits Limits) ([]Item, error) {
 }
 
 func validateString(input string, limits Limits) ([]Item, error) {
+	if items, ok := decodeValid(input, limits); ok {
+		return items, nil
+	}
 	in, err := decodeInput(input)
 	if err != nil {
 		return nil, err
@@ -110,7 +113,7 @@ func checkText(msgs []string, i int, name string, f field, max int) []string {
 	switch {
 	case f.kind != kindString || isBlank(f.str):
 		return append(msgs, fmt.Sprintf("Todo at index %d: %s is required and cannot be empty", i, name))
-	case len(f.str) > max && utf8.RuneCountInString(f.str) > max:
+	case !textOK(f.str, max):
 		return append(msgs, fmt.Sprintf("Todo at index %d: %s exceeds %d characters", i, name, max))
 	}
 	return msgs

@@ -38,6 +38,9 @@ func (d *Decoder) Fail(format string, args ...any) error {
 
 // WS skips white space.
 func (d *Decoder) WS() {
+	if d.pos < len(d.s) && d.s[d.pos] > ' ' {
+		return // the usual case: no white space
+	}
 	for d.pos < len(d.s) {
 		switch d.s[d.pos] {
 		case ' ', '\t', '\n', '\r':
@@ -48,11 +51,12 @@ func (d *Decoder) WS() {
 	}
 }
 
-func (d *Decoder) describe() string {
+// unexpected reports the byte at the current offset, or the end of input.
+func (d *Decoder) unexpected(context string) error {
 	if d.pos >= len(d.s) {
-		return "unexpected end of JSON input"
+		return d.Fail("unexpected end of JSON input")
 	}
-	return fmt.Sprintf("invalid character %q", d.s[d.pos])
+	return d.Fail("invalid character %q %s", d.s[d.pos], context)
 }
 
 // Object parses the object at the current offset, calling member for each
@@ -71,7 +75,7 @@ func (d *Decoder) Object(member func(key string) error) error {
 	for {
 		d.WS()
 		if d.pos >= len(d.s) || d.s[d.pos] != '"' {
-			return d.Fail("%s looking for beginning of object key string", d.describe())
+			return d.unexpected("looking for beginning of object key string")
 		}
 		key, err := d.String()
 		if err != nil {
@@ -79,7 +83,7 @@ func (d *Decoder) Object(member func(key string) error) error {
 		}
 		d.WS()
 		if d.pos >= len(d.s) || d.s[d.pos] != ':' {
-			return d.Fail("%s after object key", d.describe())
+			return d.unexpected("after object key")
 		}
 		d.pos++
 		if err := member(key); err != nil {
@@ -97,7 +101,7 @@ func (d *Decoder) Object(member func(key string) error) error {
 			d.depth--
 			return nil
 		default:
-			return d.Fail("%s after object key:value pair", d.describe())
+			return d.unexpected("after object key:value pair")
 		}
 	}
 }
@@ -131,7 +135,7 @@ func (d *Decoder) Array(elem func() error) error {
 			d.depth--
 			return nil
 		default:
-			return d.Fail("%s after array element", d.describe())
+			return d.unexpected("after array element")
 		}
 	}
 }
@@ -158,13 +162,13 @@ func (d *Decoder) Skip() error {
 	case c == 'n':
 		return d.literal("null")
 	}
-	return d.Fail("%s looking for beginning of value", d.describe())
+	return d.unexpected("looking for beginning of value")
 }
 
 func (d *Decoder) literal(lit string) error {
 	for i := 0; i < len(lit); i++ {
 		if d.pos >= len(d.s) || d.s[d.pos] != lit[i] {
-			return d.Fail("%s in literal %s", d.describe(), lit)
+			return d.unexpected("in literal " + lit)
 		}
 		d.pos++
 	}
@@ -175,7 +179,7 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func (d *Decoder) digits() error {
 	if d.pos >= len(d.s) || !isDigit(d.s[d.pos]) {
-		return d.Fail("%s in numeric literal", d.describe())
+		return d.unexpected("in numeric literal")
 	}
 	for d.pos < len(d.s) && isDigit(d.s[d.pos]) {
 		d.pos++
@@ -226,6 +230,9 @@ func (d *Decoder) skipString() error {
 // d.s[start+1:end-1] as is; when plain is false d.pos is left unchanged.
 func (d *Decoder) scanString() (end int, plain bool, err error) {
 	i := d.pos + 1
+	for i+8 <= len(d.s) && !special(load64(d.s, i)) {
+		i += 8 // eight ordinary ASCII bytes at a time
+	}
 	for i < len(d.s) {
 		c := d.s[i]
 		switch {
@@ -246,6 +253,26 @@ func (d *Decoder) scanString() (end int, plain bool, err error) {
 	}
 	d.pos = len(d.s)
 	return 0, false, d.Fail("unexpected end of JSON input")
+}
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// special reports whether any byte of w is '"', '\\', a control character
+// or not ASCII (the classic "has zero byte" and "has byte less than" tests).
+func special(w uint64) bool {
+	q := w ^ (lsb * '"')
+	b := w ^ (lsb * '\\')
+	return ((q-lsb)&^q|(b-lsb)&^b|(w-lsb*0x20)&^w|w)&msb != 0
+}
+
+// load64 reads eight bytes of s little-endian; the compiler makes it one load.
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // String decodes the string at the current offset.

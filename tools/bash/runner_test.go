@@ -1,0 +1,206 @@
+package bash
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/todo-shell/todo-shell/tools"
+	"github.com/todo-shell/todo-shell/tools/offload"
+)
+
+func newRunner(t *testing.T) *Runner {
+	t.Helper()
+	r, err := NewRunner(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// syncBuffer is a goroutine-safe bytes.Buffer.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func run(t *testing.T, r *Runner, command string, timeout time.Duration) (Outcome, string) {
+	t.Helper()
+	var out syncBuffer
+	o, err := r.Run(context.Background(), command, timeout, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o, out.String()
+}
+
+func TestRunOutputAndStatus(t *testing.T) {
+	r := newRunner(t)
+	tests := []struct {
+		name, command, out, trailer string
+		code                        int
+	}{
+		{"stdout", "echo hello", "hello\n", "", 0},
+		{"merged in order", "echo one; echo two >&2; echo three", "one\ntwo\nthree\n", "", 0},
+		{"exit status", "echo x; exit 3", "x\n", "exit status 3", 3},
+		{"false", "false", "", "exit status 1", 1},
+		{"stdin is empty", "cat; echo done", "done\n", "", 0},
+		{"multi-line", "for i in 1 2\ndo echo $i\ndone", "1\n2\n", "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, out := run(t, r, tt.command, 10*time.Second)
+			if out != tt.out || o.ExitCode != tt.code || o.Trailer() != tt.trailer {
+				t.Fatalf("out %q code %d trailer %q", out, o.ExitCode, o.Trailer())
+			}
+		})
+	}
+}
+
+func TestWorkingDirectoryPersists(t *testing.T) {
+	r := newRunner(t)
+	sub := filepath.Join(r.Dir(), "sub")
+	os.Mkdir(sub, 0o755)
+	run(t, r, "cd sub", time.Second*10)
+	if _, out := run(t, r, "pwd", 10*time.Second); strings.TrimSpace(out) != sub {
+		t.Fatalf("pwd %q, want %q", out, sub)
+	}
+	run(t, r, "cd /tmp && true", 10*time.Second)
+	if _, out := run(t, r, "pwd", 10*time.Second); out != "/tmp\n" {
+		t.Fatalf("pwd %q", out)
+	}
+	// A failing command still moves, as in a shell; a bad cd does not.
+	run(t, r, "cd /nonexistent", 10*time.Second)
+	if r.Dir() != "/tmp" {
+		t.Fatalf("dir %q", r.Dir())
+	}
+}
+
+func TestTimeoutKillsProcessGroup(t *testing.T) {
+	r := newRunner(t)
+	marker := filepath.Join(t.TempDir(), "survivor")
+	start := time.Now()
+	o, _ := run(t, r, "(sleep 1.5; touch "+marker+") & sleep 30", 300*time.Millisecond)
+	if !o.TimedOut || o.Trailer() != "Command timed out after 300ms" || time.Since(start) > 5*time.Second {
+		t.Fatalf("%+v after %v", o, time.Since(start))
+	}
+	time.Sleep(2 * time.Second)
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("a process of the timed-out command survived")
+	}
+}
+
+func TestInterruptSendsSIGINT(t *testing.T) {
+	r := newRunner(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	var out syncBuffer
+	go func() {
+		for !strings.Contains(out.String(), "ready") {
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+	}()
+	start := time.Now()
+	o, err := r.Run(ctx, "trap 'echo got INT; exit 130' INT; echo ready; sleep 30 & wait", time.Minute, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !o.Interrupted || o.Trailer() != "Command interrupted" || !strings.Contains(out.String(), "got INT") {
+		t.Fatalf("%+v %q", o, out.String())
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("interrupt took %v", d)
+	}
+}
+
+func TestInterruptEscalatesToSIGKILL(t *testing.T) {
+	r := newRunner(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	var out syncBuffer
+	go func() {
+		for !strings.Contains(out.String(), "ready") {
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+	}()
+	start := time.Now()
+	o, _ := r.Run(ctx, "trap '' INT; echo ready; while :; do sleep 0.1; done", time.Minute, &out)
+	d := time.Since(start)
+	if !o.Interrupted || d < InterruptGrace || d > InterruptGrace+3*time.Second {
+		t.Fatalf("%+v after %v", o, d)
+	}
+}
+
+func TestBackgroundProcessDoesNotHang(t *testing.T) {
+	r := newRunner(t)
+	start := time.Now()
+	o, out := run(t, r, "sleep 5 & echo started", 10*time.Second)
+	if o.ExitCode != 0 || out != "started\n" || time.Since(start) > 2*time.Second {
+		t.Fatalf("%+v %q after %v", o, out, time.Since(start))
+	}
+}
+
+func TestHandler(t *testing.T) {
+	r := newRunner(t)
+	dir := t.TempDir()
+	reg := tools.NewRegistry()
+	reg.Register(Definition(), Handler(r, time.Minute, offload.Config{Dir: dir, Session: "s", Threshold: 1000}))
+	ctx := context.Background()
+
+	res := reg.Execute(ctx, "toolu_a", Name, json.RawMessage(`{"command":"echo hi; exit 2"}`))
+	if !res.IsError || res.Content != "hi\nexit status 2\n" || res.Meta.(Outcome).ExitCode != 2 {
+		t.Fatalf("%+v", res)
+	}
+	var live syncBuffer
+	res = reg.Execute(tools.WithOutput(ctx, &live), "toolu_b", Name, json.RawMessage(`{"command":"seq 1 1000"}`))
+	if res.IsError || res.Offloaded == nil || res.Content != offload.Pointer(filepath.Join(dir, "s", "toolu_b.md")) {
+		t.Fatalf("%+v", res)
+	}
+	if res.Offloaded.Lines != 1000 || !strings.HasPrefix(res.Offloaded.Preview, "1\n2\n") || !strings.HasSuffix(live.String(), "999\n1000\n") {
+		t.Fatalf("%+v", res.Offloaded)
+	}
+	res = reg.Execute(ctx, "toolu_c", Name, json.RawMessage(`{"command":"sleep 5","timeout_ms":100}`))
+	if !res.IsError || res.Content != "Command timed out after 100ms\n" {
+		t.Fatalf("%+v", res)
+	}
+	for in, want := range map[string]string{
+		`{}`:                            "'command' is required and cannot be empty",
+		`{"command":""}`:                "'command' is required and cannot be empty",
+		`{"command":"x","timeout_ms":0}`: "'timeout_ms' must be 1 or more",
+		`{"command":"x","other":1}`:     `invalid Bash input: json: unknown field "other"`,
+		`{"command":5}`:                 "invalid Bash input",
+	} {
+		res := reg.Execute(ctx, "toolu_d", Name, json.RawMessage(in))
+		if !res.IsError || !strings.HasPrefix(res.Content, want) {
+			t.Errorf("%s: %+v", in, res)
+		}
+	}
+}
+
+func TestHumanDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		2 * time.Minute: "2m", 90 * time.Second: "90s", 1500 * time.Millisecond: "1.5s", 300 * time.Millisecond: "300ms",
+	} {
+		if got := HumanDuration(d); got != want {
+			t.Errorf("%v: %q", d, got)
+		}
+	}
+}

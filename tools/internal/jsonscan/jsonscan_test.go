@@ -1,0 +1,83 @@
+package jsonscan
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// scanAll validates a whole text the way a caller would.
+func scanAll(s string) error {
+	d := New(s)
+	if err := d.Skip(); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+var corpus = []string{
+	``, ` `, `null`, `true`, `false`, `nul`, `tru`, `0`, `-0`, `01`, `1.`, `.1`, `1e`, `1e+`, `1E-2`, `-`, `--1`, `1.5e10`,
+	`""`, `"a"`, `"\u00e9"`, `"\ud83d\ude80"`, `"\ud800"`, `"\udc00"`, `"\ud800\u0041"`, `"\ud800\ud800"`, `"\u12"`, `"\x"`,
+	`"\/\b\f\n\r\t\"\\"`, "\"a\x01\"", "\"\x7f\"", "\"\xff\"", "\"\xe2\x82\"", "\"\xed\xa0\x80\"", `"abc`, `"\`,
+	`[]`, `[1,]`, `[,1]`, `[1 2]`, `[[[]]]`, `{}`, `{"a":1}`, `{"a":1,}`, `{"a"}`, `{"a":}`, `{1:2}`, `{"a":1 "b":2}`,
+	`{"a":[1,{"b":null}]}`, `[1] x`, ` [1] `, "[1]\n", "\t{}\r\n", `{"a":"b"}}`, `[`, `{`, `"`,
+}
+
+func TestAcceptsWhatEncodingJSONAccepts(t *testing.T) {
+	for _, in := range corpus {
+		if got, want := scanAll(in) == nil, json.Valid([]byte(in)); got != want {
+			t.Errorf("%q: jsonscan accepts=%v, encoding/json accepts=%v", in, got, want)
+		}
+	}
+}
+
+func TestStringsDecodeLikeEncodingJSON(t *testing.T) {
+	for _, in := range corpus {
+		var want string
+		if !strings.HasPrefix(in, `"`) || json.Unmarshal([]byte(in), &want) != nil {
+			continue
+		}
+		got, err := New(in).String()
+		if err != nil || got != want {
+			t.Errorf("%q: got %q (%v), want %q", in, got, err, want)
+		}
+	}
+}
+
+func TestSyntaxErrorOffset(t *testing.T) {
+	err := scanAll(`{"a": [1, x]}`)
+	var syn *SyntaxError
+	if !errors.As(err, &syn) || syn.Offset != 10 || !strings.Contains(syn.Msg, `invalid character 'x'`) {
+		t.Fatalf("%v", err)
+	}
+}
+
+func TestDepthLimit(t *testing.T) {
+	deep := strings.Repeat("[", maxDepth) + strings.Repeat("]", maxDepth)
+	if err := scanAll(deep); err != nil {
+		t.Fatalf("depth %d rejected: %v", maxDepth, err)
+	}
+	deeper := "[" + deep + "]"
+	if scanAll(deeper) == nil || json.Valid([]byte(deeper)) {
+		t.Fatal("depth limit differs from encoding/json")
+	}
+}
+
+func FuzzScan(f *testing.F) {
+	for _, in := range corpus {
+		f.Add(in)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		if got, want := scanAll(in) == nil, json.Valid([]byte(in)); got != want {
+			t.Fatalf("%q: jsonscan accepts=%v, encoding/json accepts=%v", in, got, want)
+		}
+		var want string
+		if strings.HasPrefix(in, `"`) && json.Unmarshal([]byte(in), &want) == nil {
+			got, err := New(in).String()
+			if err != nil || got != want {
+				t.Fatalf("%q: got %q (%v), want %q", in, got, err, want)
+			}
+		}
+	})
+}

@@ -1,0 +1,239 @@
+package offload
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func resultMessage(id string, content *ResultContent) Message {
+	return Message{Role: "user", Content: []Block{
+		{Type: "text", Text: "before"},
+		{Type: "tool_result", ToolUseID: id, Content: content, IsError: true},
+	}}
+}
+
+func TestOffloadString(t *testing.T) {
+	dir := t.TempDir()
+	text := strings.Repeat("界a", 600) // 1200 characters, 2400 bytes
+	msg := resultMessage("toolu_01", &ResultContent{Text: text})
+	res, err := OffloadToFile(msg, "sess-1", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(dir, "sess-1", "toolu_01.md")
+	if res.File != want || !filepath.IsAbs(res.File) {
+		t.Fatalf("file %q, want %q", res.File, want)
+	}
+	got, _ := os.ReadFile(res.File)
+	if string(got) != text {
+		t.Fatal("file does not hold the content as is")
+	}
+	pointer := "[Tool result offloaded to file: " + want + "]"
+	block := res.Message.Content[1]
+	if block.Content.Text != pointer || block.Content.Blocks != nil || block.ToolUseID != "toolu_01" || !block.IsError {
+		t.Fatalf("new block %+v", block)
+	}
+	if res.Message.Content[0].Text != "before" {
+		t.Fatal("other blocks not carried")
+	}
+	if wantFreed := 1200 - utf8.RuneCountInString(pointer); res.FreedChars != wantFreed {
+		t.Fatalf("freed %d, want %d", res.FreedChars, wantFreed)
+	}
+	// Wire form: content is a string.
+	b, _ := json.Marshal(res.Message)
+	if !strings.Contains(string(b), `"content":"[Tool result offloaded to file: `) {
+		t.Fatalf("wire form: %s", b)
+	}
+}
+
+func TestOffloadBlocks(t *testing.T) {
+	dir := t.TempDir()
+	var msg Message
+	in := `{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_02","content":[ {"type":"text","text":"hello"} ]}]}`
+	if err := json.Unmarshal([]byte(in), &msg); err != nil {
+		t.Fatal(err)
+	}
+	res, err := OffloadToFile(msg, "s", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(res.File)
+	if string(got) != `[{"type":"text","text":"hello"}]` {
+		t.Fatalf("file %s", got)
+	}
+	if wantFreed := len(`[{"type":"text","text":"hello"}]`) - len(Pointer(res.File)); res.FreedChars != wantFreed {
+		t.Fatalf("freed %d want %d", res.FreedChars, wantFreed)
+	}
+}
+
+// TestOffloadNeverModifiesInput proves the result shares nothing mutable
+// with the input.
+func TestOffloadNeverModifiesInput(t *testing.T) {
+	dir := t.TempDir()
+	msg := Message{Role: "user", Content: []Block{
+		{Type: "tool_result", ToolUseID: "toolu_03", Content: &ResultContent{Text: strings.Repeat("x", 1500)}},
+		{Type: "text", Text: "t", Content: &ResultContent{Blocks: json.RawMessage(`[{"type":"text","text":"a"}]`)}},
+	}}
+	before, _ := json.Marshal(msg)
+	snapshot := deepCopy(msg)
+	res, err := OffloadToFile(msg, "s", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _ := json.Marshal(msg)
+	if string(before) != string(after) || !reflect.DeepEqual(msg, snapshot) {
+		t.Fatal("input message changed")
+	}
+	// Mutating the output must not reach the input either.
+	res.Message.Content[0].ToolUseID = "changed"
+	res.Message.Content[1].Content.Blocks[2] = 'X'
+	res.Message.Content = append(res.Message.Content[:0], Block{Type: "x"})
+	if !reflect.DeepEqual(msg, snapshot) {
+		t.Fatal("output shares memory with the input")
+	}
+}
+
+func deepCopy(m Message) Message {
+	b, _ := json.Marshal(m)
+	var out Message
+	json.Unmarshal(b, &out)
+	return out
+}
+
+func TestOffloadRepeatedIDOverwrites(t *testing.T) {
+	dir := t.TempDir()
+	for _, text := range []string{"first version, long", "second"} {
+		if _, err := OffloadToFile(resultMessage("toolu_same", &ResultContent{Text: text}), "s", dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "s", "toolu_same.md"))
+	if string(got) != "second" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestOffloadRejectsBadIDsBeforeTouchingDisk(t *testing.T) {
+	for _, tt := range []struct{ session, id string }{
+		{"../x", "toolu_1"}, {"a/b", "toolu_1"}, {"", "toolu_1"}, {"s", ""}, {"s", "../../etc/passwd"},
+		{"s", "a.b"}, {"s", strings.Repeat("a", 129)}, {"s p", "t"}, {"s", "t\x00"},
+	} {
+		w := &recordingWriter{}
+		_, err := Offload(resultMessage(tt.id, &ResultContent{Text: "x"}), tt.session, t.TempDir(), w)
+		if err == nil {
+			t.Errorf("%q/%q accepted", tt.session, tt.id)
+		}
+		if len(w.calls) != 0 {
+			t.Errorf("%q/%q touched the disk: %v", tt.session, tt.id, w.calls)
+		}
+	}
+	if err := CheckID("id", strings.Repeat("a", 128)); err != nil {
+		t.Errorf("128 characters rejected: %v", err)
+	}
+}
+
+func TestOffloadNeedsOneToolResult(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := OffloadToFile(Message{Role: "user", Content: []Block{{Type: "text", Text: "x"}}}, "s", dir); err == nil {
+		t.Error("no tool_result accepted")
+	}
+	two := Message{Role: "user", Content: []Block{{Type: "tool_result", ToolUseID: "a"}, {Type: "tool_result", ToolUseID: "b"}}}
+	if _, err := OffloadToFile(two, "s", dir); err == nil {
+		t.Error("two tool_results accepted")
+	}
+}
+
+type recordingWriter struct {
+	calls []string
+	fail  error
+}
+
+func (w *recordingWriter) MkdirAll(dir string) error {
+	w.calls = append(w.calls, "mkdir "+dir)
+	return nil
+}
+
+func (w *recordingWriter) WriteFile(path string, _ []byte) error {
+	w.calls = append(w.calls, "write "+path)
+	return w.fail
+}
+
+func TestWriteFailureNamesPathAndWraps(t *testing.T) {
+	cause := errors.New("no space left on device")
+	w := &recordingWriter{fail: cause}
+	_, err := Offload(resultMessage("toolu_9", &ResultContent{Text: "x"}), "s", "/tmp/o", w)
+	if !errors.Is(err, cause) || !strings.Contains(err.Error(), "/tmp/o/s/toolu_9.md") {
+		t.Fatalf("error %v", err)
+	}
+}
+
+func TestOSWriterPermissionsAndNoPartialFile(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("modes are POSIX")
+	}
+	dir := t.TempDir()
+	res, err := OffloadToFile(resultMessage("toolu_p", &ResultContent{Text: "data"}), "perm", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(res.File)
+	di, _ := os.Stat(filepath.Dir(res.File))
+	if fi.Mode().Perm() != 0o600 || di.Mode().Perm() != 0o700 {
+		t.Fatalf("file %v dir %v", fi.Mode(), di.Mode())
+	}
+	// A directory that cannot be written: an error and no file at all.
+	if os.Geteuid() == 0 {
+		// root ignores modes; make the target a file so creation fails instead.
+		blocker := filepath.Join(dir, "blocked")
+		os.WriteFile(blocker, nil, 0o600)
+		_, err = OffloadToFile(resultMessage("toolu_q", &ResultContent{Text: "x"}), "s", blocker)
+	} else {
+		ro := filepath.Join(dir, "ro")
+		os.MkdirAll(filepath.Join(ro, "s"), 0o500)
+		_, err = OffloadToFile(resultMessage("toolu_q", &ResultContent{Text: "x"}), "s", ro)
+	}
+	if err == nil {
+		t.Fatal("write into an unwritable place succeeded")
+	}
+	entries, _ := filepath.Glob(filepath.Join(dir, "*", "*", ".tmp-*"))
+	if len(entries) != 0 {
+		t.Fatalf("partial files left: %v", entries)
+	}
+}
+
+func TestShouldOffload(t *testing.T) {
+	for _, tt := range []struct {
+		text      string
+		threshold int
+		want      bool
+	}{
+		{strings.Repeat("a", 999), 1000, false},
+		{strings.Repeat("a", 1000), 1000, true},
+		{strings.Repeat("界", 999), 1000, false}, // 2997 bytes, 999 characters
+		{strings.Repeat("界", 1000), 1000, true},
+		{strings.Repeat("a", 5000), 0, false},
+	} {
+		if got := ShouldOffload(tt.text, tt.threshold); got != tt.want {
+			t.Errorf("%d chars, threshold %d: %v", utf8.RuneCountInString(tt.text), tt.threshold, got)
+		}
+	}
+}
+
+func BenchmarkOffload100KB(b *testing.B) {
+	dir := b.TempDir()
+	msg := resultMessage("toolu_bench", &ResultContent{Text: strings.Repeat("0123456789abcdef\n", 100_000/17)})
+	b.SetBytes(100_000)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := OffloadToFile(msg, "bench", dir); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,105 @@
+package todo
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/valyala/fastjson"
+)
+
+// tenItems is a realistic 10-item TodoWrite input (about 1 KB).
+var tenItems = func() []byte {
+	var items []string
+	for i := 0; i < 10; i++ {
+		status := "pending"
+		switch {
+		case i < 4:
+			status = "completed"
+		case i == 4:
+			status = "in_progress"
+		}
+		items = append(items, fmt.Sprintf(`{"content":"Implement step %d of the plan","status":%q,"activeForm":"Implementing step %d of the plan"}`, i, status, i))
+	}
+	return []byte(list(items...))
+}()
+
+// BenchmarkTodoWrite is the whole call: decode, validate, store, notify one
+// subscriber, answer.
+func BenchmarkTodoWrite(b *testing.B) {
+	reg, store := newTools(b, DefaultLimits())
+	sub := store.Subscribe()
+	defer sub.Close()
+	ctx := context.Background()
+	input := json.RawMessage(tenItems)
+	b.SetBytes(int64(len(input)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := reg.Execute(ctx, "toolu_bench", WriteName, input); res.IsError {
+			b.Fatal(res.Content)
+		}
+	}
+}
+
+func BenchmarkTodoRead(b *testing.B) {
+	reg, _ := newTools(b, DefaultLimits())
+	reg.Execute(context.Background(), "toolu_w", WriteName, tenItems)
+	b.ReportAllocs()
+	for b.Loop() {
+		reg.Execute(context.Background(), "toolu_r", ReadName, nil)
+	}
+}
+
+// BenchmarkDecodeCandidates measures the JSON paths considered for
+// TodoWrite's decode and validation of a 10-item list.
+func BenchmarkDecodeCandidates(b *testing.B) {
+	b.Run("jsonscan (chosen)", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Validate(tenItems, DefaultLimits()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("encoding/json generic", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var v map[string]any
+			if err := json.Unmarshal(tenItems, &v); err != nil {
+				b.Fatal(err)
+			}
+			for _, it := range v["todos"].([]any) {
+				m := it.(map[string]any)
+				_ = strings.TrimSpace(m["content"].(string)) != "" && m["status"] != nil
+			}
+		}
+	})
+	b.Run("encoding/json typed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var v struct{ Todos []Item }
+			dec := json.NewDecoder(strings.NewReader(string(tenItems)))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("fastjson (lax: accepts invalid JSON)", func(b *testing.B) {
+		var p fastjson.Parser
+		b.ReportAllocs()
+		for b.Loop() {
+			v, err := p.ParseBytes(tenItems)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, it := range v.GetArray("todos") {
+				_ = string(it.GetStringBytes("content"))
+				_ = string(it.GetStringBytes("status"))
+				_ = string(it.GetStringBytes("activeForm"))
+			}
+		}
+	})
+}
