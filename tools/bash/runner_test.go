@@ -182,11 +182,11 @@ func TestHandler(t *testing.T) {
 		t.Fatalf("%+v", res)
 	}
 	for in, want := range map[string]string{
-		`{}`:                            "'command' is required and cannot be empty",
-		`{"command":""}`:                "'command' is required and cannot be empty",
+		`{}`:                             "'command' is required and cannot be empty",
+		`{"command":""}`:                 "'command' is required and cannot be empty",
 		`{"command":"x","timeout_ms":0}`: "'timeout_ms' must be 1 or more",
-		`{"command":"x","other":1}`:     `invalid Bash input: json: unknown field "other"`,
-		`{"command":5}`:                 "invalid Bash input",
+		`{"command":"x","other":1}`:      `invalid Bash input: json: unknown field "other"`,
+		`{"command":5}`:                  "invalid Bash input",
 	} {
 		res := reg.Execute(ctx, "toolu_d", Name, json.RawMessage(in))
 		if !res.IsError || !strings.HasPrefix(res.Content, want) {

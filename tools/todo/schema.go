@@ -16,7 +16,6 @@ const blankClass = "\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f
 // white space.
 const nonBlankPattern = "[^" + blankClass + "]"
 
-
 type schema struct {
 	Schema               string             `json:"$schema,omitempty"`
 	Type                 string             `json:"type,omitempty"`
