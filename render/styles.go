@@ -22,7 +22,9 @@ type Styles struct {
 	Prompt  lipgloss.Style
 	Accent  lipgloss.Style // spinner, pointers
 
-	paints map[*lipgloss.Style]paint
+	// The styles of the task box reduced to escape codes (see paint); set
+	// by DefaultStyles.
+	border, title, count, done, active, pending paint
 }
 
 var (
@@ -79,20 +81,16 @@ func (p paint) apply(s string) string {
 }
 
 func (s *Styles) prepare() {
-	s.paints = make(map[*lipgloss.Style]paint)
-	for _, st := range []*lipgloss.Style{&s.Border, &s.Title, &s.Count, &s.Done, &s.Active, &s.Pending, &s.Dim} {
-		const mark = "\x00"
-		out := st.Render(mark)
-		if i := strings.Index(out, mark); i >= 0 {
-			s.paints[st] = paint{open: out[:i], close: out[i+len(mark):]}
-		}
-	}
+	s.border, s.title, s.count = paintOf(s.Border), paintOf(s.Title), paintOf(s.Count)
+	s.done, s.active, s.pending = paintOf(s.Done), paintOf(s.Active), paintOf(s.Pending)
 }
 
-// paint returns the prepared paint of one of s's styles.
-func (s *Styles) paint(st *lipgloss.Style) paint {
-	if p, ok := s.paints[st]; ok {
-		return p
+// paintOf reduces a style to the codes it writes around a piece of text.
+func paintOf(st lipgloss.Style) paint {
+	const mark = "\x00"
+	out := st.Render(mark)
+	if i := strings.Index(out, mark); i >= 0 {
+		return paint{open: out[:i], close: out[i+len(mark):]}
 	}
 	return paint{}
 }

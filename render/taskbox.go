@@ -33,7 +33,7 @@ func TaskBox(snap todo.Snapshot, width int, st *Styles) string {
 		width = minBoxWidth
 	}
 	inner := width - 4 // "│ " and " │"
-	border, title, count := st.paint(&st.Border), st.paint(&st.Title), st.paint(&st.Count)
+	border, title, count := st.border, st.title, st.count
 	done, _, _ := snap.Counts()
 
 	var b strings.Builder
@@ -58,12 +58,12 @@ func TaskBox(snap todo.Snapshot, width int, st *Styles) string {
 
 	side := border.apply("│")
 	for _, it := range snap.Items {
-		icon, text, p := IconPending, it.Content, st.paint(&st.Pending)
+		icon, text, p := IconPending, it.Content, st.pending
 		switch it.Status {
 		case todo.StatusCompleted:
-			icon, p = IconDone, st.paint(&st.Done)
+			icon, p = IconDone, st.done
 		case todo.StatusInProgress:
-			icon, text, p = IconActive, it.ActiveForm, st.paint(&st.Active)
+			icon, text, p = IconActive, it.ActiveForm, st.active
 		}
 		row := icon + " " + Sanitize(text)
 		w := ansi.StringWidth(row)

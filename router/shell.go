@@ -177,12 +177,12 @@ func (s *Shell) todoWrite(ctx context.Context, args []string) Output {
 func listErrors(msgs []string) string {
 	var b strings.Builder
 	for i, m := range msgs {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
 		if i == maxListedErrors {
 			fmt.Fprintf(&b, "- … and %d more", len(msgs)-maxListedErrors)
 			break
-		}
-		if i > 0 {
-			b.WriteByte('\n')
 		}
 		b.WriteString("- " + m)
 	}
