@@ -6,6 +6,7 @@ package repl
 
 import (
 	"context"
+	"io"
 	"path/filepath"
 	"strings"
 	"time"
@@ -30,6 +31,10 @@ type Config struct {
 	Dir    func() string    // the working directory, for the prompt
 	Now    func() time.Time // nil means time.Now
 	Trace  bool             // start with /trace on
+
+	// Transcript, when set, receives a copy of every block printed into the
+	// scrollback (tests use it; it must not block).
+	Transcript io.Writer
 }
 
 // Tunables of the live area.
@@ -179,10 +184,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.running.cancel()
 		m.running = nil
-		var print tea.Cmd
-		if text := m.formatOutput(msg.out); text != "" {
-			print = tea.Println(text)
-		}
+		print := m.println(m.formatOutput(msg.out))
 		if len(m.queue) > 0 {
 			next := m.queue[0]
 			m.queue = m.queue[1:]
@@ -293,7 +295,7 @@ func (m Model) paste(text string) (tea.Model, tea.Cmd) {
 
 // submit takes one physical line typed at the prompt.
 func (m Model) submit(value string) (tea.Model, tea.Cmd) {
-	echo := tea.Println(m.styles.Prompt.Render(m.promptText()) + render.Sanitize(value))
+	echo := m.println(m.styles.Prompt.Render(m.promptText()) + render.Sanitize(value))
 	m.input.Reset()
 	m.hint = ""
 	text := value
@@ -339,10 +341,7 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 		case router.ActionTrace:
 			m.trace = b.Trace
 		}
-		if text := m.formatText(b.Stdout, b.Stderr); text != "" {
-			return m, tea.Println(text)
-		}
-		return m, nil
+		return m, m.println(m.formatText(b.Stdout, b.Stderr))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.runs++
@@ -354,6 +353,18 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 		waitOutput(r.id, r.tail),
 		m.spin.Tick,
 	)
+}
+
+// println prints text into the scrollback above the live area (nothing for
+// empty text), copying it to the transcript.
+func (m Model) println(text string) tea.Cmd {
+	if text == "" {
+		return nil
+	}
+	if m.cfg.Transcript != nil {
+		io.WriteString(m.cfg.Transcript, text+"\n")
+	}
+	return tea.Println(text)
 }
 
 // addHistory records a line, skipping blanks and repeats of the last one.

@@ -1,0 +1,230 @@
+package repl
+
+import (
+	"bytes"
+	"sync"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
+
+	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/router"
+	"github.com/todo-shell/todo-shell/tools"
+	"github.com/todo-shell/todo-shell/tools/bash"
+	"github.com/todo-shell/todo-shell/tools/offload"
+	"github.com/todo-shell/todo-shell/tools/todo"
+)
+
+// updating reports -update (the flag is x/exp/golden's, which teatest uses).
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+func init() { lipgloss.SetColorProfile(termenv.Ascii) }
+
+func golden(t *testing.T, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", strings.ReplaceAll(t.Name(), "/", "_")+".golden")
+	if updating() {
+		os.WriteFile(path, []byte(got), 0o644)
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if got != string(want) {
+		t.Fatalf("view differs from %s:\n%s\n--- want:\n%s", path, got, want)
+	}
+}
+
+// testConfig wires a real engine in temporary directories with fixed ids.
+func testConfig(t *testing.T) (Config, string) {
+	t.Helper()
+	store := todo.NewStore(nil)
+	reg := tools.NewRegistry()
+	if err := todo.Register(reg, store, todo.DefaultLimits()); err != nil {
+		t.Fatal(err)
+	}
+	runner, err := bash.NewRunner(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	offDir := t.TempDir()
+	off := offload.Config{Dir: offDir, Session: "test", Threshold: 1000}
+	reg.Register(bash.Definition(), bash.Handler(runner, time.Minute, off))
+	n := 0
+	sh := &router.Shell{Registry: reg, Store: store, Limits: todo.DefaultLimits(), Offload: off,
+		NewID: func() string { n++; return fmt.Sprintf("toolu_%02d", n) }}
+	return Config{
+		Shell:  sh,
+		Store:  store,
+		Styles: render.PlainStyles(),
+		Dir:    func() string { return "/home/user/project" },
+	}, offDir
+}
+
+// transcript is a goroutine-safe copy of what the shell printed.
+type transcript struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (tr *transcript) Write(p []byte) (int, error) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return tr.b.Write(p)
+}
+
+func (tr *transcript) String() string {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return tr.b.String()
+}
+
+var lastTranscript *transcript
+
+func start(t *testing.T, w, h int) (*teatest.TestModel, string) {
+	cfg, offDir := testConfig(t)
+	lastTranscript = &transcript{}
+	cfg.Transcript = lastTranscript
+	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(w, h))
+	return tm, offDir
+}
+
+// screen is the scrollback (with the temporary offload directory hidden)
+// followed by the live area, as a person would see it.
+func screen(view, offDir string) string {
+	printed := lastTranscript.String()
+	if offDir != "" {
+		printed = strings.ReplaceAll(printed, offDir, "<offload-dir>")
+	}
+	return printed + "~~~ live area ~~~\n" + view
+}
+
+func waitFor(t *testing.T, tm *teatest.TestModel, what ...string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		for _, w := range what {
+			if !bytes.Contains(b, []byte(w)) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+}
+
+func enter(tm *teatest.TestModel, line string) {
+	tm.Type(line)
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+}
+
+// finalView quits and returns the last view drawn.
+func finalView(t *testing.T, tm *teatest.TestModel) string {
+	t.Helper()
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	return tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
+}
+
+const writeTwo = `TodoWrite '{"todos":[{"content":"Write code","activeForm":"Writing code","status":"in_progress"},{"content":"Run tests","activeForm":"Running tests","status":"pending"}]}'`
+
+func TestTodoWriteRedrawsPanel(t *testing.T) {
+	tm, _ := start(t, 60, 20)
+	enter(tm, writeTwo)
+	waitFor(t, tm, "Todo list updated: 0 completed, 1 in_progress, 1 pending", "Tasks 0/2", "● Writing code")
+	enter(tm, `TodoWrite '{"todos":[{"content":"Write code","activeForm":"Writing code","status":"completed"},{"content":"Run tests","activeForm":"Running tests","status":"in_progress"}]}'`)
+	waitFor(t, tm, "Tasks 1/2", "● Running tests")
+	golden(t, screen(finalView(t, tm), ""))
+}
+
+const seed002 = `TodoWrite '{"todos":[
+  {"content":"Analyze requirements","activeForm":"Analyzing requirements","status":"completed"},
+  {"content":"Write implementation","activeForm":"Writing implementation","status":"in_progress"},
+  {"content":"Run tests","activeForm":"Running tests","status":"pending"}
+]}'`
+
+func TestMultiLinePaste(t *testing.T) {
+	tm, _ := start(t, 70, 20)
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(strings.ReplaceAll(seed002, "\n", "\r") + "\r"), Paste: true})
+	waitFor(t, tm, "Todo list updated: 1 completed, 1 in_progress, 1 pending", "Tasks 1/3")
+	golden(t, screen(finalView(t, tm), ""))
+}
+
+func TestMultiLineTyped(t *testing.T) {
+	tm, _ := start(t, 70, 20)
+	for _, line := range strings.Split(seed002, "\n") {
+		enter(tm, line)
+	}
+	waitFor(t, tm, "Todo list updated: 1 completed, 1 in_progress, 1 pending", "Tasks 1/3")
+	finalView(t, tm)
+}
+
+func TestBashLineWithOutput(t *testing.T) {
+	tm, _ := start(t, 60, 20)
+	enter(tm, "printf 'hello\\nworld\\n'; echo oops >&2; exit 3")
+	waitFor(t, tm, "hello", "world", "oops", "exit status 3")
+	golden(t, screen(finalView(t, tm), ""))
+}
+
+func TestOffloadedResult(t *testing.T) {
+	tm, offDir := start(t, 80, 20)
+	enter(tm, "seq 1 2000")
+	path := filepath.Join(offDir, "test", "toolu_01.md")
+	waitFor(t, tm, "[Tool result offloaded to file: "+path+"]", "  10", "… 1990 more lines")
+	data, err := os.ReadFile(path)
+	if err != nil || !strings.HasSuffix(string(data), "1999\n2000\n") {
+		t.Fatalf("offload file: %v", err)
+	}
+	golden(t, screen(finalView(t, tm), offDir))
+}
+
+func TestCtrlCCancelsRunningCommand(t *testing.T) {
+	tm, _ := start(t, 60, 20)
+	enter(tm, "echo started; sleep 30")
+	waitFor(t, tm, "Running echo started; sleep 30")
+	begin := time.Now()
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	waitFor(t, tm, "Command interrupted")
+	if d := time.Since(begin); d > 4*time.Second {
+		t.Fatalf("interrupt took %v", d)
+	}
+	enter(tm, "echo still alive")
+	waitFor(t, tm, "still alive")
+	golden(t, screen(finalView(t, tm), ""))
+}
+
+func TestResize(t *testing.T) {
+	tm, _ := start(t, 80, 20)
+	enter(tm, writeTwo)
+	waitFor(t, tm, "Tasks 0/2")
+	tm.Send(tea.WindowSizeMsg{Width: 24, Height: 20})
+	time.Sleep(100 * time.Millisecond) // let the resize reach the model
+	view := finalView(t, tm)
+	for _, line := range strings.Split(view, "\n") {
+		if w := lipgloss.Width(line); w > 24 {
+			t.Errorf("line wider than 24 cells (%d): %q", w, line)
+		}
+	}
+	golden(t, view)
+}
+
+func TestCtrlDAndDoubleCtrlCExit(t *testing.T) {
+	for _, keys := range [][]tea.KeyType{{tea.KeyCtrlD}, {tea.KeyCtrlC, tea.KeyCtrlC}} {
+		tm, _ := start(t, 60, 20)
+		for _, k := range keys {
+			tm.Send(tea.KeyMsg{Type: k})
+		}
+		tm.WaitFinished(t, teatest.WithFinalTimeout(3*time.Second))
+	}
+}
