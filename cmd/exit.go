@@ -45,8 +45,10 @@ func isTerminal(v any) bool {
 }
 
 // Main runs todo-shell with args and returns the exit status.
-func Main(args []string, s Streams) int {
-	root := NewCmdRoot(s)
+func Main(args []string, s Streams) int { return mainWithEnv(args, s, os.Getenv) }
+
+func mainWithEnv(args []string, s Streams, getenv func(string) string) int {
+	root := newCmdRoot(s, getenv)
 	root.SetArgs(args)
 	err := root.Execute()
 	var exit *ExitError

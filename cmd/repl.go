@@ -19,6 +19,10 @@ func runREPL(o *Options) error {
 	if a.noColor {
 		r.SetColorProfile(termenv.Ascii)
 	}
+	// Bubble Tea's init already asked the terminal for its background
+	// (through lipgloss's default renderer); reuse the answer rather than ask
+	// again.
+	r.SetHasDarkBackground(lipgloss.HasDarkBackground())
 	m := repl.New(repl.Config{
 		Shell:  a.shell,
 		Store:  a.store,
@@ -30,3 +34,4 @@ func runREPL(o *Options) error {
 	_, err = p.Run()
 	return err
 }
+

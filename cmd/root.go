@@ -68,8 +68,10 @@ const rootExample = `  $ todo-shell
   $ todo-shell tools`
 
 // NewCmdRoot returns the root command.
-func NewCmdRoot(s Streams) *cobra.Command {
-	opts := &Options{Streams: s, Getenv: os.Getenv}
+func NewCmdRoot(s Streams) *cobra.Command { return newCmdRoot(s, os.Getenv) }
+
+func newCmdRoot(s Streams, getenv func(string) string) *cobra.Command {
+	opts := &Options{Streams: s, Getenv: getenv}
 	cmd := &cobra.Command{
 		Use:           "todo-shell [FILE]",
 		Short:         "An agent shell with TodoWrite, TodoRead, bash and a live task panel",

@@ -75,6 +75,10 @@ func runScript(o *Options, in io.Reader) error {
 			return fmt.Errorf("read input: %w", rerr)
 		}
 		if line == "" && rerr != nil {
+			if pending.Len() > 0 {
+				fmt.Fprintln(r.errOut, "Error: unexpected end of input: an open quote or a trailing backslash")
+				failed = true
+			}
 			break
 		}
 		pending.WriteString(strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"))
