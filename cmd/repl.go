@@ -34,4 +34,3 @@ func runREPL(o *Options) error {
 	_, err = p.Run()
 	return err
 }
-

@@ -2,12 +2,12 @@ package repl
 
 import (
 	"bytes"
-	"sync"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
