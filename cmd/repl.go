@@ -15,6 +15,11 @@ func runREPL(o *Options) error {
 	if err != nil {
 		return err
 	}
+	return runREPLWith(o, a, nil)
+}
+
+// runREPLWith runs the shell over an engine, in agent mode when ag is set.
+func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 	r := lipgloss.NewRenderer(o.Streams.Out)
 	if a.noColor {
 		r.SetColorProfile(termenv.Ascii)
@@ -29,8 +34,9 @@ func runREPL(o *Options) error {
 		Styles: render.DefaultStyles(r),
 		Dir:    a.runner.Dir,
 		Trace:  o.Trace,
+		Agent:  ag,
 	})
 	p := tea.NewProgram(m, tea.WithInput(o.Streams.In), tea.WithOutput(o.Streams.Out))
-	_, err = p.Run()
+	_, err := p.Run()
 	return err
 }

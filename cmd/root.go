@@ -129,6 +129,7 @@ func newCmdRoot(s Streams, getenv func(string) string) *cobra.Command {
 		newCmdTools(opts),
 		newCmdServe(opts),
 		newCmdVersion(opts),
+		newCmdAgent(opts),
 	} {
 		sub.SilenceUsage, sub.SilenceErrors = true, true
 		cmd.AddCommand(sub)

@@ -32,6 +32,10 @@ type Config struct {
 	Now    func() time.Time // nil means time.Now
 	Trace  bool             // start with /trace on
 
+	// Agent, when set, turns the shell into agent mode: plain lines are
+	// prompts to it; lines starting with '!' run bash.
+	Agent Agent
+
 	// Transcript, when set, receives a copy of every block printed into the
 	// scrollback (tests use it; it must not block).
 	Transcript io.Writer
@@ -81,6 +85,9 @@ type run struct {
 	cancel  context.CancelFunc
 	tail    *tailBuffer
 	lines   []string
+
+	events agentEvents // a prompt's events; nil for a command
+	stream string      // assistant text streaming in
 }
 
 var _ tea.Model = Model{}
@@ -201,6 +208,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
 		return m, cmd
+	case agentEventMsg:
+		return m.handleAgentEvent(msg)
 	case tea.KeyMsg:
 		return m.handleKey(msg)
 	}
@@ -348,6 +357,14 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 	r := &run{id: m.runs, line: text, started: m.cfg.Now(), cancel: cancel, tail: newTailBuffer(tailBytes)}
 	m.running = r
 	m.layout()
+	if m.cfg.Agent != nil && line.Kind == router.Bash && !line.Forced {
+		r.events = make(agentEvents, 1024)
+		return m, tea.Batch(
+			runPrompt(ctx, m.cfg.Agent, line.Text, r.events),
+			waitAgent(r.id, r.events),
+			m.spin.Tick,
+		)
+	}
 	return m, tea.Batch(
 		runLine(ctx, m.cfg.Shell, r.id, line, r.tail),
 		waitOutput(r.id, r.tail),
@@ -363,6 +380,11 @@ func (m Model) println(text string) tea.Cmd {
 	}
 	if m.cfg.Transcript != nil {
 		io.WriteString(m.cfg.Transcript, text+"\n")
+	}
+	// Wrap here rather than let the terminal do it: the renderer clears
+	// only the rows it knows it wrote.
+	if m.width > 0 {
+		text = ansi.Hardwrap(text, m.width, true)
 	}
 	return tea.Println(text)
 }

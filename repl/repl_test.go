@@ -181,7 +181,10 @@ func TestOffloadedResult(t *testing.T) {
 	tm, offDir := start(t, 80, 20)
 	enter(tm, "seq 1 2000")
 	path := filepath.Join(offDir, "test", "toolu_01.md")
-	waitFor(t, tm, "[Tool result offloaded to file: "+path+"]", "  10", "… 1990 more lines")
+	waitFor(t, tm, "[Tool result offloaded to file: ", "  10", "… 1990 more lines")
+	if !strings.Contains(lastTranscript.String(), "[Tool result offloaded to file: "+path+"]") {
+		t.Fatalf("no pointer to %s in\n%s", path, lastTranscript.String())
+	}
 	data, err := os.ReadFile(path)
 	if err != nil || !strings.HasSuffix(string(data), "1999\n2000\n") {
 		t.Fatalf("offload file: %v", err)

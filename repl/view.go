@@ -24,6 +24,9 @@ func (m Model) View() string {
 	}
 	if r := m.running; r != nil {
 		label := fmt.Sprintf("%s Running %s (%s)", m.spin.View(), oneLine(r.line), formatElapsed(r.elapsed))
+		if r.events != nil {
+			label = fmt.Sprintf("%s %s (%s · Ctrl+C to interrupt)", m.spin.View(), m.agentLabel(), formatElapsed(r.elapsed))
+		}
 		b.WriteString(m.fit(label))
 		b.WriteByte('\n')
 		for _, l := range r.lines {

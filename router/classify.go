@@ -29,6 +29,8 @@ type Line struct {
 	Name string // Builtin: the word without its slash ("help", "exit"); Agent: the tool name
 	Args string // Builtin and Agent: the text after the first word
 	Text string // Bash: the command to run (without a leading '!')
+
+	Forced bool // Bash: the line started with '!'
 }
 
 // ToolNames tells which names are agent commands; *tools.Registry does.
@@ -47,7 +49,7 @@ func Classify(line string, names ToolNames) Line {
 		return Line{Kind: Empty}
 	}
 	if text[0] == '!' {
-		return Line{Kind: Bash, Text: strings.TrimLeftFunc(text[1:], unicode.IsSpace)}
+		return Line{Kind: Bash, Text: strings.TrimLeftFunc(text[1:], unicode.IsSpace), Forced: true}
 	}
 	word, rest := firstWord(text)
 	switch {

@@ -1,0 +1,34 @@
+# todo-shell: the usual tasks. Only Go (and gcc for -race) is needed.
+GO       ?= go
+BIN      ?= bin/todo-shell
+FUZZTIME ?= 30s
+BENCHCOUNT ?= 6
+
+.PHONY: build run test bench fuzz lint clean
+
+build:
+	$(GO) build -o $(BIN) .
+
+run:
+	$(GO) run .
+
+# The README's test command.
+test:
+	$(GO) test -race ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count $(BENCHCOUNT) ./...
+
+# Each fuzz target for FUZZTIME; go test -fuzz takes one target at a time.
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzTodoWrite$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./tools/todo
+	$(GO) test -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./tools/internal/jsonscan
+	$(GO) test -run '^$$' -fuzz '^FuzzSplit$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./router
+	$(GO) test -run '^$$' -fuzz '^FuzzAppendJSONString$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./tools
+
+lint:
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+clean:
+	rm -rf bin

@@ -1,0 +1,410 @@
+// Package agent runs a real Claude agent loop over todo-shell's tools: it
+// streams each response, executes every tool_use through the registry with
+// the model's own id, offloads long results, sends all results of a turn back
+// in one user message, and reminds the model to keep its todo list.
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
+
+	"github.com/todo-shell/todo-shell/tools"
+	"github.com/todo-shell/todo-shell/tools/offload"
+	"github.com/todo-shell/todo-shell/tools/todo"
+)
+
+// The reminders, in todo-shell's words.
+const (
+	// InitialReminder goes with the first prompt of a conversation.
+	InitialReminder = "<reminder>When a task takes several steps, plan it with TodoWrite before you start, keep exactly one item in_progress, and mark items completed as soon as they are done.</reminder>"
+	// NagReminder leads the tool results once the model has gone more than
+	// NagAfter tool-using rounds in a row without TodoWrite.
+	NagReminder = "<reminder>You have not updated your todo list for more than 10 rounds. Use TodoWrite now to record what is done and what comes next.</reminder>"
+	// NagAfter is how many rounds without TodoWrite are tolerated.
+	NagAfter = 10
+)
+
+// DefaultSystem is the system prompt; --system appends to it.
+const DefaultSystem = `You are the agent inside todo-shell, a small terminal shell for people learning how coding agents work. You act with the tools you are given: Bash runs commands in the user's working directory, TodoWrite keeps your plan visible in the user's task panel, TodoRead reads it back. Results of 1000 characters or more are saved to a file and replaced by a line naming that file; read such files with Bash (head, tail, grep, sed -n) rather than printing them whole. Be brief in your text: the user watches your plan and your commands.`
+
+// DefaultModel is the model used when none is named.
+const DefaultModel = anthropic.ModelClaudeSonnet5_5
+
+// Config is what an Agent works with.
+type Config struct {
+	Client    anthropic.Client
+	Model     string
+	MaxTokens int64
+	MaxTurns  int
+	System    string // appended to DefaultSystem
+	Registry  *tools.Registry
+	Offload   offload.Config
+	Writer    offload.FileWriter // nil means the OS
+	// Transcript receives the conversation as JSON lines; nil for none.
+	Transcript io.Writer
+}
+
+// Agent holds one conversation. Run is not safe for concurrent use: one
+// prompt at a time.
+type Agent struct {
+	cfg      Config
+	head     []byte            // the request body up to the messages: model, system, tools
+	messages []json.RawMessage // the conversation, each message encoded once
+	logged   int               // messages already written to the transcript
+	quiet    int               // consecutive tool-using rounds without TodoWrite
+	prompted bool
+	mu       sync.Mutex // guards the transcript
+}
+
+// New returns an agent whose tools are exactly the registry's definitions.
+func New(cfg Config) (*Agent, error) {
+	if cfg.MaxTurns <= 0 {
+		return nil, fmt.Errorf("agent: max turns must be 1 or more")
+	}
+	if cfg.MaxTokens <= 0 {
+		return nil, fmt.Errorf("agent: max tokens must be 1 or more")
+	}
+	system := DefaultSystem
+	if cfg.System != "" {
+		system += "\n\n" + cfg.System
+	}
+	// The tools go out as the registry's definitions, the same JSON
+	// `todo-shell tools` prints.
+	head, err := json.Marshal(struct {
+		Stream    bool               `json:"stream"`
+		Model     string             `json:"model"`
+		MaxTokens int64              `json:"max_tokens"`
+		System    []map[string]any   `json:"system"`
+		Tools     []tools.Definition `json:"tools"`
+	}{true, cfg.Model, cfg.MaxTokens, []map[string]any{{"type": "text", "text": system}}, cfg.Registry.Definitions()})
+	if err != nil {
+		return nil, fmt.Errorf("agent: encode request: %w", err)
+	}
+	a := &Agent{cfg: cfg, head: append(head[:len(head)-1], `,"messages":[`...)}
+	return a, nil
+}
+
+// Event is something the loop reports while it runs.
+type Event interface{ isEvent() }
+
+// TextDelta is a piece of assistant text as it streams in.
+type TextDelta struct{ Text string }
+
+// TextDone is a finished block of assistant text.
+type TextDone struct{ Text string }
+
+// ToolCall is a tool_use about to be executed.
+type ToolCall struct{ Use tools.ToolUse }
+
+// ToolDone is the result of a tool call, as sent back (offloaded when long).
+type ToolDone struct {
+	Use    tools.ToolUse
+	Result tools.ToolResult
+}
+
+// RoundStart says a request is about to go out.
+type RoundStart struct{ Round int }
+
+func (TextDelta) isEvent()  {}
+func (TextDone) isEvent()   {}
+func (ToolCall) isEvent()   {}
+func (ToolDone) isEvent()   {}
+func (RoundStart) isEvent() {}
+
+// Usage is the token use of a run.
+type Usage struct {
+	InputTokens  int64 `json:"input_tokens"`
+	OutputTokens int64 `json:"output_tokens"`
+}
+
+// Result is how a run ended.
+type Result struct {
+	Text     string // the final assistant text
+	NumTurns int    // requests made
+	Usage    Usage
+}
+
+// ErrMaxTurns ends a run that hit the turn limit.
+var ErrMaxTurns = errors.New("stopped: the turn limit was reached")
+
+// Run sends prompt and runs the loop until the model stops asking for
+// tools, the turn limit is hit, ctx is cancelled or the API fails. The
+// conversation stays usable after any of these: the next Run continues it.
+func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Result, error) {
+	if emit == nil {
+		emit = func(Event) {}
+	}
+	content := [][]byte{textBlock(prompt)}
+	if !a.prompted {
+		content = append(content, textBlock(InitialReminder))
+		a.prompted = true
+	}
+	a.messages = append(a.messages, userMessage(content))
+
+	var res Result
+	for {
+		if res.NumTurns == a.cfg.MaxTurns {
+			return res, fmt.Errorf("%w (%d turns; raise --max-turns)", ErrMaxTurns, a.cfg.MaxTurns)
+		}
+		res.NumTurns++
+		emit(RoundStart{Round: res.NumTurns})
+		msg, err := a.stream(ctx, emit)
+		if err != nil {
+			return res, describe(ctx, err)
+		}
+		res.Usage.InputTokens += msg.Usage.InputTokens
+		res.Usage.OutputTokens += msg.Usage.OutputTokens
+		a.messages = append(a.messages, encodeMessage(msg.ToParam()))
+		a.log("response", &msg)
+		res.Text = finalText(msg)
+		if msg.StopReason != anthropic.StopReasonToolUse {
+			return res, nil
+		}
+		results, usedTodo := a.runTools(ctx, msg, emit)
+		if usedTodo {
+			a.quiet = 0
+		} else {
+			a.quiet++
+		}
+		if a.quiet > NagAfter {
+			results = append([][]byte{textBlock(NagReminder)}, results...)
+		}
+		a.messages = append(a.messages, userMessage(results))
+		if ctx.Err() != nil {
+			a.log("request", nil) // record the results that close the turn
+			return res, describe(ctx, ctx.Err())
+		}
+	}
+}
+
+// stream makes one request and accumulates its streamed response.
+func (a *Agent) stream(ctx context.Context, emit func(Event)) (anthropic.Message, error) {
+	a.log("request", nil)
+	// The body is assembled from the encoded parts (a copy, not a
+	// re-encoding); the params only carry what the SDK looks at itself.
+	stream := a.cfg.Client.Messages.NewStreaming(ctx,
+		anthropic.MessageNewParams{Model: anthropic.Model(a.cfg.Model), MaxTokens: a.cfg.MaxTokens},
+		option.WithRequestBody("application/json", a.body()))
+	defer stream.Close()
+	var msg anthropic.Message
+	var text strings.Builder
+	for stream.Next() {
+		ev := stream.Current()
+		if err := msg.Accumulate(ev); err != nil {
+			return msg, fmt.Errorf("read response: %w", err)
+		}
+		switch e := ev.AsAny().(type) {
+		case anthropic.ContentBlockDeltaEvent:
+			if d, ok := e.Delta.AsAny().(anthropic.TextDelta); ok && d.Text != "" {
+				text.WriteString(d.Text)
+				emit(TextDelta{Text: d.Text})
+			}
+		case anthropic.ContentBlockStopEvent:
+			if text.Len() > 0 {
+				emit(TextDone{Text: text.String()})
+				text.Reset()
+			}
+		}
+	}
+	if err := stream.Err(); err != nil {
+		return msg, err
+	}
+	if msg.StopReason == "" {
+		return msg, fmt.Errorf("the response ended before message_stop")
+	}
+	return msg, nil
+}
+
+// runTools executes the response's tool_use blocks in order and returns one
+// tool_result block for each, in the same order. Once ctx is cancelled the
+// remaining calls are not run but still answered, so the conversation stays
+// valid.
+func (a *Agent) runTools(ctx context.Context, msg anthropic.Message, emit func(Event)) ([][]byte, bool) {
+	var results [][]byte
+	usedTodo := false
+	for _, block := range msg.Content {
+		if block.Type != "tool_use" {
+			continue
+		}
+		use := tools.ToolUse{Type: "tool_use", ID: block.ID, Name: block.Name, Input: block.Input}
+		if use.Name == todo.WriteName {
+			usedTodo = true
+		}
+		var res tools.ToolResult
+		if ctx.Err() != nil {
+			res = tools.ToolResult{Type: "tool_result", ToolUseID: use.ID, Content: "Interrupted by the user before this tool ran", IsError: true}
+		} else {
+			emit(ToolCall{Use: use})
+			res = offload.Apply(a.cfg.Registry.Execute(ctx, use.ID, use.Name, use.Input), a.cfg.Offload, a.cfg.Writer)
+		}
+		emit(ToolDone{Use: use, Result: res})
+		results = append(results, res.AppendJSON(nil))
+	}
+	return results, usedTodo
+}
+
+// The conversation is kept as JSON: every message is encoded once, when it
+// is added, instead of again in every request (a long conversation would
+// otherwise cost more per round with each round). Tool results go out
+// exactly in todo-shell's wire form: content a string, is_error only when
+// true.
+
+// body returns the request body: head, messages, end.
+func (a *Agent) body() []byte {
+	n := len(a.head) + 2
+	for _, m := range a.messages {
+		n += len(m) + 1
+	}
+	b := make([]byte, 0, n)
+	b = append(b, a.head...)
+	for i, m := range a.messages {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, m...)
+	}
+	return append(b, "]}"...)
+}
+
+// textBlock encodes a text content block.
+func textBlock(text string) []byte {
+	return append(tools.AppendJSONString([]byte(`{"type":"text","text":`), text), '}')
+}
+
+// userMessage encodes a user message holding blocks.
+func userMessage(blocks [][]byte) json.RawMessage {
+	b := []byte(`{"role":"user","content":[`)
+	for i, blk := range blocks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, blk...)
+	}
+	return append(b, "]}"...)
+}
+
+// encodeMessage encodes an assistant message from a response.
+func encodeMessage(m anthropic.MessageParam) json.RawMessage {
+	raw, err := json.Marshal(m)
+	if err != nil { // cannot happen for a decoded response; keep the turn valid
+		raw = []byte(`{"role":"assistant","content":[{"type":"text","text":"(response could not be recorded)"}]}`)
+	}
+	return raw
+}
+
+// finalText joins the text blocks of a response.
+func finalText(msg anthropic.Message) string {
+	var parts []string
+	for _, b := range msg.Content {
+		if b.Type == "text" && b.Text != "" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Messages returns the conversation so far, as sent (for tests and
+// inspection).
+func (a *Agent) Messages() []json.RawMessage { return a.messages }
+
+// log writes the messages not yet written, then the response, as JSON lines.
+func (a *Agent) log(kind string, resp *anthropic.Message) {
+	if a.cfg.Transcript == nil {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	type line struct {
+		Type    string          `json:"type"`
+		Time    string          `json:"time"`
+		Model   string          `json:"model,omitempty"`
+		Message any             `json:"message,omitempty"`
+		Tools   json.RawMessage `json:"tools,omitempty"`
+	}
+	now := time.Now().UTC().Format(time.RFC3339Nano)
+	enc := json.NewEncoder(a.cfg.Transcript)
+	if resp != nil {
+		enc.Encode(line{Type: kind, Time: now, Message: resp})
+		a.logged = len(a.messages)
+		return
+	}
+	for ; a.logged < len(a.messages); a.logged++ {
+		l := line{Type: kind, Time: now, Model: a.cfg.Model, Message: a.messages[a.logged]}
+		if a.logged == 0 {
+			defs, _ := json.Marshal(a.cfg.Registry.Definitions())
+			l.Tools = defs
+		}
+		enc.Encode(l)
+	}
+}
+
+// describe turns a failure into one clear line.
+func describe(ctx context.Context, err error) error {
+	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, ctx.Err())) {
+		return ErrInterrupted
+	}
+	var apiErr *anthropic.Error
+	if errors.As(err, &apiErr) {
+		switch code := apiErr.StatusCode; {
+		case code == 401:
+			return &Failure{Kind: "auth", Msg: "Authentication failed (401): the API key was refused; check ANTHROPIC_API_KEY", Err: err}
+		case code == 429:
+			return &Failure{Kind: "rate_limit", Msg: "Rate limited (429): too many requests; wait a moment and try again", Err: err}
+		case code == 529 || strings.Contains(apiErr.RawJSON(), "overloaded_error"):
+			return &Failure{Kind: "overloaded", Msg: fmt.Sprintf("The Anthropic API is overloaded (%d); try again shortly", code), Err: err}
+		case code >= 500:
+			return &Failure{Kind: "server", Msg: fmt.Sprintf("The Anthropic API failed (%d); try again shortly", code), Err: err}
+		default:
+			return &Failure{Kind: "request", Msg: fmt.Sprintf("The Anthropic API rejected the request (%d): %s", code, apiMessage(apiErr)), Err: err}
+		}
+	}
+	var netErr net.Error
+	var opErr *net.OpError
+	if errors.As(err, &netErr) || errors.As(err, &opErr) || strings.Contains(err.Error(), "connection refused") || strings.Contains(err.Error(), "EOF") {
+		return &Failure{Kind: "network", Msg: "Network error: could not reach the Anthropic API (" + oneLine(err.Error()) + ")", Err: err}
+	}
+	return &Failure{Kind: "other", Msg: "Agent error: " + oneLine(err.Error()), Err: err}
+}
+
+// ErrInterrupted ends a run the user interrupted.
+var ErrInterrupted = errors.New("interrupted")
+
+// Failure is an API or network failure, with one line for the user.
+type Failure struct {
+	Kind string // auth, rate_limit, overloaded, server, request, network, other
+	Msg  string
+	Err  error
+}
+
+func (f *Failure) Error() string { return f.Msg }
+func (f *Failure) Unwrap() error { return f.Err }
+
+func apiMessage(e *anthropic.Error) string {
+	var body struct {
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal([]byte(e.RawJSON()), &body) == nil && body.Error.Message != "" {
+		return body.Error.Message
+	}
+	return oneLine(e.Error())
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}

@@ -1,0 +1,372 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
+
+	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/tools"
+	"github.com/todo-shell/todo-shell/tools/bash"
+	"github.com/todo-shell/todo-shell/tools/offload"
+	"github.com/todo-shell/todo-shell/tools/todo"
+)
+
+type env struct {
+	agent      *Agent
+	api        *fakeAPI
+	store      *todo.Store
+	reg        *tools.Registry
+	offDir     string
+	transcript *bytes.Buffer
+}
+
+func newEnv(t testing.TB, replies ...reply) *env {
+	t.Helper()
+	api := newFakeAPI(t, replies...)
+	store := todo.NewStore(nil)
+	reg := tools.NewRegistry()
+	if err := todo.Register(reg, store, todo.DefaultLimits()); err != nil {
+		t.Fatal(err)
+	}
+	runner, err := bash.NewRunner(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	offDir := t.TempDir()
+	off := offload.Config{Dir: offDir, Session: "agent-test", Threshold: 1000}
+	reg.Register(bash.Definition(), bash.Handler(runner, time.Minute, off))
+	var transcript bytes.Buffer
+	a, err := New(Config{
+		Client:     anthropic.NewClient(option.WithAPIKey("test-key"), option.WithBaseURL(api.srv.URL)),
+		Model:      string(DefaultModel),
+		MaxTokens:  1024,
+		MaxTurns:   50,
+		Registry:   reg,
+		Offload:    off,
+		Transcript: &transcript,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &env{agent: a, api: api, store: store, reg: reg, offDir: offDir, transcript: &transcript}
+}
+
+// TestScriptedSession plays a whole session: plan with TodoWrite, run Bash,
+// get a large Bash result, mark progress, finish with text.
+func TestScriptedSession(t *testing.T) {
+	e := newEnv(t,
+		toolUse(block{text: "I'll plan first."}, todoCall("toolu_plan",
+			[3]string{"Count the files", "Counting the files", "in_progress"},
+			[3]string{"Print a long listing", "Printing a long listing", "pending"})),
+		toolUse(bashCall("toolu_ls", "echo one; echo two"), block{tool: "TodoRead", id: "toolu_read", input: `{}`}),
+		toolUse(bashCall("toolu_big", "seq 1 3000")),
+		toolUse(todoCall("toolu_done",
+			[3]string{"Count the files", "Counting the files", "completed"},
+			[3]string{"Print a long listing", "Printing a long listing", "completed"})),
+		say("All done: two lines, and the long listing is in a file."),
+	)
+	var events []Event
+	res, err := e.agent.Run(context.Background(), "count things", func(ev Event) { events = append(events, ev) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Text != "All done: two lines, and the long listing is in a file." || res.NumTurns != 5 {
+		t.Fatalf("%+v", res)
+	}
+	reqs := e.api.requests()
+	if len(reqs) != 5 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+
+	// Tools: exactly the registry's definitions, as `todo-shell tools` prints them.
+	want, _ := json.Marshal(e.reg.Definitions())
+	var wantTools any
+	json.Unmarshal(want, &wantTools)
+	for i, r := range reqs {
+		if !reflect.DeepEqual(r["tools"], wantTools) {
+			t.Fatalf("request %d tools differ:\n%v\nwant\n%v", i, r["tools"], wantTools)
+		}
+		if r["stream"] != true || r["model"] != string(DefaultModel) {
+			t.Fatalf("request %d: stream %v model %v", i, r["stream"], r["model"])
+		}
+	}
+
+	// The initial reminder rides with the first prompt, as an extra text block.
+	first := userBlocks(reqs[0])
+	if len(first) != 2 || first[0]["text"] != "count things" || first[1]["text"] != InitialReminder {
+		t.Fatalf("first user message %v", first)
+	}
+
+	// Tool results echo the model's ids, in the order of the tool_use blocks, in one message.
+	second := userBlocks(reqs[2])
+	if len(second) != 2 || second[0]["tool_use_id"] != "toolu_ls" || second[1]["tool_use_id"] != "toolu_read" {
+		t.Fatalf("results of turn 2: %v", second)
+	}
+	if second[0]["content"] != "one\ntwo\n" || second[0]["is_error"] != nil {
+		t.Fatalf("bash result %v", second[0])
+	}
+	if !strings.Contains(fmt.Sprint(second[1]["content"]), `"content":"Count the files"`) {
+		t.Fatalf("TodoRead result %v", second[1])
+	}
+
+	// The large result is offloaded before it is sent: the model gets the pointer line.
+	big := userBlocks(reqs[3])[0]
+	path := filepath.Join(e.offDir, "agent-test", "toolu_big.md")
+	if big["tool_use_id"] != "toolu_big" || big["content"] != "[Tool result offloaded to file: "+path+"]" {
+		t.Fatalf("large result sent as %v", big)
+	}
+	if data, err := os.ReadFile(path); err != nil || !strings.HasSuffix(string(data), "2999\n3000\n") {
+		t.Fatalf("offload file: %v", err)
+	}
+	if strings.Contains(string(e.api.raw[3]), "2999") {
+		t.Fatal("the large output went over the wire")
+	}
+
+	// No nag in a short session.
+	for i, r := range reqs {
+		if hasText(userBlocks(r), NagReminder) {
+			t.Fatalf("nag in request %d", i)
+		}
+	}
+
+	// The store and the panel at the end.
+	snap := e.store.Snapshot()
+	if len(snap.Items) != 2 || snap.Items[1].Status != todo.StatusCompleted {
+		t.Fatalf("store %+v", snap)
+	}
+	st := render.PlainStyles()
+	if box := render.TaskBox(snap, 40, &st); !strings.Contains(box, "Tasks 2/2") || !strings.Contains(box, "✓ Print a long listing") {
+		t.Fatalf("panel\n%s", box)
+	}
+
+	// Events: streamed text, then calls and results in order.
+	var calls []string
+	var text strings.Builder
+	for _, ev := range events {
+		switch ev := ev.(type) {
+		case ToolCall:
+			calls = append(calls, ev.Use.ID)
+		case TextDelta:
+			text.WriteString(ev.Text)
+		}
+	}
+	if fmt.Sprint(calls) != "[toolu_plan toolu_ls toolu_read toolu_big toolu_done]" || !strings.Contains(text.String(), "I'll plan first.") {
+		t.Fatalf("calls %v text %q", calls, text.String())
+	}
+
+	// The transcript holds every request message and response as JSON lines.
+	lines := strings.Split(strings.TrimSpace(e.transcript.String()), "\n")
+	if len(lines) != 10 { // 5 user messages + 5 responses
+		t.Fatalf("%d transcript lines", len(lines))
+	}
+	for _, l := range lines {
+		var v map[string]any
+		if err := json.Unmarshal([]byte(l), &v); err != nil || (v["type"] != "request" && v["type"] != "response") {
+			t.Fatalf("transcript line %q", l)
+		}
+	}
+}
+
+// TestNagReminder: no nag through round 10; in round 11 it leads the tool
+// results; a TodoWrite resets the count.
+func TestNagReminder(t *testing.T) {
+	var replies []reply
+	for i := 1; i <= 11; i++ {
+		replies = append(replies, toolUse(bashCall(fmt.Sprintf("toolu_r%d", i), "true")))
+	}
+	replies = append(replies, toolUse(todoCall("toolu_todo", [3]string{"a", "b", "pending"}), bashCall("toolu_after", "true")))
+	for i := 13; i <= 23; i++ {
+		replies = append(replies, toolUse(bashCall(fmt.Sprintf("toolu_r%d", i), "true")))
+	}
+	replies = append(replies, say("done"))
+	e := newEnv(t, replies...)
+	if _, err := e.agent.Run(context.Background(), "go", nil); err != nil {
+		t.Fatal(err)
+	}
+	reqs := e.api.requests()
+	// Request k+1 carries the results of round k.
+	for round := 1; round < len(reqs); round++ {
+		blocks := userBlocks(reqs[round])
+		nag := hasText(blocks, NagReminder)
+		wantNag := round == 11 || round >= 23 // 11 quiet rounds, then again 11 after the reset at round 12
+		if nag != wantNag {
+			t.Fatalf("round %d: nag=%v, want %v", round, nag, wantNag)
+		}
+		if nag && (blocks[0]["type"] != "text" || blocks[0]["text"] != NagReminder || blocks[1]["type"] != "tool_result") {
+			t.Fatalf("round %d: the nag does not lead: %v", round, blocks)
+		}
+	}
+}
+
+func TestFailuresAreOneClearLine(t *testing.T) {
+	tests := []struct {
+		name     string
+		replies  []reply
+		kind     string
+		contains string
+		requests int
+	}{
+		{"401", []reply{{status: 401, body: `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`}}, "auth", "Authentication failed (401)", 1},
+		{"429 retried", []reply{
+			{status: 429, body: `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`},
+			{status: 429, body: `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`},
+			{status: 429, body: `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`},
+		}, "rate_limit", "Rate limited (429)", 3},
+		{"500 retried", []reply{
+			{status: 500, body: `{"type":"error","error":{"type":"api_error","message":"boom"}}`},
+			{status: 500, body: `{"type":"error","error":{"type":"api_error","message":"boom"}}`},
+			{status: 500, body: `{"type":"error","error":{"type":"api_error","message":"boom"}}`},
+		}, "server", "The Anthropic API failed (500)", 3},
+		{"overloaded", []reply{
+			{status: 529, body: `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`},
+			{status: 529, body: `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`},
+			{status: 529, body: `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`},
+		}, "overloaded", "overloaded (529)", 3},
+		{"retry then success", []reply{
+			{status: 500, body: `{"type":"error","error":{"type":"api_error","message":"boom"}}`},
+			say("recovered"),
+		}, "", "", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, tt.replies...)
+			res, err := e.agent.Run(context.Background(), "hi", nil)
+			if got := len(e.api.requests()); got != tt.requests {
+				t.Fatalf("%d requests, want %d", got, tt.requests)
+			}
+			if tt.kind == "" {
+				if err != nil || res.Text != "recovered" {
+					t.Fatalf("%v %+v", err, res)
+				}
+				return
+			}
+			var f *Failure
+			if !errors.As(err, &f) || f.Kind != tt.kind || !strings.Contains(f.Error(), tt.contains) || strings.Contains(f.Error(), "\n") {
+				t.Fatalf("error %v", err)
+			}
+			// The conversation goes on.
+			e.api.script(say("back"))
+			if res, err := e.agent.Run(context.Background(), "again", nil); err != nil || res.Text != "back" {
+				t.Fatalf("after failure: %v %+v", err, res)
+			}
+		})
+	}
+}
+
+func TestNetworkError(t *testing.T) {
+	e := newEnv(t)
+	url := e.api.srv.URL
+	e.api.srv.Close() // nothing listens any more
+	a, _ := New(Config{Client: anthropic.NewClient(option.WithAPIKey("k"), option.WithBaseURL(url), option.WithMaxRetries(0)),
+		Model: "m", MaxTokens: 10, MaxTurns: 5, Registry: e.reg})
+	_, err := a.Run(context.Background(), "hi", nil)
+	var f *Failure
+	if !errors.As(err, &f) || f.Kind != "network" || !strings.HasPrefix(f.Error(), "Network error:") {
+		t.Fatalf("%v", err)
+	}
+}
+
+// TestInterruptMidStream cancels while the response streams; the next prompt
+// continues the conversation.
+func TestInterruptMidStream(t *testing.T) {
+	e := newEnv(t, reply{hang: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-e.api.started
+		cancel()
+	}()
+	start := time.Now()
+	_, err := e.agent.Run(ctx, "first", nil)
+	if !errors.Is(err, ErrInterrupted) || time.Since(start) > 5*time.Second {
+		t.Fatalf("%v after %v", err, time.Since(start))
+	}
+	e.api.script(say("second answer"))
+	res, err := e.agent.Run(context.Background(), "second", nil)
+	if err != nil || res.Text != "second answer" {
+		t.Fatalf("%v %+v", err, res)
+	}
+	msgs := e.api.requests()[1]["messages"].([]any)
+	if len(msgs) != 2 { // both user turns; the API joins consecutive user turns
+		t.Fatalf("messages after interrupt: %v", msgs)
+	}
+}
+
+// TestInterruptDuringTools cancels while a Bash command runs: it is killed,
+// and every tool_use of the turn still gets a result.
+func TestInterruptDuringTools(t *testing.T) {
+	e := newEnv(t, toolUse(bashCall("toolu_sleep", "sleep 30"), bashCall("toolu_next", "echo never")))
+	ctx, cancel := context.WithCancel(context.Background())
+	var mu sync.Mutex
+	_, err := e.agent.Run(ctx, "sleep", func(ev Event) {
+		if c, ok := ev.(ToolCall); ok && c.Use.ID == "toolu_sleep" {
+			mu.Lock()
+			defer mu.Unlock()
+			go func() { time.Sleep(200 * time.Millisecond); cancel() }()
+		}
+	})
+	if !errors.Is(err, ErrInterrupted) {
+		t.Fatal(err)
+	}
+	msgs := e.agent.Messages()
+	last, _ := json.Marshal(msgs[len(msgs)-1])
+	if !strings.Contains(string(last), `"tool_use_id":"toolu_sleep"`) || !strings.Contains(string(last), `"tool_use_id":"toolu_next"`) || !strings.Contains(string(last), "Interrupted by the user") {
+		t.Fatalf("last message %s", last)
+	}
+	e.api.script(say("ok"))
+	if _, err := e.agent.Run(context.Background(), "continue", nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMaxTurns(t *testing.T) {
+	e := newEnv(t, toolUse(bashCall("toolu_1", "true")), toolUse(bashCall("toolu_2", "true")))
+	e.agent.cfg.MaxTurns = 2
+	res, err := e.agent.Run(context.Background(), "loop", nil)
+	if !errors.Is(err, ErrMaxTurns) || res.NumTurns != 2 {
+		t.Fatalf("%v %+v", err, res)
+	}
+}
+
+// BenchmarkRoundOverhead measures what the loop adds to each round beyond
+// the server's own time: a TodoRead round trip against the fake API.
+func BenchmarkRoundOverhead(b *testing.B) {
+	replies := make([]reply, 0, b.N+1)
+	for i := 0; i < b.N; i++ {
+		replies = append(replies, toolUse(block{tool: "TodoRead", id: fmt.Sprintf("toolu_%d", i), input: `{}`}))
+	}
+	replies = append(replies, say("done"))
+	e := newEnv(b, replies...)
+	e.agent.cfg.MaxTurns = b.N + 1
+	e.agent.cfg.Transcript = nil
+	e.api.forget = true
+	b.ResetTimer()
+	start := time.Now()
+	if _, err := e.agent.Run(context.Background(), "go", nil); err != nil {
+		b.Fatal(err)
+	}
+	total := time.Since(start)
+	b.StopTimer()
+	e.api.mu.Lock()
+	busy := e.api.busy
+	e.api.mu.Unlock()
+	b.ReportMetric(float64(total-busy)/float64(b.N+1)/1e3, "µs-overhead/round")
+	b.ReportMetric(float64(busy)/float64(b.N+1)/1e3, "µs-server/round")
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "MB-heap-after")
+}

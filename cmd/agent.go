@@ -1,0 +1,177 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
+	"github.com/spf13/cobra"
+
+	"github.com/todo-shell/todo-shell/agent"
+)
+
+// agentOptions are the agent command's own flags.
+type agentOptions struct {
+	*Options
+	Prompt       string
+	OutputFormat string
+	Model        string
+	MaxTurns     int
+	MaxTokens    int64
+	System       string
+}
+
+func newCmdAgent(o *Options) *cobra.Command {
+	opts := &agentOptions{Options: o}
+	cmd := &cobra.Command{
+		Use:   "agent",
+		Short: "Let Claude drive the shell: a real agent loop with TodoWrite, TodoRead and Bash",
+		Long: `agent starts the shell in agent mode: a plain line is a prompt to Claude, which plans
+with TodoWrite (watch the panel), runs commands with Bash and answers. Lines starting
+with ! run bash yourself; TodoWrite, TodoRead and /builtins work as in the shell, and
+the model sees the list as you leave it. Ctrl+C interrupts the current turn.
+
+With -p it runs one prompt to the end and prints the final answer, for scripts.
+The conversation is written to <offload-dir>/<session>/transcript.jsonl.
+
+Needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL and ANTHROPIC_MODEL are honoured.`,
+		Example: `  $ export ANTHROPIC_API_KEY=sk-ant-...
+  $ todo-shell agent
+  $ todo-shell agent -p "count the Go files here and list the three largest"
+  $ todo-shell agent -p "what does this repo do?" --output-format json`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.changed = cmd.Flags().Changed
+			if opts.OutputFormat != "text" && opts.OutputFormat != "json" {
+				return &UsageError{fmt.Errorf("--output-format must be text or json, got %q", opts.OutputFormat)}
+			}
+			if cmd.Flags().Changed("output-format") && !cmd.Flags().Changed("print") {
+				return &UsageError{fmt.Errorf("--output-format goes with -p")}
+			}
+			if !cmd.Flags().Changed("model") {
+				if m := o.Getenv("ANTHROPIC_MODEL"); m != "" {
+					opts.Model = m
+				}
+			}
+			return agentRun(opts, cmd.Flags().Changed("print"))
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.Prompt, "print", "p", "", "run this prompt to the end, print the final answer and exit")
+	f.StringVar(&opts.OutputFormat, "output-format", "text", "with -p: text, or json for {result, session_id, num_turns, is_error, usage}")
+	f.StringVar(&opts.Model, "model", string(agent.DefaultModel), "the Claude model (ANTHROPIC_MODEL is read too)")
+	f.IntVar(&opts.MaxTurns, "max-turns", 50, "most requests for one prompt")
+	f.Int64Var(&opts.MaxTokens, "max-tokens", 8192, "most tokens in one response")
+	f.StringVar(&opts.System, "system", "", "text appended to the system prompt")
+	return cmd
+}
+
+// errNoKey is said when ANTHROPIC_API_KEY is missing.
+var errNoKey = errors.New("ANTHROPIC_API_KEY is not set: create a key at https://console.anthropic.com and run `export ANTHROPIC_API_KEY=<your key>` first")
+
+func agentRun(o *agentOptions, print bool) error {
+	key := o.Getenv("ANTHROPIC_API_KEY")
+	if key == "" {
+		fmt.Fprintln(o.Streams.ErrOut, "todo-shell: "+errNoKey.Error())
+		return &ExitError{ExitFailed}
+	}
+	if o.MaxTurns < 1 || o.MaxTokens < 1 {
+		return &UsageError{fmt.Errorf("--max-turns and --max-tokens must be 1 or more")}
+	}
+	a, err := newApp(o.Options)
+	if err != nil {
+		return err
+	}
+	clientOpts := []option.RequestOption{option.WithAPIKey(key)}
+	if base := o.Getenv("ANTHROPIC_BASE_URL"); base != "" {
+		clientOpts = append(clientOpts, option.WithBaseURL(base))
+	}
+	transcript, err := openTranscript(a.offload.Dir, a.offload.Session)
+	if err != nil {
+		return err
+	}
+	defer transcript.Close()
+	ag, err := agent.New(agent.Config{
+		Client:     anthropic.NewClient(clientOpts...),
+		Model:      o.Model,
+		MaxTokens:  o.MaxTokens,
+		MaxTurns:   o.MaxTurns,
+		System:     o.System,
+		Registry:   a.registry,
+		Offload:    a.offload,
+		Transcript: transcript,
+	})
+	if err != nil {
+		return err
+	}
+	if !print {
+		return runREPLWith(o.Options, a, ag)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return printRun(ctx, o, a.offload.Session, ag)
+}
+
+// printRun is `agent -p`: run one prompt and print the answer.
+func printRun(ctx context.Context, o *agentOptions, session string, ag *agent.Agent) error {
+	var emit func(agent.Event)
+	if o.Trace {
+		emit = func(ev agent.Event) {
+			switch ev := ev.(type) {
+			case agent.ToolCall:
+				b, _ := json.Marshal(ev.Use)
+				fmt.Fprintln(o.Streams.ErrOut, "→ "+string(b))
+			case agent.ToolDone:
+				b, _ := json.Marshal(ev.Result)
+				fmt.Fprintln(o.Streams.ErrOut, "← "+string(b))
+			}
+		}
+	}
+	res, runErr := ag.Run(ctx, o.Prompt, emit)
+	if o.OutputFormat == "json" {
+		out := struct {
+			Result    string      `json:"result"`
+			SessionID string      `json:"session_id"`
+			NumTurns  int         `json:"num_turns"`
+			IsError   bool        `json:"is_error"`
+			Usage     agent.Usage `json:"usage"`
+		}{res.Text, session, res.NumTurns, runErr != nil, res.Usage}
+		if runErr != nil {
+			out.Result = runErr.Error()
+		}
+		b, _ := json.Marshal(out)
+		fmt.Fprintln(o.Streams.Out, string(b))
+	} else {
+		if res.Text != "" {
+			fmt.Fprintln(o.Streams.Out, res.Text)
+		}
+		if runErr != nil {
+			fmt.Fprintln(o.Streams.ErrOut, "todo-shell: "+runErr.Error())
+		}
+	}
+	if runErr != nil {
+		return &ExitError{ExitFailed}
+	}
+	return nil
+}
+
+// openTranscript opens <dir>/<session>/transcript.jsonl for appending.
+func openTranscript(dir, session string) (io.WriteCloser, error) {
+	path := filepath.Join(dir, session, "transcript.jsonl")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("transcript: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("transcript: %w", err)
+	}
+	return f, nil
+}
