@@ -3,6 +3,8 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
+	"unsafe"
 
 	"github.com/todo-shell/todo-shell/tools/internal/jsonscan"
 )
@@ -11,14 +13,18 @@ import (
 // reads. It checks that the text is JSON, that type is "tool_use", that id
 // and name are non-empty strings and that input is an object. On error the
 // returned ToolUse still carries the id when it could be read.
-func ParseToolUse(text []byte) (ToolUse, error) {
+//
+// The returned Input is a slice of text, not a copy (the tool server reuses
+// its read buffer, and handlers copy what they keep).
+func ParseToolUse(text []byte) (use ToolUse, err error) {
 	var (
-		use                     ToolUse
 		haveType, haveID, haveN bool
-		input                   string
+		inStart, inEnd          = -1, -1
 		badField                string
 	)
-	d := jsonscan.New(string(text))
+	// Scan text in place; the strings kept are cloned below.
+	d := jsonscan.New(unsafe.String(unsafe.SliceData(text), len(text)))
+	defer func() { use.Type, use.ID, use.Name = strings.Clone(use.Type), strings.Clone(use.ID), strings.Clone(use.Name) }()
 	if d.Peek() != '{' {
 		if _, err := d.Raw(); err != nil {
 			return use, fmt.Errorf("invalid JSON: %w", err)
@@ -37,7 +43,7 @@ func ParseToolUse(text []byte) (ToolUse, error) {
 		*dst, *have = s, true
 		return err
 	}
-	err := d.Object(func(key string) error {
+	err = d.Object(func(key string) error {
 		switch key {
 		case "type":
 			return str("type", &use.Type, &haveType)
@@ -49,8 +55,9 @@ func ParseToolUse(text []byte) (ToolUse, error) {
 			if d.Peek() != '{' && badField == "" {
 				badField = "input"
 			}
-			raw, err := d.Raw()
-			input = raw
+			inStart = d.Offset()
+			err := d.Skip()
+			inEnd = d.Offset()
 			return err
 		}
 		return d.Skip()
@@ -62,7 +69,7 @@ func ParseToolUse(text []byte) (ToolUse, error) {
 		return use, fmt.Errorf("invalid JSON: %w", err)
 	}
 	switch {
-	case badField == "input" || (badField == "" && input == ""):
+	case badField == "input" || (badField == "" && inStart < 0):
 		err = fmt.Errorf(`"input" must be a JSON object`)
 	case badField != "":
 		err = fmt.Errorf(`"%s" must be a string`, badField)
@@ -76,6 +83,6 @@ func ParseToolUse(text []byte) (ToolUse, error) {
 	if err != nil {
 		return use, err
 	}
-	use.Input = json.RawMessage(input)
+	use.Input = json.RawMessage(text[inStart:inEnd:inEnd])
 	return use, nil
 }

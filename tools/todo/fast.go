@@ -59,14 +59,10 @@ func decodeValid(s string, limits Limits) (items []Item, ok bool) {
 			}); err != nil {
 				return err
 			}
-			switch it.Status { // the constants, so the list keeps no copy
+			switch it.Status {
 			case StatusInProgress:
-				it.Status = StatusInProgress
 				inProgress++
-			case StatusPending:
-				it.Status = StatusPending
-			case StatusCompleted:
-				it.Status = StatusCompleted
+			case StatusPending, StatusCompleted:
 			default:
 				return errBail
 			}

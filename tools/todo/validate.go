@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Status values, exactly as they appear on the wire.
@@ -39,12 +40,14 @@ const statusChoices = "Must be one of: pending, in_progress, completed"
 // the items on success; a *SyntaxError when input is not JSON; or a
 // *ValidationError listing every problem.
 func Validate(input []byte, limits Limits) ([]Item, error) {
-	return validateString(string(input), limits)
+	// Scan input in place and copy out only the strings the items keep:
+	// one small allocation instead of a copy of the whole text.
+	return validateString(unsafe.String(unsafe.SliceData(input), len(input)), limits)
 }
 
 func validateString(input string, limits Limits) ([]Item, error) {
 	if items, ok := decodeValid(input, limits); ok {
-		return items, nil
+		return own(items), nil
 	}
 	in, err := decodeInput(input)
 	if err != nil {
@@ -106,7 +109,41 @@ func validateString(input string, limits Limits) ([]Item, error) {
 		it := &in.items[i]
 		items[i] = Item{Content: it.content.str, Status: it.status.str, ActiveForm: it.activeForm.str}
 	}
-	return items, nil
+	return own(items), nil
+}
+
+// own moves the items' strings, which may point into the caller's input,
+// into one new block of memory. Statuses become the constants.
+func own(items []Item) []Item {
+	n := 0
+	for i := range items {
+		n += len(items[i].Content) + len(items[i].ActiveForm)
+	}
+	if n == 0 {
+		return items
+	}
+	arena := make([]byte, 0, n)
+	for i := range items {
+		arena = append(arena, items[i].Content...)
+		arena = append(arena, items[i].ActiveForm...)
+	}
+	text := unsafe.String(unsafe.SliceData(arena), len(arena)) // arena is never written again
+	at := 0
+	for i := range items {
+		it := &items[i]
+		c, a := len(it.Content), len(it.ActiveForm)
+		it.Content, it.ActiveForm = text[at:at+c], text[at+c:at+c+a]
+		at += c + a
+		switch it.Status {
+		case StatusPending:
+			it.Status = StatusPending
+		case StatusInProgress:
+			it.Status = StatusInProgress
+		case StatusCompleted:
+			it.Status = StatusCompleted
+		}
+	}
+	return items
 }
 
 func checkText(msgs []string, i int, name string, f field, max int) []string {
