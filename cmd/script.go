@@ -19,8 +19,8 @@ import (
 // stderr, no escape codes, no spinner.
 type scriptRunner struct {
 	app    *app
-	out    io.Writer
-	errOut io.Writer
+	out    *bufio.Writer // flushed when the input is drained, and before stderr
+	errOut *bufio.Writer
 	trace  bool
 	panel  bool
 	safe   bool // the output is a terminal: neutralise escape codes
@@ -30,7 +30,7 @@ type scriptRunner struct {
 
 func newScriptRunner(o *Options, a *app) *scriptRunner {
 	return &scriptRunner{
-		app: a, out: o.Streams.Out, errOut: o.Streams.ErrOut,
+		app: a, out: bufio.NewWriterSize(o.Streams.Out, 64<<10), errOut: bufio.NewWriterSize(o.Streams.ErrOut, 4<<10),
 		trace: o.Trace, panel: o.Panel, safe: isTerminal(o.Streams.Out),
 		styles: render.PlainStyles(),
 	}
@@ -45,8 +45,9 @@ func runCommandLine(o *Options) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	r := newScriptRunner(o, a)
+	defer r.flush()
 	if router.Incomplete(o.Command) {
-		fmt.Fprintln(r.errOut, "Error: unexpected end of line: an open quote or a trailing backslash")
+		r.print(r.errOut, "Error: unexpected end of line: an open quote or a trailing backslash")
 		return &ExitError{ExitFailed}
 	}
 	code, _ := r.runLine(ctx, o.Command)
@@ -66,30 +67,41 @@ func runScript(o *Options, in io.Reader) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	r := newScriptRunner(o, a)
+	defer r.flush()
 	failed := false
 	br := bufio.NewReaderSize(in, 64<<10)
 	var pending strings.Builder
 	for ctx.Err() == nil {
+		if br.Buffered() == 0 {
+			r.flush() // about to wait for input: show what is done
+		}
 		line, rerr := br.ReadString('\n')
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
 			return fmt.Errorf("read input: %w", rerr)
 		}
 		if line == "" && rerr != nil {
 			if pending.Len() > 0 {
-				fmt.Fprintln(r.errOut, "Error: unexpected end of input: an open quote or a trailing backslash")
+				r.print(r.errOut, "Error: unexpected end of input: an open quote or a trailing backslash")
 				failed = true
 			}
 			break
 		}
-		pending.WriteString(strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"))
-		if router.Incomplete(pending.String()) && rerr == nil {
+		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		text := line
+		if pending.Len() > 0 {
+			pending.WriteString(line)
+			text = pending.String()
+		}
+		if router.Incomplete(text) && rerr == nil {
+			if pending.Len() == 0 {
+				pending.WriteString(line)
+			}
 			pending.WriteByte('\n')
 			continue
 		}
-		text := pending.String()
 		pending.Reset()
 		if router.Incomplete(text) {
-			fmt.Fprintln(r.errOut, "Error: unexpected end of input: an open quote or a trailing backslash")
+			r.print(r.errOut, "Error: unexpected end of input: an open quote or a trailing backslash")
 			failed = true
 			break
 		}
@@ -138,7 +150,7 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 	}
 	r.print(r.errOut, out.Warning)
 	r.print(r.errOut, out.Stderr)
-	if r.panel {
+	if r.panel && r.app.store.Version() != r.seen {
 		if snap := r.app.store.Snapshot(); snap.Version != r.seen {
 			r.seen = snap.Version
 			box := render.TaskBox(snap, 80, &r.styles)
@@ -152,15 +164,28 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 }
 
 // print writes text and a newline, unless text is empty. On a terminal,
-// escape codes in it are neutralised.
-func (r *scriptRunner) print(w io.Writer, text string) {
+// escape codes in it are neutralised. Writing to stderr first flushes
+// stdout, so the two keep their order when they share a file.
+func (r *scriptRunner) print(w *bufio.Writer, text string) {
 	if text == "" {
 		return
 	}
 	if r.safe {
 		text = render.SanitizeOutput(text)
 	}
-	io.WriteString(w, text+"\n")
+	if w == r.errOut {
+		r.out.Flush()
+	}
+	w.WriteString(text)
+	w.WriteByte('\n')
+	if w == r.errOut {
+		w.Flush()
+	}
+}
+
+func (r *scriptRunner) flush() {
+	r.out.Flush()
+	r.errOut.Flush()
 }
 
 // previewText is the preview shown under an offload pointer.

@@ -119,8 +119,13 @@ func TestSeedMultiLineEqualsOneLine(t *testing.T) {
 	if multi.Stdout != "Todo list updated: 1 completed, 1 in_progress, 1 pending" || multi.Stdout != single.Stdout {
 		t.Fatalf("multi %+v single %+v", multi, single)
 	}
-	if string(multi.Call.Input) != string(single.Call.Input) {
+	// The same input: equal JSON values (the multi-line one is compacted).
+	var a, b any
+	if json.Unmarshal(multi.Call.Input, &a) != nil || json.Unmarshal(single.Call.Input, &b) != nil || !reflect.DeepEqual(a, b) {
 		t.Fatalf("inputs differ:\n%s\n%s", multi.Call.Input, single.Call.Input)
+	}
+	if strings.Contains(string(multi.Call.Input), "\n") || strings.Contains(string(multi.Call.Input), "[  {") {
+		t.Fatalf("multi-line input not compacted: %s", multi.Call.Input)
 	}
 }
 
@@ -257,7 +262,7 @@ func (failingWriter) WriteFile(string, []byte) error { return errors.New("disk f
 func TestToolCallsAreReal(t *testing.T) {
 	sh, _ := newShell(t)
 	out := sh.Run(context.Background(), Classify(`TodoWrite '{"todos": [ ]}'`, sh.Registry), nil)
-	if out.Call == nil || out.Call.Name != "TodoWrite" || string(out.Call.Input) != `{"todos":[]}` || out.Result.ToolUseID != out.Call.ID {
+	if out.Call == nil || out.Call.Name != "TodoWrite" || string(out.Call.Input) != `{"todos": [ ]}` || out.Result.ToolUseID != out.Call.ID {
 		t.Fatalf("%+v %+v", out.Call, out.Result)
 	}
 	lines := TraceLines(out)

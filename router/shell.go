@@ -1,13 +1,14 @@
 package router
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools"
@@ -152,24 +153,51 @@ func (s *Shell) todoWrite(ctx context.Context, args []string) Output {
 	if len(args) > 1 {
 		return Output{Stderr: fmt.Sprintf("Error: Invalid JSON format\nExpected one argument, got %d: quote the JSON in single quotes\n%s", len(args), WriteUsageLong), ExitCode: 1}
 	}
-	items, verr := todo.Validate([]byte(args[0]), s.Limits)
-	var syn *todo.SyntaxError
-	if errors.As(verr, &syn) {
-		return Output{Stderr: "Error: Invalid JSON format\n" + where(args[0], syn) + "\n" + WriteUsageLong, ExitCode: 1}
+	// A JSON argument typed over several lines is compacted (after a
+	// syntax check), so it is the same input as its one-line form; a
+	// one-line argument goes as typed and the handler checks it.
+	arg, input := args[0], rawView(args[0])
+	if strings.ContainsAny(arg, "\n\r\t") {
+		compact, err := todo.CompactInput(arg)
+		if err != nil {
+			return invalidJSON(arg, err)
+		}
+		input = compact
 	}
-	use, res := s.call(ctx, todo.WriteName, compactJSON(args[0]))
+	use, res := s.call(ctx, todo.WriteName, input)
 	out := Output{Call: use, Result: &res}
+	rep, _ := res.Meta.(todo.WriteReport)
 	var list *todo.ValidationError
+	var syn *todo.SyntaxError
 	switch {
-	case errors.As(verr, &list):
+	case errors.As(rep.Err, &syn):
+		// Not JSON: no tool_use can carry it, so the line shows none.
+		return invalidJSON(arg, syn)
+	case errors.As(rep.Err, &list):
 		out.Stderr, out.ExitCode = "Error: Validation failed\n"+listErrors(list.Messages), 1
-	case res.IsError: // the handler disagrees with the pre-check: it has the last word
+	case res.IsError:
 		out.Stderr, out.ExitCode = "Error: "+res.Content, 1
 	default:
-		c, i, p := todo.Snapshot{Items: items}.Counts()
-		out.Stdout = fmt.Sprintf("Todo list updated: %d completed, %d in_progress, %d pending", c, i, p)
+		out.Stdout = "Todo list updated: " + strconv.Itoa(rep.Completed) + " completed, " +
+			strconv.Itoa(rep.InProgress) + " in_progress, " + strconv.Itoa(rep.Pending) + " pending"
 	}
 	return out
+}
+
+// rawView returns the bytes of s without copying them. Handlers neither
+// modify nor keep their input (see tools.Handler), and s is never changed.
+func rawView(s string) json.RawMessage {
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
+// invalidJSON is the shell form of a TodoWrite argument that is not JSON.
+func invalidJSON(arg string, err error) Output {
+	var syn *todo.SyntaxError
+	detail := err.Error()
+	if errors.As(err, &syn) {
+		detail = where(arg, syn)
+	}
+	return Output{Stderr: "Error: Invalid JSON format\n" + detail + "\n" + WriteUsageLong, ExitCode: 1}
 }
 
 // listErrors formats validation messages as "- " lines, at most
@@ -195,14 +223,6 @@ func where(text string, syn *todo.SyntaxError) string {
 	line := 1 + strings.Count(text[:off], "\n")
 	col := off - strings.LastIndexByte(text[:off], '\n')
 	return fmt.Sprintf("Parse error at line %d, column %d: %s", line, col, syn.Msg)
-}
-
-func compactJSON(text string) json.RawMessage {
-	var b bytes.Buffer
-	if err := json.Compact(&b, []byte(text)); err != nil {
-		return json.RawMessage(text)
-	}
-	return b.Bytes()
 }
 
 func (s *Shell) todoRead(ctx context.Context, args []string) Output {
@@ -246,7 +266,9 @@ func (s *Shell) generic(ctx context.Context, name string, args []string) Output 
 			err := json.Unmarshal([]byte(args[0]), &v)
 			return Output{Stderr: fmt.Sprintf("Error: Invalid JSON format\n%v\n%s", err, usage), ExitCode: 1}
 		}
-		input = compactJSON(args[0])
+		if compact, err := todo.CompactInput(args[0]); err == nil {
+			input = compact
+		}
 	}
 	use, res := s.call(ctx, name, input)
 	out := Output{Call: use, Result: &res}

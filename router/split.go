@@ -16,61 +16,90 @@ var ErrIncomplete = errors.New("incomplete: unclosed quote or trailing backslash
 // backslash-newline joins two lines. Newlines outside quotes separate words.
 func Split(text string) ([]string, error) {
 	var (
-		words  []string
-		cur    strings.Builder
-		inWord bool
+		words []string
+		w     word
 	)
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		switch c {
 		case ' ', '\t', '\n', '\r':
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
+			words = w.end(words)
 		case '\\':
 			if i+1 >= len(text) {
 				return nil, ErrIncomplete
 			}
 			i++
-			if text[i] == '\n' {
-				continue // line continuation
+			if text[i] != '\n' { // backslash-newline joins lines
+				w.add(text[i : i+1])
 			}
-			cur.WriteByte(text[i])
-			inWord = true
 		case '\'':
 			end := strings.IndexByte(text[i+1:], '\'')
 			if end < 0 {
 				return nil, ErrIncomplete
 			}
-			cur.WriteString(text[i+1 : i+1+end])
+			w.add(text[i+1 : i+1+end])
 			i += 1 + end
-			inWord = true
 		case '"':
-			j, ok := doubleQuoted(&cur, text, i+1)
+			j, ok := doubleQuoted(&w, text, i+1)
 			if !ok {
 				return nil, ErrIncomplete
 			}
 			i = j
-			inWord = true
 		default:
-			cur.WriteByte(c)
-			inWord = true
+			j := i + 1
+			for j < len(text) && !strings.ContainsRune(" \t\n\r\\'\"", rune(text[j])) {
+				j++
+			}
+			w.add(text[i:j])
+			i = j - 1
 		}
 	}
-	if inWord {
-		words = append(words, cur.String())
-	}
-	return words, nil
+	return w.end(words), nil
 }
 
-// doubleQuoted copies the body of a double-quoted string starting at i to
-// cur and returns the index of the closing quote.
-func doubleQuoted(cur *strings.Builder, text string, i int) (int, bool) {
+// word collects the pieces of one word; a word of one piece (the usual
+// quoted argument) is a substring of the text, not a copy.
+type word struct {
+	pieces int
+	first  string
+	b      strings.Builder
+}
+
+func (w *word) add(piece string) {
+	switch w.pieces {
+	case 0:
+		w.first = piece
+	case 1:
+		w.b.WriteString(w.first)
+		fallthrough
+	default:
+		w.b.WriteString(piece)
+	}
+	w.pieces++
+}
+
+func (w *word) end(words []string) []string {
+	switch w.pieces {
+	case 0:
+		return words
+	case 1:
+		words = append(words, w.first)
+	default:
+		words = append(words, w.b.String())
+	}
+	*w = word{}
+	return words
+}
+
+// doubleQuoted adds the body of a double-quoted string starting at i to w
+// and returns the index of the closing quote.
+func doubleQuoted(w *word, text string, i int) (int, bool) {
+	start := i
+	w.add("") // a quoted word exists even when empty
 	for ; i < len(text); i++ {
-		switch c := text[i]; c {
+		switch text[i] {
 		case '"':
+			w.add(text[start:i])
 			return i, true
 		case '\\':
 			if i+1 >= len(text) {
@@ -78,15 +107,15 @@ func doubleQuoted(cur *strings.Builder, text string, i int) (int, bool) {
 			}
 			switch n := text[i+1]; n {
 			case '$', '`', '"', '\\':
-				cur.WriteByte(n)
+				w.add(text[start:i])
+				w.add(text[i+1 : i+2])
 				i++
+				start = i + 1
 			case '\n':
+				w.add(text[start:i])
 				i++
-			default:
-				cur.WriteByte(c)
+				start = i + 1
 			}
-		default:
-			cur.WriteByte(c)
 		}
 	}
 	return i, false
@@ -94,7 +123,34 @@ func doubleQuoted(cur *strings.Builder, text string, i int) (int, bool) {
 
 // Incomplete reports whether text ends inside a quote or after a backslash,
 // so a front end should read another line and join it with a newline.
+// It scans without building words; FuzzSplit checks it agrees with Split.
 func Incomplete(text string) bool {
-	_, err := Split(text)
-	return errors.Is(err, ErrIncomplete)
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '\\':
+			if i++; i >= len(text) {
+				return true
+			}
+		case '\'':
+			end := strings.IndexByte(text[i+1:], '\'')
+			if end < 0 {
+				return true
+			}
+			i += 1 + end
+		case '"':
+			closed := false
+			for i++; i < len(text); i++ {
+				if text[i] == '\\' {
+					i++
+				} else if text[i] == '"' {
+					closed = true
+					break
+				}
+			}
+			if !closed {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1,9 +1,6 @@
 package tools
 
-import (
-	"crypto/rand"
-	"math/big"
-)
+import "crypto/rand"
 
 const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -15,16 +12,18 @@ type IDGenerator func() string
 // characters, drawn from crypto/rand.
 func NewToolUseID() string { return "toolu_" + RandomBase62(24) }
 
-// RandomBase62 returns n random characters from [0-9A-Za-z].
+// RandomBase62 returns n random characters from [0-9A-Za-z], uniformly: bytes
+// of 248 or more are thrown away so that every character is equally likely.
 func RandomBase62(n int) string {
-	b := make([]byte, n)
-	max := big.NewInt(int64(len(base62)))
-	for i := range b {
-		v, err := rand.Int(rand.Reader, max)
-		if err != nil {
-			panic("crypto/rand failed: " + err.Error())
+	out := make([]byte, 0, n)
+	var buf [64]byte
+	for len(out) < n {
+		rand.Read(buf[:]) // never fails (Go 1.24+)
+		for _, b := range buf {
+			if b < 248 && len(out) < n {
+				out = append(out, base62[b%62])
+			}
 		}
-		b[i] = base62[v.Int64()]
 	}
-	return string(b)
+	return string(out)
 }

@@ -80,7 +80,9 @@ type Result struct {
 
 // Handler executes one tool call. It must honour ctx cancellation. A
 // returned Go error (or a panic) becomes an is_error tool_result; a bad input
-// should be reported as a Result with IsError set.
+// should be reported as a Result with IsError set. A handler must neither
+// modify input nor keep it after returning: callers may pass a view of a
+// buffer they reuse (copy what you keep).
 type Handler func(ctx context.Context, input json.RawMessage) (Result, error)
 
 // TextResult returns a successful Result holding s.

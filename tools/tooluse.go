@@ -24,7 +24,9 @@ func ParseToolUse(text []byte) (use ToolUse, err error) {
 	)
 	// Scan text in place; the strings kept are cloned below.
 	d := jsonscan.New(unsafe.String(unsafe.SliceData(text), len(text)))
-	defer func() { use.Type, use.ID, use.Name = strings.Clone(use.Type), strings.Clone(use.ID), strings.Clone(use.Name) }()
+	defer func() {
+		use.Type, use.ID, use.Name = strings.Clone(use.Type), strings.Clone(use.ID), strings.Clone(use.Name)
+	}()
 	if d.Peek() != '{' {
 		if _, err := d.Raw(); err != nil {
 			return use, fmt.Errorf("invalid JSON: %w", err)

@@ -58,6 +58,13 @@ func (s *Store) snapshotLocked() Snapshot {
 	return Snapshot{Items: append([]Item(nil), s.items...), UpdatedAt: s.updated, Version: s.version}
 }
 
+// Version returns the number of writes so far.
+func (s *Store) Version() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.version
+}
+
 // Replace makes items the whole list and tells every subscriber. The store
 // keeps items itself: the caller must not modify the slice afterwards.
 // It returns the new version.

@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/todo-shell/todo-shell/tools"
+	"github.com/todo-shell/todo-shell/tools/internal/jsonscan"
 )
 
 // Tool names.
@@ -56,11 +57,37 @@ func WriteHandler(store *Store, limits Limits) tools.Handler {
 		}
 		items, err := Validate(input, limits)
 		if err != nil {
-			return tools.ErrorResult(InputError(err)), nil
+			res := tools.ErrorResult(InputError(err))
+			res.Meta = WriteReport{Err: err}
+			return res, nil
 		}
+		var rep WriteReport
+		rep.Completed, rep.InProgress, rep.Pending = Snapshot{Items: items}.Counts()
 		store.Replace(items)
-		return tools.TextResult(WriteSuccess(len(items))), nil
+		res := tools.TextResult(WriteSuccess(len(items)))
+		res.Meta = rep
+		return res, nil
 	}
+}
+
+// WriteReport is the Meta of a TodoWrite result, for front ends: the counts
+// of the list written, or every reason it was rejected.
+type WriteReport struct {
+	Completed, InProgress, Pending int
+	// Err is a *ValidationError (every message) or a *SyntaxError; nil
+	// when the list was written.
+	Err error
+}
+
+// CompactInput checks that text is one JSON value and returns it without
+// white space between tokens, so an input typed over several lines is the
+// same tool input as its one-line form. A bad text gives a *SyntaxError.
+func CompactInput(text string) (json.RawMessage, error) {
+	s, err := jsonscan.Compact(text)
+	if err != nil {
+		return nil, err
+	}
+	return json.RawMessage(s), nil
 }
 
 // WriteSuccess is TodoWrite's content for a list of n items.

@@ -26,9 +26,10 @@ const maxDepth = 10000
 
 // Decoder walks one JSON text held in a string.
 type Decoder struct {
-	s     string
-	pos   int
-	depth int
+	s      string
+	pos    int
+	depth  int
+	spaced bool // white space was skipped somewhere between tokens
 }
 
 // Fail returns a SyntaxError at the current offset.
@@ -45,6 +46,7 @@ func (d *Decoder) WS() {
 		switch d.s[d.pos] {
 		case ' ', '\t', '\n', '\r':
 			d.pos++
+			d.spaced = true
 		default:
 			return
 		}
@@ -421,4 +423,39 @@ func (d *Decoder) End() error {
 		return d.Fail("invalid character %q after top-level value", d.s[d.pos])
 	}
 	return nil
+}
+
+// Compact checks that s is one JSON value and returns it without white
+// space between tokens. A text with no such white space is returned as is.
+func Compact(s string) (string, error) {
+	d := New(s)
+	if err := d.Skip(); err != nil {
+		return "", err
+	}
+	if err := d.End(); err != nil {
+		return "", err
+	}
+	if !d.spaced {
+		return s, nil
+	}
+	out := make([]byte, 0, len(s))
+	inString := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inString:
+			out = append(out, c)
+			if c == '\\' && i+1 < len(s) {
+				i++
+				out = append(out, s[i])
+			} else if c == '"' {
+				inString = false
+			}
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		default:
+			out = append(out, c)
+			inString = c == '"'
+		}
+	}
+	return string(out), nil
 }

@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -80,4 +81,26 @@ func FuzzScan(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestCompact(t *testing.T) {
+	for _, in := range corpus {
+		got, err := Compact(in)
+		if (err == nil) != json.Valid([]byte(in)) {
+			t.Errorf("%q: Compact error %v, json.Valid %v", in, err, json.Valid([]byte(in)))
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		var want bytes.Buffer
+		json.Compact(&want, []byte(in))
+		if got != want.String() {
+			t.Errorf("%q: got %q, want %q", in, got, want.String())
+		}
+	}
+	in := "{ \"a b\" : [ 1 , \"x \\\" y\" ]\n}"
+	if got, _ := Compact(in); got != `{"a b":[1,"x \" y"]}` {
+		t.Fatalf("%q", got)
+	}
 }

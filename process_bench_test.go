@@ -1,0 +1,233 @@
+package main
+
+// Whole-process benchmarks: each runs the todo-shell binary built by
+// TestMain, the way a user does. Run them with
+//
+//	go test -run '^$' -bench Process -benchtime 10x -count 5 .
+//
+// and see BENCHMARKS.md for the figures.
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// BenchmarkProcessHelp is `todo-shell --help`, start to exit.
+func BenchmarkProcessHelp(b *testing.B) {
+	for b.Loop() {
+		if err := exec.Command(binary, "--help").Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// startShell starts the shell in a pseudo-terminal and returns when the
+// prompt is drawn.
+func startShell(b *testing.B, dir string) (*exec.Cmd, *os.File, *screen, time.Duration) {
+	cmd := exec.Command(binary, "--session", "bench", "--offload-dir", filepath.Join(dir, ".offload"))
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color")
+	begin := time.Now()
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 100})
+	if err != nil {
+		b.Fatal(err)
+	}
+	scr := &screen{tty: tty}
+	go io.Copy(scr, tty)
+	for !scr.has("❯") {
+		if time.Since(begin) > 5*time.Second {
+			b.Fatal("no prompt")
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
+	return cmd, tty, scr, time.Since(begin)
+}
+
+func (s *screen) has(what string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return bytes.Contains(s.buf.Bytes(), []byte(what))
+}
+
+func stopShell(cmd *exec.Cmd, tty *os.File) {
+	tty.Write([]byte{4})
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second):
+		cmd.Process.Kill()
+	}
+	tty.Close()
+}
+
+// BenchmarkProcessFirstPrompt is the time from starting the shell in a
+// terminal to its prompt on the screen.
+func BenchmarkProcessFirstPrompt(b *testing.B) {
+	var total time.Duration
+	for b.Loop() {
+		cmd, tty, _, d := startShell(b, b.TempDir())
+		total += d
+		b.StopTimer()
+		stopShell(cmd, tty)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms-to-prompt")
+}
+
+// procStat returns the process's resident set (KiB) and CPU time so far.
+func procStat(pid int) (rssKiB int, cpu time.Duration) {
+	status, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	for _, line := range strings.Split(string(status), "\n") {
+		if strings.HasPrefix(line, "VmRSS:") {
+			rssKiB, _ = strconv.Atoi(strings.Fields(line)[1])
+		}
+	}
+	stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if i := bytes.LastIndexByte(stat, ')'); i >= 0 {
+		f := strings.Fields(string(stat[i+2:]))
+		ut, _ := strconv.Atoi(f[11])
+		st, _ := strconv.Atoi(f[12])
+		cpu = time.Duration(ut+st) * 10 * time.Millisecond // USER_HZ = 100
+	}
+	return
+}
+
+// BenchmarkProcessIdle leaves the shell at its prompt (after a TodoWrite,
+// so the panel is up) and reports its memory and the CPU it spends idle.
+func BenchmarkProcessIdle(b *testing.B) {
+	for b.Loop() {
+		cmd, tty, scr, _ := startShell(b, b.TempDir())
+		tty.Write([]byte(`TodoWrite '{"todos":[{"content":"Wait","activeForm":"Waiting","status":"in_progress"}]}'` + "\r"))
+		for !scr.has("Tasks 0/1") {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(500 * time.Millisecond)
+		_, cpu0 := procStat(cmd.Process.Pid)
+		scr.mu.Lock()
+		bytes0 := scr.buf.Len()
+		scr.mu.Unlock()
+		time.Sleep(3 * time.Second)
+		rss, cpu1 := procStat(cmd.Process.Pid)
+		scr.mu.Lock()
+		drawn := scr.buf.Len() - bytes0
+		scr.mu.Unlock()
+		b.ReportMetric(float64(rss)/1024, "MB-RSS")
+		b.ReportMetric(float64((cpu1-cpu0).Milliseconds()), "ms-CPU-in-3s-idle")
+		b.ReportMetric(float64(drawn), "bytes-drawn-idle")
+		stopShell(cmd, tty)
+	}
+}
+
+// BenchmarkProcessSeq50M runs `seq 1 50000000` (about 440 MB of output) as
+// a bash line and reports todo-shell's peak RSS and its time against
+// `seq 1 50000000 > file`.
+func BenchmarkProcessSeq50M(b *testing.B) {
+	dir := b.TempDir()
+	for b.Loop() {
+		begin := time.Now()
+		if err := exec.Command("bash", "-c", "seq 1 50000000 > "+filepath.Join(dir, "plain.txt")).Run(); err != nil {
+			b.Fatal(err)
+		}
+		plain := time.Since(begin)
+		cmd := exec.Command(binary, "--session", "seq", "--offload-dir", filepath.Join(dir, ".offload"), "-c", "seq 1 50000000")
+		cmd.Dir = dir
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		begin = time.Now()
+		if err := cmd.Run(); err != nil {
+			b.Fatal(err)
+		}
+		ours := time.Since(begin)
+		if !strings.Contains(out.String(), "… 49999990 more lines") {
+			b.Fatalf("output: %q", out.String())
+		}
+		rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KiB
+		b.ReportMetric(float64(rss)/1024, "MB-peak-RSS")
+		b.ReportMetric(ours.Seconds(), "s-todo-shell")
+		b.ReportMetric(plain.Seconds(), "s-plain")
+		b.ReportMetric(ours.Seconds()/plain.Seconds(), "x-of-plain")
+		os.RemoveAll(filepath.Join(dir, ".offload"))
+	}
+}
+
+// BenchmarkProcessSeq50MInREPL is the same line typed into the interactive
+// shell, whose live area follows the output as it streams.
+func BenchmarkProcessSeq50MInREPL(b *testing.B) {
+	for b.Loop() {
+		dir := b.TempDir()
+		cmd, tty, scr, _ := startShell(b, dir)
+		begin := time.Now()
+		tty.Write([]byte("seq 1 50000000\r"))
+		for !scr.has("more lines") {
+			time.Sleep(5 * time.Millisecond)
+		}
+		d := time.Since(begin)
+		status, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
+		for _, line := range strings.Split(string(status), "\n") {
+			if strings.HasPrefix(line, "VmHWM:") {
+				kib, _ := strconv.Atoi(strings.Fields(line)[1])
+				b.ReportMetric(float64(kib)/1024, "MB-peak-RSS")
+			}
+		}
+		b.ReportMetric(d.Seconds(), "s-todo-shell")
+		stopShell(cmd, tty)
+	}
+}
+
+// callsFile writes n lines made by line(i) to a file and returns its path.
+func callsFile(b *testing.B, n int, line func(i int) string) string {
+	path := filepath.Join(b.TempDir(), "in")
+	f, _ := os.Create(path)
+	for i := 0; i < n; i++ {
+		io.WriteString(f, line(i)+"\n")
+	}
+	f.Close()
+	return path
+}
+
+const tenTodos = `{"todos":[{"content":"Implement step 0 of the plan","activeForm":"Implementing step 0 of the plan","status":"completed"},{"content":"Implement step 1 of the plan","activeForm":"Implementing step 1 of the plan","status":"completed"},{"content":"Implement step 2 of the plan","activeForm":"Implementing step 2 of the plan","status":"completed"},{"content":"Implement step 3 of the plan","activeForm":"Implementing step 3 of the plan","status":"completed"},{"content":"Implement step 4 of the plan","activeForm":"Implementing step 4 of the plan","status":"in_progress"},{"content":"Implement step 5 of the plan","activeForm":"Implementing step 5 of the plan","status":"pending"},{"content":"Implement step 6 of the plan","activeForm":"Implementing step 6 of the plan","status":"pending"},{"content":"Implement step 7 of the plan","activeForm":"Implementing step 7 of the plan","status":"pending"},{"content":"Implement step 8 of the plan","activeForm":"Implementing step 8 of the plan","status":"pending"},{"content":"Implement step 9 of the plan","activeForm":"Implementing step 9 of the plan","status":"pending"}]}`
+
+func runFile(b *testing.B, path string, n int, args ...string) {
+	in, _ := os.Open(path)
+	defer in.Close()
+	cmd := exec.Command(binary, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Dir = in, io.Discard, b.TempDir()
+	begin := time.Now()
+	if err := cmd.Run(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(n)/time.Since(begin).Seconds(), "calls/s")
+}
+
+// BenchmarkProcessServe pipes 200,000 TodoWrite calls (10 items each)
+// through `todo-shell serve`.
+func BenchmarkProcessServe(b *testing.B) {
+	const n = 200_000
+	path := callsFile(b, n, func(i int) string {
+		return fmt.Sprintf(`{"type":"tool_use","id":"toolu_%08d","name":"TodoWrite","input":%s}`, i, tenTodos)
+	})
+	for b.Loop() {
+		runFile(b, path, n, "serve")
+	}
+}
+
+// BenchmarkProcessScript pipes 200,000 TodoWrite lines through script mode.
+func BenchmarkProcessScript(b *testing.B) {
+	const n = 200_000
+	path := callsFile(b, n, func(int) string { return "TodoWrite '" + tenTodos + "'" })
+	for b.Loop() {
+		runFile(b, path, n)
+	}
+}
