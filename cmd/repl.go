@@ -36,7 +36,10 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 		Trace:  o.Trace,
 		Agent:  ag,
 	})
-	p := tea.NewProgram(m, tea.WithInput(o.Streams.In), tea.WithOutput(o.Streams.Out))
+	// 30 frames a second is smooth for typing and the spinner, and halves
+	// what Bubble Tea v1's renderer costs at idle: it wakes at its frame rate
+	// even when nothing changes (see BENCHMARKS.md).
+	p := tea.NewProgram(m, tea.WithInput(o.Streams.In), tea.WithOutput(o.Streams.Out), tea.WithFPS(30))
 	_, err := p.Run()
 	return err
 }
