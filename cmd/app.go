@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"runtime/debug"
 
 	"github.com/todo-shell/todo-shell/router"
 	"github.com/todo-shell/todo-shell/tools"
@@ -76,6 +77,16 @@ func newApp(o *Options) (*app, error) {
 		noColor:  o.NoColor || o.Getenv("NO_COLOR") != "",
 		shell:    &router.Shell{Registry: reg, Store: store, Limits: limits, Offload: off},
 	}, nil
+}
+
+// batchGC tunes the garbage collector for serve and script mode, whose live
+// heap is tiny and whose garbage is all short-lived: collecting at 5× the
+// live heap instead of 2× cuts GC cycles per call by about four and costs a
+// few MB. GOGC, when set, wins.
+func batchGC(getenv func(string) string) {
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 }
 
 // NewSessionID returns a fresh session id: the date and time, then random

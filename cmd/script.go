@@ -68,6 +68,7 @@ func runScript(o *Options, in io.Reader) error {
 	defer stop()
 	r := newScriptRunner(o, a)
 	defer r.flush()
+	batchGC(o.Getenv)
 	failed := false
 	br := bufio.NewReaderSize(in, 64<<10)
 	var pending strings.Builder

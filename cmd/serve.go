@@ -35,6 +35,7 @@ server goes on. End of input ends it with status 0. Offload applies as in the sh
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			batchGC(o.Getenv)
 			return Serve(ctx, a.registry, a.offload, o.Streams.In, o.Streams.Out)
 		},
 	}
