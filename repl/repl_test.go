@@ -2,6 +2,7 @@ package repl
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -48,7 +49,7 @@ func golden(t *testing.T, got string) {
 }
 
 // testConfig wires a real engine in temporary directories with fixed ids.
-func testConfig(t *testing.T) (Config, string) {
+func testConfig(t testing.TB) (Config, string) {
 	t.Helper()
 	store := todo.NewStore(nil)
 	reg := tools.NewRegistry()
@@ -229,5 +230,32 @@ func TestCtrlDAndDoubleCtrlCExit(t *testing.T) {
 			tm.Send(tea.KeyMsg{Type: k})
 		}
 		tm.WaitFinished(t, teatest.WithFinalTimeout(3*time.Second))
+	}
+}
+
+// BenchmarkTodoWriteToPanel is TodoWrite of 50 items to the redrawn panel:
+// the tool call, the store's change event reaching the model, and the new
+// view.
+func BenchmarkTodoWriteToPanel(b *testing.B) {
+	cfg, _ := testConfig(b)
+	m := New(cfg)
+	m.width = 100
+	m.layout()
+	var items []string
+	for i := 0; i < 50; i++ {
+		items = append(items, fmt.Sprintf(`{"content":"Task %d: do the thing that needs doing","activeForm":"Doing task %d","status":"pending"}`, i, i))
+	}
+	line := router.Classify(`TodoWrite '{"todos":[`+strings.Join(items, ",")+`]}'`, cfg.Shell.Registry)
+	sub := m.sub
+	b.ReportAllocs()
+	for b.Loop() {
+		out := cfg.Shell.Run(context.Background(), line, nil)
+		if out.ExitCode != 0 {
+			b.Fatal(out.Stderr)
+		}
+		next, _ := m.Update(todosChangedMsg{<-sub.C()})
+		if v := next.(Model).View(); !strings.Contains(v, "Tasks 0/50") {
+			b.Fatal("panel not redrawn")
+		}
 	}
 }
