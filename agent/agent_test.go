@@ -20,9 +20,9 @@ import (
 
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools"
-	"github.com/todo-shell/todo-shell/tools/bash"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
+	"github.com/todo-shell/todo-shell/tools/toolset"
 )
 
 type env struct {
@@ -37,18 +37,13 @@ type env struct {
 func newEnv(t testing.TB, replies ...reply) *env {
 	t.Helper()
 	api := newFakeAPI(t, replies...)
-	store := todo.NewStore(nil)
-	reg := tools.NewRegistry()
-	if err := todo.Register(reg, store, todo.DefaultLimits()); err != nil {
-		t.Fatal(err)
-	}
-	runner, err := bash.NewRunner(t.TempDir())
+	offDir := t.TempDir()
+	off := offload.Config{Dir: offDir, Session: "agent-test", Threshold: 1000}
+	set, err := toolset.New(toolset.Options{Limits: todo.DefaultLimits(), Offload: off, BashTimeout: time.Minute, Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	offDir := t.TempDir()
-	off := offload.Config{Dir: offDir, Session: "agent-test", Threshold: 1000}
-	reg.Register(bash.Definition(), bash.Handler(runner, time.Minute, off))
+	store, reg := set.Store, set.Registry
 	var transcript bytes.Buffer
 	a, err := New(Config{
 		Client:     anthropic.NewClient(option.WithAPIKey("test-key"), option.WithBaseURL(api.srv.URL)),

@@ -9,6 +9,7 @@ import (
 	"github.com/todo-shell/todo-shell/tools/bash"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
+	"github.com/todo-shell/todo-shell/tools/toolset"
 )
 
 // app is the engine one run of todo-shell works with.
@@ -57,25 +58,17 @@ func newApp(o *Options) (*app, error) {
 	}
 	off := offload.Config{Dir: o.OffloadDir, Session: session, Threshold: o.OffloadThreshold}
 
-	store := todo.NewStore(nil)
-	reg := tools.NewRegistry()
-	if err := todo.Register(reg, store, limits); err != nil {
-		return nil, err
-	}
-	runner, err := bash.NewRunner("")
+	set, err := toolset.New(toolset.Options{Limits: limits, Offload: off, BashTimeout: o.BashTimeout})
 	if err != nil {
 		return nil, err
 	}
-	if err := reg.Register(bash.Definition(), bash.Handler(runner, o.BashTimeout, off)); err != nil {
-		return nil, err
-	}
 	return &app{
-		store:    store,
-		registry: reg,
-		runner:   runner,
+		store:    set.Store,
+		registry: set.Registry,
+		runner:   set.Runner,
 		offload:  off,
 		noColor:  o.NoColor || o.Getenv("NO_COLOR") != "",
-		shell:    &router.Shell{Registry: reg, Store: store, Limits: limits, Offload: off},
+		shell:    &router.Shell{Registry: set.Registry, Store: set.Store, Limits: limits, Offload: off},
 	}, nil
 }
 

@@ -36,16 +36,25 @@ func newScriptRunner(o *Options, a *app) *scriptRunner {
 	}
 }
 
+// startScript wires the engine for -c and script mode; Ctrl+C or SIGTERM
+// cancels the returned context. Call the returned function when done.
+func startScript(o *Options) (context.Context, *scriptRunner, func(), error) {
+	a, err := newApp(o)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	r := newScriptRunner(o, a)
+	return ctx, r, func() { r.flush(); stop() }, nil
+}
+
 // runCommandLine is `todo-shell -c LINE`: its exit status is the line's.
 func runCommandLine(o *Options) error {
-	a, err := newApp(o)
+	ctx, r, done, err := startScript(o)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	r := newScriptRunner(o, a)
-	defer r.flush()
+	defer done()
 	if router.Incomplete(o.Command) {
 		r.print(r.errOut, "Error: unexpected end of line: an open quote or a trailing backslash")
 		return &ExitError{ExitFailed}
@@ -60,14 +69,11 @@ func runCommandLine(o *Options) error {
 // runScript runs every line of in, going on after failures; it fails when
 // any line failed.
 func runScript(o *Options, in io.Reader) error {
-	a, err := newApp(o)
+	ctx, r, done, err := startScript(o)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	r := newScriptRunner(o, a)
-	defer r.flush()
+	defer done()
 	batchGC(o.Getenv)
 	failed := false
 	br := bufio.NewReaderSize(in, 64<<10)

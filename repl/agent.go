@@ -94,15 +94,7 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 		default:
 			text += m.styles.Error.Render(render.Sanitize(ev.err.Error()))
 		}
-		print = m.println(strings.TrimSuffix(text, "\n"))
-		if len(m.queue) > 0 {
-			next := m.queue[0]
-			m.queue = m.queue[1:]
-			var start tea.Cmd
-			m, start = m.execute(next)
-			return m, tea.Sequence(print, start)
-		}
-		return m, print
+		return m.finish(m.println(strings.TrimSuffix(text, "\n")))
 	}
 	return m, tea.Batch(print, waitAgent(r.id, r.events))
 }

@@ -191,15 +191,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.running.cancel()
 		m.running = nil
-		print := m.println(m.formatOutput(msg.out))
-		if len(m.queue) > 0 {
-			next := m.queue[0]
-			m.queue = m.queue[1:]
-			var start tea.Cmd
-			m, start = m.execute(next)
-			return m, tea.Sequence(print, start)
-		}
-		return m, print
+		return m.finish(m.println(m.formatOutput(msg.out)))
 	case spinner.TickMsg:
 		if m.running == nil {
 			return m, nil // stop ticking: nothing animates at idle
@@ -247,6 +239,17 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
 	return m, cmd
+}
+
+// finish runs print once a line is done, then starts the next queued line.
+func (m Model) finish(print tea.Cmd) (tea.Model, tea.Cmd) {
+	if len(m.queue) == 0 {
+		return m, print
+	}
+	next := m.queue[0]
+	m.queue = m.queue[1:]
+	m, start := m.execute(next)
+	return m, tea.Sequence(print, start)
 }
 
 // interrupt is Ctrl+C: stop the running command, else clear the line, else

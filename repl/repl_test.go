@@ -19,10 +19,9 @@ import (
 
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
-	"github.com/todo-shell/todo-shell/tools"
-	"github.com/todo-shell/todo-shell/tools/bash"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
+	"github.com/todo-shell/todo-shell/tools/toolset"
 )
 
 // updating reports -update (the flag is x/exp/golden's, which teatest uses).
@@ -51,24 +50,18 @@ func golden(t *testing.T, got string) {
 // testConfig wires a real engine in temporary directories with fixed ids.
 func testConfig(t testing.TB) (Config, string) {
 	t.Helper()
-	store := todo.NewStore(nil)
-	reg := tools.NewRegistry()
-	if err := todo.Register(reg, store, todo.DefaultLimits()); err != nil {
-		t.Fatal(err)
-	}
-	runner, err := bash.NewRunner(t.TempDir())
+	offDir := t.TempDir()
+	off := offload.Config{Dir: offDir, Session: "test", Threshold: 1000}
+	set, err := toolset.New(toolset.Options{Limits: todo.DefaultLimits(), Offload: off, BashTimeout: time.Minute, Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	offDir := t.TempDir()
-	off := offload.Config{Dir: offDir, Session: "test", Threshold: 1000}
-	reg.Register(bash.Definition(), bash.Handler(runner, time.Minute, off))
 	n := 0
-	sh := &router.Shell{Registry: reg, Store: store, Limits: todo.DefaultLimits(), Offload: off,
+	sh := &router.Shell{Registry: set.Registry, Store: set.Store, Limits: todo.DefaultLimits(), Offload: off,
 		NewID: func() string { n++; return fmt.Sprintf("toolu_%02d", n) }}
 	return Config{
 		Shell:  sh,
-		Store:  store,
+		Store:  set.Store,
 		Styles: render.PlainStyles(),
 		Dir:    func() string { return "/home/user/project" },
 	}, offDir

@@ -1,10 +1,6 @@
 package repl
 
-import (
-	"bytes"
-	"strings"
-	"sync"
-)
+import "sync"
 
 // tailBuffer is the io.Writer a running command's output streams into. It
 // keeps only the last few lines, however much passes through, and signals
@@ -45,15 +41,7 @@ func (t *tailBuffer) close() { close(t.notify) }
 // lines returns the last n complete or partial lines.
 func (t *tailBuffer) lines(n int) []string {
 	t.mu.Lock()
-	b := bytes.TrimRight(t.buf, "\n")
-	s := string(b)
+	s := string(t.buf)
 	t.mu.Unlock()
-	if s == "" {
-		return nil
-	}
-	all := strings.Split(s, "\n")
-	if len(all) > n {
-		all = all[len(all)-n:]
-	}
-	return all
+	return lastLines(s, n)
 }

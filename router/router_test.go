@@ -12,10 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/todo-shell/todo-shell/tools"
-	"github.com/todo-shell/todo-shell/tools/bash"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
+	"github.com/todo-shell/todo-shell/tools/toolset"
 )
 
 type names map[string]bool
@@ -155,20 +154,14 @@ func FuzzSplit(f *testing.F) {
 
 func newShell(t *testing.T) (*Shell, *todo.Store) {
 	t.Helper()
-	store := todo.NewStore(nil)
-	reg := tools.NewRegistry()
-	if err := todo.Register(reg, store, todo.DefaultLimits()); err != nil {
-		t.Fatal(err)
-	}
-	runner, err := bash.NewRunner(t.TempDir())
+	off := offload.Config{Dir: t.TempDir(), Session: "test", Threshold: 1000}
+	set, err := toolset.New(toolset.Options{Limits: todo.DefaultLimits(), Offload: off, BashTimeout: time.Minute, Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	off := offload.Config{Dir: t.TempDir(), Session: "test", Threshold: 1000}
-	reg.Register(bash.Definition(), bash.Handler(runner, time.Minute, off))
 	n := 0
-	return &Shell{Registry: reg, Store: store, Limits: todo.DefaultLimits(), Offload: off,
-		NewID: func() string { n++; return fmt.Sprintf("toolu_%02d", n) }}, store
+	return &Shell{Registry: set.Registry, Store: set.Store, Limits: todo.DefaultLimits(), Offload: off,
+		NewID: func() string { n++; return fmt.Sprintf("toolu_%02d", n) }}, set.Store
 }
 
 func TestDispatch(t *testing.T) {
