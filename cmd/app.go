@@ -68,7 +68,7 @@ func newApp(o *Options) (*app, error) {
 		runner:   set.Runner,
 		offload:  off,
 		noColor:  o.NoColor || o.Getenv("NO_COLOR") != "",
-		shell:    &router.Shell{Registry: set.Registry, Store: set.Store, Limits: limits, Offload: off},
+		shell:    &router.Shell{Registry: set.Registry, Offload: off},
 	}, nil
 }
 

@@ -57,7 +57,7 @@ func testConfig(t testing.TB) (Config, string) {
 		t.Fatal(err)
 	}
 	n := 0
-	sh := &router.Shell{Registry: set.Registry, Store: set.Store, Limits: todo.DefaultLimits(), Offload: off,
+	sh := &router.Shell{Registry: set.Registry, Offload: off,
 		NewID: func() string { n++; return fmt.Sprintf("toolu_%02d", n) }}
 	return Config{
 		Shell:  sh,

@@ -160,7 +160,7 @@ func newShell(t *testing.T) (*Shell, *todo.Store) {
 		t.Fatal(err)
 	}
 	n := 0
-	return &Shell{Registry: set.Registry, Store: set.Store, Limits: todo.DefaultLimits(), Offload: off,
+	return &Shell{Registry: set.Registry, Offload: off,
 		NewID: func() string { n++; return fmt.Sprintf("toolu_%02d", n) }}, set.Store
 }
 

@@ -31,8 +31,6 @@ const maxListedErrors = 20
 // what goes to stdout and stderr, and an exit status.
 type Shell struct {
 	Registry *tools.Registry
-	Store    *todo.Store
-	Limits   todo.Limits
 	Offload  offload.Config
 	Writer   offload.FileWriter // nil means offload.OSWriter
 	NewID    tools.IDGenerator  // nil means tools.NewToolUseID

@@ -19,9 +19,6 @@ const Name = "Bash"
 //go:embed bash.md
 var description string
 
-// Description returns the Bash tool's long description.
-func Description() string { return description }
-
 // Definition returns the Bash tool's definition.
 func Definition() tools.Definition {
 	return tools.Definition{

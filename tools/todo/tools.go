@@ -156,15 +156,3 @@ func AppendList(dst []byte, items []Item) []byte {
 	}
 	return append(dst, "]}"...)
 }
-
-// Description returns the long description of the named todo tool, which
-// is also what `<name> --help` prints.
-func Description(name string) (string, bool) {
-	switch name {
-	case WriteName:
-		return writeDescription, true
-	case ReadName:
-		return readDescription, true
-	}
-	return "", false
-}
