@@ -41,5 +41,6 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 	// even when nothing changes (see BENCHMARKS.md).
 	p := tea.NewProgram(m, tea.WithInput(o.Streams.In), tea.WithOutput(o.Streams.Out), tea.WithFPS(30))
 	_, err := p.Run()
+	a.runner.Kill() // leave nothing running behind the shell
 	return err
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -31,6 +32,8 @@ type Runner struct {
 	mu    sync.Mutex
 	shell string
 	dir   string
+
+	pgid atomic.Int64 // the running command's process group, 0 when idle
 }
 
 // NewRunner returns a runner starting in dir, running bash, or sh when bash
@@ -128,6 +131,8 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	}
 	pw.Close()
 	pgid := cmd.Process.Pid
+	r.pgid.Store(int64(pgid))
+	defer r.pgid.Store(0)
 
 	copied := make(chan struct{})
 	go func() {
@@ -182,6 +187,14 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 		}
 	}
 	return outcome, nil
+}
+
+// Kill ends the running command, if any, and every process it started, at
+// once. Front ends call it on their way out.
+func (r *Runner) Kill() {
+	if pgid := r.pgid.Load(); pgid > 0 {
+		syscall.Kill(-int(pgid), syscall.SIGKILL)
+	}
 }
 
 func exitCode(cmd *exec.Cmd, err error) int {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -203,4 +204,26 @@ func TestHumanDuration(t *testing.T) {
 			t.Errorf("%v: %q", d, got)
 		}
 	}
+}
+
+func TestKill(t *testing.T) {
+	r := newRunner(t)
+	done := make(chan Outcome)
+	go func() {
+		o, _ := r.Run(context.Background(), "sleep 30", time.Minute, io.Discard)
+		done <- o
+	}()
+	for r.pgid.Load() == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	r.Kill()
+	select {
+	case o := <-done:
+		if o.ExitCode != 128+9 {
+			t.Fatalf("%+v", o)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Kill did not end the command")
+	}
+	r.Kill() // idle: nothing happens
 }
