@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"unsafe"
 
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
@@ -76,13 +77,14 @@ func runScript(o *Options, in io.Reader) error {
 	defer done()
 	batchGC(o.Getenv)
 	failed := false
-	br := bufio.NewReaderSize(in, 64<<10)
+	lines := newLineReader(in)
 	var pending strings.Builder
 	for ctx.Err() == nil {
-		if br.Buffered() == 0 {
+		if lines.drained() {
 			r.flush() // about to wait for input: show what is done
 		}
-		line, rerr := br.ReadString('\n')
+		raw, rerr := lines.next()
+		line := unsafe.String(unsafe.SliceData(raw), len(raw)) // a view: see lineReader
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
 			return fmt.Errorf("read input: %w", rerr)
 		}

@@ -46,25 +46,16 @@ server goes on. End of input ends it with status 0. Offload applies as in the sh
 // so an interactive client gets each answer at once and a piped batch is
 // written in large blocks.
 func Serve(ctx context.Context, reg *tools.Registry, off offload.Config, in io.Reader, out io.Writer) error {
-	br := bufio.NewReaderSize(in, 256<<10)
+	lines := newLineReader(in)
 	bw := bufio.NewWriterSize(out, 256<<10)
 	buf := make([]byte, 0, 4096)
-	var long []byte
 	for {
-		if br.Buffered() == 0 {
+		if lines.drained() {
 			if err := bw.Flush(); err != nil {
 				return fmt.Errorf("serve: write: %w", err)
 			}
 		}
-		line, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			long = append(long[:0], line...)
-			for errors.Is(err, bufio.ErrBufferFull) {
-				line, err = br.ReadSlice('\n')
-				long = append(long, line...)
-			}
-			line = long
-		}
+		line, err := lines.next()
 		if err != nil && !errors.Is(err, io.EOF) {
 			bw.Flush()
 			return fmt.Errorf("serve: read: %w", err)
