@@ -7,6 +7,7 @@ package jsonscan
 
 import (
 	"fmt"
+	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -232,20 +233,30 @@ func (d *Decoder) skipString() error {
 // d.s[start+1:end-1] as is; when plain is false d.pos is left unchanged.
 func (d *Decoder) scanString() (end int, plain bool, err error) {
 	i := d.pos + 1
-	for i+8 <= len(d.s) && !special(load64(d.s, i)) {
-		i += 8 // eight ordinary ASCII bytes at a time
-	}
-	for i < len(d.s) {
-		c := d.s[i]
-		switch {
+	for {
+		// Find the next byte that is '"', '\\', a control character or not
+		// ASCII: eight bytes at a time, then the rest one by one.
+		for i+8 <= len(d.s) {
+			if m := specialMask(load64(d.s, i)); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		for i < len(d.s) && !isSpecial(d.s[i]) {
+			i++
+		}
+		if i >= len(d.s) {
+			d.pos = len(d.s)
+			return 0, false, d.Fail("unexpected end of JSON input")
+		}
+		switch c := d.s[i]; {
 		case c == '"':
 			d.pos = i + 1
 			return i + 1, true, nil
 		case c == '\\' || c < 0x20:
 			return 0, false, nil
-		case c < utf8.RuneSelf:
-			i++
-		default:
+		default: // not ASCII: valid UTF-8 keeps the string plain
 			r, size := utf8.DecodeRuneInString(d.s[i:])
 			if r == utf8.RuneError && size == 1 {
 				return 0, false, nil
@@ -253,21 +264,23 @@ func (d *Decoder) scanString() (end int, plain bool, err error) {
 			i += size
 		}
 	}
-	d.pos = len(d.s)
-	return 0, false, d.Fail("unexpected end of JSON input")
 }
+
+func isSpecial(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf }
 
 const (
 	lsb = 0x0101010101010101
 	msb = 0x8080808080808080
 )
 
-// special reports whether any byte of w is '"', '\\', a control character
-// or not ASCII (the classic "has zero byte" and "has byte less than" tests).
-func special(w uint64) bool {
+// specialMask sets the high bit of bytes of w that are '"', '\\', a
+// control character or not ASCII (the classic "has zero byte" and "has byte
+// less than" tests). A borrow can flag a byte above a flagged one, never
+// below, so the lowest bit set marks the first such byte exactly.
+func specialMask(w uint64) uint64 {
 	q := w ^ (lsb * '"')
 	b := w ^ (lsb * '\\')
-	return ((q-lsb)&^q|(b-lsb)&^b|(w-lsb*0x20)&^w|w)&msb != 0
+	return ((q-lsb)&^q | (b-lsb)&^b | (w-lsb*0x20)&^w | w) & msb
 }
 
 // load64 reads eight bytes of s little-endian; the compiler makes it one load.
