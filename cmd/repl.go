@@ -1,8 +1,15 @@
 package cmd
 
 import (
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/term"
 	"github.com/muesli/termenv"
 
 	"github.com/todo-shell/todo-shell/render"
@@ -19,8 +26,18 @@ func runREPL(o *Options) error {
 }
 
 // runREPLWith runs the shell over an engine, in agent mode when ag is set.
+//
+// The shell draws through repl.Screen rather than Bubble Tea's renderer,
+// which redraws on a ticker even when nothing changed. Running without that
+// renderer, the terminal set-up it would do is done here: raw mode,
+// bracketed paste, the hidden cursor, and window sizes.
 func runREPLWith(o *Options, a *app, ag repl.Agent) error {
-	r := lipgloss.NewRenderer(o.Streams.Out)
+	in, inOK := o.Streams.In.(*os.File)
+	out, outOK := o.Streams.Out.(*os.File)
+	if !inOK || !outOK {
+		return runScript(o, o.Streams.In)
+	}
+	r := lipgloss.NewRenderer(out)
 	if a.noColor {
 		r.SetColorProfile(termenv.Ascii)
 	}
@@ -28,6 +45,16 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 	// (through lipgloss's default renderer); reuse the answer rather than ask
 	// again.
 	r.SetHasDarkBackground(lipgloss.HasDarkBackground())
+
+	state, err := term.MakeRaw(in.Fd())
+	if err != nil {
+		return err
+	}
+	defer term.Restore(in.Fd(), state)
+	io.WriteString(out, ansi.HideCursor+ansi.SetModeBracketedPaste)
+	defer io.WriteString(out, ansi.ResetModeBracketedPaste+ansi.ShowCursor)
+
+	screen := repl.NewScreen(out)
 	m := repl.New(repl.Config{
 		Shell:  a.shell,
 		Store:  a.store,
@@ -35,12 +62,30 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 		Dir:    a.runner.Dir,
 		Trace:  o.Trace,
 		Agent:  ag,
+		Screen: screen,
 	})
-	// 30 frames a second is smooth for typing and the spinner, and halves
-	// what Bubble Tea v1's renderer costs at idle: it wakes at its frame rate
-	// even when nothing changes (see BENCHMARKS.md).
-	p := tea.NewProgram(m, tea.WithInput(o.Streams.In), tea.WithOutput(o.Streams.Out), tea.WithFPS(30))
-	_, err := p.Run()
+	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithoutRenderer())
+
+	// Window sizes: now, and on every SIGWINCH.
+	winch := make(chan os.Signal, 1)
+	signal.Notify(winch, syscall.SIGWINCH)
+	defer func() { signal.Stop(winch); close(winch) }()
+	sendSize := func() {
+		if w, h, err := term.GetSize(out.Fd()); err == nil {
+			p.Send(tea.WindowSizeMsg{Width: w, Height: h})
+		}
+	}
+	go func() {
+		sendSize()
+		for range winch {
+			sendSize()
+		}
+	}()
+
+	screen.SetView(m.View())
+	screen.Start()
+	_, err = p.Run()
+	screen.Stop()
 	a.runner.Kill() // leave nothing running behind the shell
 	return err
 }

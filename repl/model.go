@@ -36,6 +36,11 @@ type Config struct {
 	// prompts to it; lines starting with '!' run bash.
 	Agent Agent
 
+	// Screen, when set, draws the shell instead of Bubble Tea's renderer
+	// (run the program with tea.WithoutRenderer): it redraws only on change,
+	// so the shell costs no CPU at its prompt.
+	Screen *Screen
+
 	// Transcript, when set, receives a copy of every block printed into the
 	// scrollback (tests use it; it must not block).
 	Transcript io.Writer
@@ -168,8 +173,19 @@ func runLine(ctx context.Context, sh *router.Shell, id int, line router.Line, t 
 	}
 }
 
-// Update handles one message.
+// Update handles one message and, with a Screen, hands it the new view.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.update(msg)
+	if scr := m.cfg.Screen; scr != nil {
+		if ws, ok := msg.(tea.WindowSizeMsg); ok {
+			scr.SetWidth(ws.Width)
+		}
+		scr.SetView(next.View())
+	}
+	return next, cmd
+}
+
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width = msg.Width
@@ -191,6 +207,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.running.cancel()
 		m.running = nil
+		m.hint = ""
 		return m.finish(m.println(m.formatOutput(msg.out)))
 	case spinner.TickMsg:
 		if m.running == nil {
@@ -226,7 +243,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m.quit()
 		}
 	case key.Matches(msg, m.keys.Clear):
-		return m, tea.ClearScreen
+		return m, m.clearScreen()
 	case key.Matches(msg, m.keys.Submit):
 		return m.submit(m.input.Value())
 	case key.Matches(msg, m.keys.Prev):
@@ -349,7 +366,7 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 			next, cmd := m.quit()
 			return next.(Model), cmd
 		case router.ActionClear:
-			return m, tea.ClearScreen
+			return m, m.clearScreen()
 		case router.ActionTrace:
 			m.trace = b.Trace
 		}
@@ -389,7 +406,20 @@ func (m Model) println(text string) tea.Cmd {
 	if m.width > 0 {
 		text = ansi.Hardwrap(text, m.width, true)
 	}
+	if m.cfg.Screen != nil {
+		m.cfg.Screen.Print(text) // queued, in order; drawn by the Screen
+		return nil
+	}
 	return tea.Println(text)
+}
+
+// clearScreen clears the terminal.
+func (m Model) clearScreen() tea.Cmd {
+	if m.cfg.Screen != nil {
+		m.cfg.Screen.Clear()
+		return nil
+	}
+	return tea.ClearScreen
 }
 
 // addHistory records a line, skipping blanks and repeats of the last one.

@@ -1,0 +1,151 @@
+package repl
+
+import (
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Screen draws the shell inline in a terminal, redrawing only when there is
+// something new: a changed view, lines to print above it, a clear. Bubble
+// Tea v1's own renderer redraws on a ticker at its frame rate even when
+// nothing changed, which keeps a still shell busy; Screen sleeps instead, so
+// a shell at its prompt costs no CPU. It does only what an inline REPL
+// needs: the live area at the bottom, printed lines scrolling above it.
+//
+// Writes to the terminal happen in Screen's own goroutine; its methods only
+// record what to draw and never block on the terminal.
+type Screen struct {
+	out io.Writer
+
+	mu      sync.Mutex
+	view    string
+	printed []string
+	clear   bool
+	width   int
+
+	wake    chan struct{}
+	done    chan struct{}
+	stopped chan struct{}
+
+	// Owned by the drawing goroutine.
+	height    int    // rows of the live area on the terminal
+	last      string // the view drawn last
+	lastWidth int    // the width it was drawn at
+}
+
+// NewScreen returns a Screen drawing to out. Call Start, and Stop when done.
+func NewScreen(out io.Writer) *Screen {
+	return &Screen{out: out, wake: make(chan struct{}, 1), done: make(chan struct{}), stopped: make(chan struct{})}
+}
+
+// Start starts drawing.
+func (s *Screen) Start() { go s.run() }
+
+// Stop draws what is pending and stops.
+func (s *Screen) Stop() {
+	close(s.done)
+	<-s.stopped
+}
+
+// SetView records the live area to show.
+func (s *Screen) SetView(view string) {
+	s.mu.Lock()
+	changed := view != s.view
+	s.view = view
+	s.mu.Unlock()
+	if changed {
+		s.poke()
+	}
+}
+
+// SetWidth records the terminal's width; lines are cut to it.
+func (s *Screen) SetWidth(w int) {
+	s.mu.Lock()
+	s.width = w
+	s.mu.Unlock()
+}
+
+// Print records text to print above the live area, into the scrollback.
+func (s *Screen) Print(text string) {
+	s.mu.Lock()
+	s.printed = append(s.printed, strings.Split(text, "\n")...)
+	s.mu.Unlock()
+	s.poke()
+}
+
+// Clear records a request to clear the screen.
+func (s *Screen) Clear() {
+	s.mu.Lock()
+	s.clear = true
+	s.mu.Unlock()
+	s.poke()
+}
+
+func (s *Screen) poke() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (s *Screen) run() {
+	defer close(s.stopped)
+	for {
+		select {
+		case <-s.wake:
+			s.draw()
+		case <-s.done:
+			s.draw()
+			return
+		}
+	}
+}
+
+// draw brings the terminal up to date in one write.
+func (s *Screen) draw() {
+	s.mu.Lock()
+	view, printed, clear, width := s.view, s.printed, s.clear, s.width
+	s.printed, s.clear = nil, false
+	s.mu.Unlock()
+	if view == s.last && len(printed) == 0 && !clear {
+		return
+	}
+	if width > 0 && s.lastWidth > width {
+		// The terminal got narrower and rewrapped what was drawn: each old
+		// line now takes as many rows as it needs at the new width.
+		s.height = 0
+		for _, line := range strings.Split(s.last, "\n") {
+			s.height += max(1, (ansi.StringWidth(line)+width-1)/width)
+		}
+	}
+	var b strings.Builder
+	// Back to the first row of the live area, and erase it.
+	b.WriteByte('\r')
+	if s.height > 1 {
+		b.WriteString(ansi.CursorUp(s.height - 1))
+	}
+	if clear {
+		b.WriteString(ansi.EraseEntireScreen + ansi.CursorHomePosition)
+	}
+	b.WriteString(ansi.EraseScreenBelow)
+	for _, line := range printed {
+		b.WriteString(line)
+		b.WriteString("\r\n")
+	}
+	lines := strings.Split(view, "\n")
+	for i, line := range lines {
+		line = strings.TrimRight(line, " ") // padding only makes rewrapping worse
+		if width > 0 && ansi.StringWidth(line) > width {
+			line = ansi.Truncate(line, width, "")
+		}
+		b.WriteString(line)
+		if i < len(lines)-1 {
+			b.WriteString("\r\n")
+		}
+	}
+	s.height, s.last, s.lastWidth = len(lines), view, width
+	io.WriteString(s.out, b.String())
+}
