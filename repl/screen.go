@@ -4,6 +4,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -91,12 +92,24 @@ func (s *Screen) poke() {
 	}
 }
 
+// frame is the shortest time between two draws: changes that come faster
+// (a command streaming output) are drawn at most 60 times a second.
+const frame = time.Second / 60
+
 func (s *Screen) run() {
 	defer close(s.stopped)
+	var last time.Time
 	for {
 		select {
 		case <-s.wake:
+			if wait := frame - time.Since(last); wait > 0 {
+				select {
+				case <-time.After(wait):
+				case <-s.done:
+				}
+			}
 			s.draw()
+			last = time.Now()
 		case <-s.done:
 			s.draw()
 			return
