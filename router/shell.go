@@ -155,7 +155,7 @@ func (s *Shell) todoWrite(ctx context.Context, args []string) Output {
 	// syntax check), so it is the same input as its one-line form; a
 	// one-line argument goes as typed and the handler checks it.
 	arg, input := args[0], rawView(args[0])
-	if strings.ContainsAny(arg, "\n\r\t") {
+	if strings.IndexByte(arg, '\n') >= 0 || strings.IndexByte(arg, '\r') >= 0 || strings.IndexByte(arg, '\t') >= 0 {
 		compact, err := todo.CompactInput(arg)
 		if err != nil {
 			return invalidJSON(arg, err)
