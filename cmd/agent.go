@@ -113,6 +113,9 @@ func agentRun(o *agentOptions, print bool) error {
 		return err
 	}
 	if !print {
+		if !isTerminal(o.Streams.In) || !isTerminal(o.Streams.Out) {
+			return &UsageError{fmt.Errorf("agent mode without -p needs a terminal; use -p \"<prompt>\" in scripts")}
+		}
 		return runREPLWith(o.Options, a, ag)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

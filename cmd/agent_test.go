@@ -108,4 +108,8 @@ func TestAgentErrors(t *testing.T) {
 	if r.code != 2 {
 		t.Fatalf("bad format: %+v", r)
 	}
+	r = run(t, "", map[string]string{"ANTHROPIC_API_KEY": "k"}, "agent")
+	if r.code != 2 || !strings.Contains(r.stderr, "needs a terminal") {
+		t.Fatalf("agent without a terminal: %+v", r)
+	}
 }

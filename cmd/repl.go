@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -35,7 +36,7 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 	in, inOK := o.Streams.In.(*os.File)
 	out, outOK := o.Streams.Out.(*os.File)
 	if !inOK || !outOK {
-		return runScript(o, o.Streams.In)
+		return fmt.Errorf("the interactive shell needs a terminal")
 	}
 	r := lipgloss.NewRenderer(out)
 	if a.noColor {
