@@ -74,6 +74,9 @@ func TestSplit(t *testing.T) {
 		{`x'y'"z"`, []string{"xyz"}, nil},
 		{`''`, []string{""}, nil},
 		{"a\nb", []string{"a", "b"}, nil},
+		{"# don't worry", nil, nil},
+		{"a # it's a comment\nb", []string{"a", "b"}, nil},
+		{`a#b '#c'`, []string{"a#b", "#c"}, nil},
 		{`'open`, nil, ErrIncomplete},
 		{`"open`, nil, ErrIncomplete},
 		{`"open\"`, nil, ErrIncomplete},
@@ -129,7 +132,7 @@ func TestSeedMultiLineEqualsOneLine(t *testing.T) {
 }
 
 func FuzzSplit(f *testing.F) {
-	for _, s := range []string{`a 'b c' "d\"e"`, "x\\\ny", `'`, `"\`, seed002} {
+	for _, s := range []string{`a 'b c' "d\"e"`, "x\\\ny", `'`, `"\`, seed002, "a # b'c\nd", `x\#y`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -13,7 +13,9 @@ var ErrIncomplete = errors.New("incomplete: unclosed quote or trailing backslash
 // command: blanks separate words; single quotes keep everything literally;
 // double quotes keep everything but a backslash before $ ` " \ or a newline;
 // outside quotes a backslash keeps the next character, and a
-// backslash-newline joins two lines. Newlines outside quotes separate words.
+// backslash-newline joins two lines; a '#' that starts a word starts a
+// comment that runs to the end of the line. Newlines outside quotes separate
+// words.
 func Split(text string) ([]string, error) {
 	var (
 		words []string
@@ -45,6 +47,16 @@ func Split(text string) ([]string, error) {
 				return nil, ErrIncomplete
 			}
 			i = j
+		case '#':
+			if w.pieces == 0 { // a comment, to the end of the line
+				if end := strings.IndexByte(text[i:], '\n'); end >= 0 {
+					i += end - 1
+				} else {
+					i = len(text)
+				}
+				continue
+			}
+			w.add("#")
 		default:
 			j := i + 1
 			for j < len(text) && !strings.ContainsRune(" \t\n\r\\'\"", rune(text[j])) {
@@ -125,11 +137,28 @@ func doubleQuoted(w *word, text string, i int) (int, bool) {
 // so a front end should read another line and join it with a newline.
 // It scans without building words; FuzzSplit checks it agrees with Split.
 func Incomplete(text string) bool {
+	wordStart := true // the next byte would start a word
 	for i := 0; i < len(text); i++ {
-		switch text[i] {
+		c := text[i]
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			wordStart = true
+			continue
+		case '#':
+			if wordStart { // a comment
+				end := strings.IndexByte(text[i:], '\n')
+				if end < 0 {
+					return false
+				}
+				i += end - 1
+				continue
+			}
 		case '\\':
 			if i++; i >= len(text) {
 				return true
+			}
+			if text[i] == '\n' { // a line continuation joins, it does not start a word
+				continue
 			}
 		case '\'':
 			end := strings.IndexByte(text[i+1:], '\'')
@@ -151,6 +180,7 @@ func Incomplete(text string) bool {
 				return true
 			}
 		}
+		wordStart = false
 	}
 	return false
 }
