@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/todo-shell/todo-shell/render"
@@ -176,10 +177,27 @@ func (s *Shell) todoWrite(ctx context.Context, args []string) Output {
 	case res.IsError:
 		out.Stderr, out.ExitCode = "Error: "+res.Content, 1
 	default:
-		out.Stdout = "Todo list updated: " + strconv.Itoa(rep.Completed) + " completed, " +
-			strconv.Itoa(rep.InProgress) + " in_progress, " + strconv.Itoa(rep.Pending) + " pending"
+		out.Stdout = updatedText(rep.Completed, rep.InProgress, rep.Pending)
 	}
 	return out
+}
+
+// updated caches the success lines: a session writes the same few counts
+// over and over.
+var updated sync.Map // [3]int → string
+
+// updatedText is TodoWrite's success line in the shell.
+func updatedText(c, i, p int) string {
+	key := [3]int{c, i, p}
+	if text, ok := updated.Load(key); ok {
+		return text.(string)
+	}
+	text := "Todo list updated: " + strconv.Itoa(c) + " completed, " +
+		strconv.Itoa(i) + " in_progress, " + strconv.Itoa(p) + " pending"
+	if c+i+p <= 64 { // the cache stays small: at most 64 items' worth of triples
+		updated.Store(key, text)
+	}
+	return text
 }
 
 // rawView returns the bytes of s without copying them. Handlers neither
