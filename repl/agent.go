@@ -11,6 +11,7 @@ import (
 
 	"github.com/todo-shell/todo-shell/agent"
 	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/router"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -76,7 +77,13 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 	case agent.ToolCall:
 		print = m.println(m.styles.Accent.Render("● ") + render.Sanitize(callSummary(ev.Use.Name, ev.Use.Input)))
 	case agent.ToolDone:
-		print = m.println(m.resultSummary(ev))
+		text := m.resultSummary(ev)
+		if m.trace { // the wire form, for people learning the protocol
+			for _, t := range router.TraceLines(router.Output{Call: &ev.Use, Result: &ev.Result}) {
+				text += "\n" + m.styles.Dim.Render(render.Sanitize(t))
+			}
+		}
+		print = m.println(text)
 	case agentFinished:
 		partial := r.stream // text cut off by an interrupt or a failure
 		m.running.cancel()

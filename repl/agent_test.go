@@ -24,6 +24,9 @@ type scriptedAgent struct {
 func (a *scriptedAgent) Run(ctx context.Context, prompt string, emit func(agent.Event)) (agent.Result, error) {
 	a.prompts = append(a.prompts, prompt)
 	if len(a.prompts) > 1 {
+		read := tools.ToolUse{Type: "tool_use", ID: "toolu_m2", Name: "TodoRead", Input: json.RawMessage(`{}`)}
+		emit(agent.ToolCall{Use: read})
+		emit(agent.ToolDone{Use: read, Result: a.reg.Execute(ctx, read.ID, read.Name, read.Input)})
 		emit(agent.TextDelta{Text: "second "})
 		emit(agent.TextDone{Text: "second answer"})
 		return agent.Result{Text: "second answer", NumTurns: 1}, nil
@@ -52,8 +55,10 @@ func TestAgentMode(t *testing.T) {
 
 	enter(tm, "!echo bash still works")
 	waitFor(t, tm, "bash still works")
+	enter(tm, "/trace on")
+	waitFor(t, tm, "Tracing on")
 	enter(tm, "and now?")
-	waitFor(t, tm, "second answer")
+	waitFor(t, tm, `→ {"type":"tool_use","id":"toolu_m2","name":"TodoRead","input":{}}`, "second answer")
 	time.Sleep(50 * time.Millisecond)
 	view := finalView(t, tm)
 	if len(ag.prompts) != 2 || ag.prompts[0] != "count the files" || ag.prompts[1] != "and now?" {
