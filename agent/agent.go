@@ -12,7 +12,6 @@ import (
 	"io"
 	"net"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go"
@@ -63,7 +62,6 @@ type Agent struct {
 	logged   int               // messages already written to the transcript
 	quiet    int               // consecutive tool-using rounds without TodoWrite
 	prompted bool
-	mu       sync.Mutex // guards the transcript
 }
 
 // New returns an agent whose tools are exactly the registry's definitions.
@@ -322,8 +320,6 @@ func (a *Agent) log(kind string, resp *anthropic.Message) {
 	if a.cfg.Transcript == nil {
 		return
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
 	type line struct {
 		Type    string          `json:"type"`
 		Time    string          `json:"time"`

@@ -155,7 +155,11 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 	}
 	r.print(r.out, out.Stdout)
 	if out.Offloaded != nil {
-		r.print(r.out, previewText(out.Offloaded.Preview, out.Offloaded.MoreLines(previewLineCount(out.Offloaded.Preview))))
+		lines, more := render.Preview(out.Offloaded)
+		if more > 0 {
+			lines = append(lines, fmt.Sprintf("… %d more lines", more))
+		}
+		r.print(r.out, strings.Join(lines, "\n"))
 	}
 	r.print(r.errOut, out.Warning)
 	r.print(r.errOut, out.Stderr)
@@ -195,21 +199,4 @@ func (r *scriptRunner) print(w *bufio.Writer, text string) {
 func (r *scriptRunner) flush() {
 	r.out.Flush()
 	r.errOut.Flush()
-}
-
-// previewText is the preview shown under an offload pointer.
-func previewText(preview string, more int) string {
-	text := strings.TrimSuffix(preview, "\n")
-	if more > 0 {
-		text += fmt.Sprintf("\n… %d more lines", more)
-	}
-	return text
-}
-
-func previewLineCount(preview string) int {
-	n := strings.Count(preview, "\n")
-	if preview != "" && !strings.HasSuffix(preview, "\n") {
-		n++
-	}
-	return n
 }

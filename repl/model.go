@@ -79,6 +79,7 @@ type Model struct {
 	armed    bool // Ctrl+C was pressed on an empty line
 	hint     string
 	quitting bool
+	frame    string // with a Screen: the live area drawn after the last update
 }
 
 // run is the command in flight.
@@ -121,10 +122,13 @@ func New(cfg Config) Model {
 		trace: cfg.Trace,
 		width: 80,
 	}
-	m.styles = &m.cfg.Styles
+	m.styles = &cfg.Styles // shared by every copy of the model
 	m.spin.Style = m.styles.Accent
 	m.input.PromptStyle = m.styles.Prompt
 	m.layout()
+	if cfg.Screen != nil {
+		m.frame = m.draw()
+	}
 	return m
 }
 
@@ -180,7 +184,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if ws, ok := msg.(tea.WindowSizeMsg); ok {
 			scr.SetWidth(ws.Width)
 		}
-		scr.SetView(next.View())
+		nm := next.(Model)
+		nm.frame = nm.draw()
+		scr.SetView(nm.frame)
+		next = nm
 	}
 	return next, cmd
 }

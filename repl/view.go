@@ -14,6 +14,14 @@ import (
 // View draws the live area: the task panel, the running command with its
 // last output lines, a hint, and the prompt.
 func (m Model) View() string {
+	if m.cfg.Screen != nil {
+		return m.frame // drawn once, in Update, for the Screen
+	}
+	return m.draw()
+}
+
+// draw assembles the live area.
+func (m Model) draw() string {
 	if m.quitting {
 		return ""
 	}
@@ -79,16 +87,11 @@ func (m Model) formatOutput(out router.Output) string {
 	}
 	if o := out.Offloaded; o != nil {
 		parts = append(parts, m.styles.Accent.Render(render.Sanitize(out.Stdout)))
-		preview := strings.TrimRight(render.SanitizeOutput(o.Preview), "\n")
-		shown := 0
-		if preview != "" {
-			lines := strings.Split(preview, "\n")
-			shown = len(lines)
-			for _, l := range lines {
-				parts = append(parts, m.styles.Dim.Render(m.fit("  "+l)))
-			}
+		lines, more := render.Preview(o)
+		for _, l := range lines {
+			parts = append(parts, m.styles.Dim.Render(m.fit("  "+render.SanitizeOutput(l))))
 		}
-		if more := o.Lines - shown; more > 0 {
+		if more > 0 {
 			parts = append(parts, m.styles.Dim.Render(fmt.Sprintf("  … %d more lines", more)))
 		}
 	} else if out.Stdout != "" {

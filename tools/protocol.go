@@ -54,14 +54,6 @@ type Offloaded struct {
 	Bytes   int64  // size of the full text in bytes
 }
 
-// MoreLines reports how many lines of the full text the preview leaves out.
-func (o *Offloaded) MoreLines(previewLines int) int {
-	if o.Lines <= previewLines {
-		return 0
-	}
-	return o.Lines - previewLines
-}
-
 // Result is what a Handler returns: the content and whether it is an error
 // the caller should see as is_error.
 type Result struct {

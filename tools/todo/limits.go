@@ -39,13 +39,13 @@ func LimitsFromEnv(getenv func(string) string) (Limits, error) {
 		{EnvMaxContentLength, &l.MaxContentLength, 1},
 		{EnvMaxInProgress, &l.MaxInProgress, 0},
 	} {
-		raw, ok := strings.TrimSpace(getenv(v.name)), getenv(v.name) != ""
-		if !ok {
+		raw := getenv(v.name)
+		if raw == "" {
 			continue
 		}
-		n, err := ParseLimit(raw, v.min)
+		n, err := ParseLimit(strings.TrimSpace(raw), v.min)
 		if err != nil {
-			return l, fmt.Errorf("%s=%q: %w", v.name, getenv(v.name), err)
+			return l, fmt.Errorf("%s=%q: %w", v.name, raw, err)
 		}
 		*v.dst = n
 	}
