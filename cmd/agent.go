@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/todo-shell/todo-shell/agent"
+	"github.com/todo-shell/todo-shell/tools/offload"
 )
 
 // agentOptions are the agent command's own flags.
@@ -166,13 +167,15 @@ func printRun(ctx context.Context, o *agentOptions, session string, ag *agent.Ag
 	return nil
 }
 
-// openTranscript opens <dir>/<session>/transcript.jsonl for appending.
+// openTranscript opens <dir>/<session>/transcript.jsonl for appending. The
+// session directory must be safe (offload.SessionDir) and a symbolic link
+// planted at the file's name is refused, never followed.
 func openTranscript(dir, session string) (io.WriteCloser, error) {
-	path := filepath.Join(dir, session, "transcript.jsonl")
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	sdir, err := offload.SessionDir(dir, session)
+	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := offload.OpenAppend(filepath.Join(sdir, "transcript.jsonl"))
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
