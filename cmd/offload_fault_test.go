@@ -245,3 +245,33 @@ func TestFaultHelperMain(t *testing.T) {
 	}
 	os.Exit(mainWithEnv(args, StdStreams(), os.Getenv))
 }
+
+// TestFaultTranscriptLink: a link planted at the transcript's name is
+// refused, not followed; a loose session directory is tightened to 0700.
+func TestFaultTranscriptLink(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "s")
+	os.Mkdir(dir, 0o755)
+	os.Chmod(dir, 0o755)
+	victim := filepath.Join(t.TempDir(), "victim")
+	os.WriteFile(victim, []byte("precious\n"), 0o600)
+	os.Symlink(victim, filepath.Join(dir, "transcript.jsonl"))
+	if w, err := openTranscript(root, "s"); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		if w != nil {
+			w.Close()
+		}
+		t.Fatalf("opened through a link: %v", err)
+	}
+	if got, _ := os.ReadFile(victim); string(got) != "precious\n" {
+		t.Fatalf("victim holds %q", got)
+	}
+	if fi, _ := os.Stat(dir); fi.Mode().Perm() != 0o700 {
+		t.Fatalf("session directory mode %v", fi.Mode())
+	}
+	os.Remove(filepath.Join(dir, "transcript.jsonl"))
+	w, err := openTranscript(root, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+}
