@@ -80,9 +80,16 @@ func newApp(o *Options) (*app, error) {
 // heap is tiny and whose garbage is all short-lived: collecting at 5× the
 // live heap instead of 2× cuts GC cycles per call by about four and costs a
 // few MB. GOGC, when set, wins.
+//
+// A soft memory limit (32 MiB, unless GOMEMLIMIT is set) keeps that extra
+// from growing with one large result: an output kept in memory because no
+// offload file could be written is up to 8 MiB, and its JSON form more.
 func batchGC(getenv func(string) string) {
 	if getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
+	}
+	if getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(32 << 20)
 	}
 }
 

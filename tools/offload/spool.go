@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"strings"
 )
 
 // Config says where and from what size results are offloaded.
@@ -397,7 +398,7 @@ func (s *Spool) kept() (string, error) {
 		e = &Error{Failures: s.failures, Off: !s.spilled, Total: s.bytes}
 	}
 	if s.bytes <= HeadBytes+TailBytes {
-		var b bytes.Buffer
+		var b strings.Builder // String() does not copy
 		b.Grow(int(s.bytes))
 		b.Write(s.head)
 		b.Write(s.tailBytes(s.bytes - int64(len(s.head))))
@@ -409,7 +410,7 @@ func (s *Spool) kept() (string, error) {
 	e.Head, e.Tail = int64(len(s.head)), TailBytes
 	e.Dropped = s.bytes - e.Head - e.Tail
 	marker := e.Marker()
-	var b bytes.Buffer
+	var b strings.Builder
 	b.Grow(len(s.head) + len(marker) + TailBytes)
 	b.Write(s.head)
 	b.WriteString(marker)
