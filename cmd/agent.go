@@ -126,17 +126,20 @@ func agentRun(o *agentOptions, print bool) error {
 
 // printRun is `agent -p`: run one prompt and print the answer.
 func printRun(ctx context.Context, o *agentOptions, session string, ag *agent.Agent) error {
-	var emit func(agent.Event)
-	if o.Trace {
-		emit = func(ev agent.Event) {
-			switch ev := ev.(type) {
-			case agent.ToolCall:
-				b, _ := json.Marshal(ev.Use)
-				fmt.Fprintln(o.Streams.ErrOut, "→ "+string(b))
-			case agent.ToolDone:
-				b, _ := json.Marshal(ev.Result)
-				fmt.Fprintln(o.Streams.ErrOut, "← "+string(b))
-			}
+	emit := func(ev agent.Event) {
+		if done, ok := ev.(agent.ToolDone); ok && done.Result.OffloadErr != nil {
+			fmt.Fprintln(o.Streams.ErrOut, offload.Warning(done.Result.OffloadErr))
+		}
+		if !o.Trace {
+			return
+		}
+		switch ev := ev.(type) {
+		case agent.ToolCall:
+			b, _ := json.Marshal(ev.Use)
+			fmt.Fprintln(o.Streams.ErrOut, "→ "+string(b))
+		case agent.ToolDone:
+			b, _ := json.Marshal(ev.Result)
+			fmt.Fprintln(o.Streams.ErrOut, "← "+string(b))
 		}
 	}
 	res, runErr := ag.Run(ctx, o.Prompt, emit)

@@ -275,3 +275,23 @@ func TestFaultTranscriptLink(t *testing.T) {
 	}
 	w.Close()
 }
+
+// TestFaultAgentPrintWarns: `agent -p` whose Bash result cannot go to the
+// offload directory: the file is whole in the fallback directory and
+// stderr says where.
+func TestFaultAgentPrintWarns(t *testing.T) {
+	p := newFaultPlace(t, func(p faultPlace) offload.FS {
+		return offloadtest.New(offloadtest.Fault{Under: p.primary, Step: offloadtest.Write, After: 65536})
+	})
+	srv := fakeMessages(t, sse("", "Bash", `{"command":"seq 1 100000"}`), sse("done", "", ""))
+	env := map[string]string{"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": srv.URL}
+	r := run(t, "", env, "agent", "-p", "count", "--session", "s", "--offload-dir", p.primary)
+	file := filepath.Join(p.fallback, "s", "toolu_x1.md")
+	if r.code != 0 || !strings.Contains(r.stderr, "Warning: could not write the offload file "+filepath.Join(p.primary, "s", "toolu_x1.md")+" (write: ") ||
+		!strings.Contains(r.stderr, "the output is in "+file+" instead") {
+		t.Fatalf("%+v", r)
+	}
+	if got, _ := os.ReadFile(file); !bytes.Equal(got, seqOutput(t, 100000)) {
+		t.Fatalf("fallback file of %d bytes", len(got))
+	}
+}
