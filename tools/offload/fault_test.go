@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -144,7 +145,6 @@ func TestFaultSpoolKeepsAllInMemory(t *testing.T) {
 	// The fallback failing differently from the first place, and the
 	// first place's bytes that cannot be read back.
 	faults = append(faults,
-		offloadtest.Fault{Step: offloadtest.Read},
 		offloadtest.Fault{Step: offloadtest.Write, After: 70_000, Under: "PRIMARY"},
 		offloadtest.Fault{Step: offloadtest.Write, After: 10, Under: "FALLBACK"},
 	)
@@ -153,8 +153,6 @@ func TestFaultSpoolKeepsAllInMemory(t *testing.T) {
 			p := newPlace(t)
 			fs := offloadtest.New(f)
 			switch {
-			case f.Step == offloadtest.Read: // first write fails, read back fails
-				fs = offloadtest.New(offloadtest.Fault{Under: p.primary, Step: offloadtest.Write, After: 5000}, f)
 			case f.Under == "PRIMARY":
 				f.Under = p.primary
 				fs = offloadtest.New(f, offloadtest.Fault{Under: p.fallback, Step: offloadtest.Close})
@@ -231,6 +229,31 @@ func checkHeadTail(t *testing.T, sum offload.Summary, out []byte) {
 	}
 }
 
+// TestFaultSpoolReadBackFails: the first file fails after 5000 bytes and
+// cannot be read back, the fallback cannot be created: those 5000 bytes are
+// dropped, exactly counted, and the rest is kept.
+func TestFaultSpoolReadBackFails(t *testing.T) {
+	const total = 300_000
+	out := output(total)
+	p := newPlace(t)
+	fs := offloadtest.New(
+		offloadtest.Fault{Under: p.primary, Step: offloadtest.Write, After: 5000},
+		offloadtest.Fault{Step: offloadtest.Read},
+		offloadtest.Fault{Under: p.fallback, Step: offloadtest.Create},
+	)
+	s, _ := offload.NewSpool(p.config(fs), "toolu_rb")
+	feed(s, out)
+	sum := s.Close()
+	var e *offload.Error
+	if sum.Offloaded || !errors.As(sum.Err, &e) || e.Head != 0 || e.Dropped != 5000 || e.Tail != total-5000 {
+		t.Fatalf("%v %+v", sum.Offloaded, e)
+	}
+	if sum.Text != e.Marker()+string(out[5000:]) || !strings.Contains(e.Marker(), "(read back: ") {
+		t.Fatalf("text is not marker + the last %d bytes: %.300q", total-5000, sum.Text)
+	}
+	p.noTemporaryFiles(t)
+}
+
 // TestFaultSameIDTwice: two spools (as two processes would) with the same
 // id, finishing in either order, never replace each other's file.
 func TestFaultSameIDTwice(t *testing.T) {
@@ -278,5 +301,42 @@ func TestFaultTextFallsBack(t *testing.T) {
 				t.Fatalf("error %v", err)
 			}
 		})
+	}
+}
+
+// TestFaultSpoolBoundedMemory streams 200 MB through a spool with nowhere
+// to write: the live heap stays within the kept head and tail and 1 MB.
+func TestFaultSpoolBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams 200 MB")
+	}
+	s, _ := offload.NewSpool(offload.Config{Dir: t.TempDir(), FallbackDir: t.TempDir(), Session: "s", Threshold: 1000,
+		FS: offloadtest.New(offloadtest.Fault{Step: offloadtest.Write, After: 1 << 20})}, "toolu_m")
+	chunk := bytes.Repeat([]byte("0123456789abcde\n"), 4096) // 64 KiB
+	runtime.GC()
+	var base, now runtime.MemStats
+	runtime.ReadMemStats(&base)
+	var peak uint64
+	const total = 200 << 20
+	for n := 0; n < total; n += len(chunk) {
+		s.Write(chunk)
+		if n%(16<<20) == 0 {
+			runtime.GC()
+			runtime.ReadMemStats(&now)
+			peak = max(peak, now.HeapAlloc)
+		}
+	}
+	sum := s.Close()
+	runtime.GC()
+	runtime.ReadMemStats(&now)
+	peak = max(peak, now.HeapAlloc)
+	var e *offload.Error
+	if sum.Offloaded || !errors.As(sum.Err, &e) || e.Dropped != total-offload.HeadBytes-offload.TailBytes {
+		t.Fatalf("%v", sum.Err)
+	}
+	if grew := int64(peak) - int64(base.HeapAlloc); grew > 2*(offload.HeadBytes+offload.TailBytes)+1<<20 {
+		t.Fatalf("heap grew by %d bytes while 200 MB passed", grew)
+	} else {
+		t.Logf("peak live heap growth %d bytes for 200 MB with no file", grew)
 	}
 }

@@ -55,15 +55,17 @@ const (
 
 // Spool is an io.Writer for a tool's output that may be huge. It keeps the
 // output in memory until it reaches the threshold, then moves it to the
-// offload file and streams the rest there, so its memory stays bounded
-// whatever passes through: about HeadBytes+TailBytes plus two buffers.
+// offload file and streams the rest there, so its memory stays bounded by a
+// small buffer whatever passes through.
 //
 // No byte is lost. When the offload file fails at any step (create, write,
 // sync, close, rename) what reached it is copied to a file in the fallback
-// directory and the output goes on there; when that fails too, the spool
-// keeps the first HeadBytes and the last TailBytes of the output, and Close
-// puts in the middle a line saying exactly how many bytes were dropped and
-// why. Close finishes the file.
+// directory and the output goes on there. When that fails too, the spool
+// reads the first HeadBytes and the last TailBytes back from the failed file
+// and keeps them in memory with what follows, and Close puts in the middle a
+// line saying exactly how many bytes were dropped and why (bytes that cannot
+// be read back are dropped and counted the same way). With offloading off
+// the output is kept the same way. Close finishes the file.
 type Spool struct {
 	cfg   Config
 	fs    FS
@@ -78,9 +80,12 @@ type Spool struct {
 	preview      []byte
 	previewLines int
 
-	head    []byte // the first HeadBytes of the output
-	tail    []byte // ring of the last TailBytes bytes after the head
+	// In memory: the output before it spills, and after every file failed.
+	head    []byte // bytes [0, len(head)) of the output, at most HeadBytes
+	tail    []byte // ring of at most TailBytes bytes, the last at offset ringEnd-1
 	tailPos int    // where the next byte goes in tail
+	ringLen int64  // bytes held in the ring
+	ringEnd int64  // output offset just past the ring's last byte
 
 	spilled  bool
 	stage    int    // index in roots of the current file's place
@@ -134,20 +139,29 @@ func NewSpool(cfg Config, toolUseID string) (*Spool, error) {
 // Write takes the next piece of output. It never fails: a failure to write
 // a file is dealt with as the type says and reported by Close.
 func (s *Spool) Write(p []byte) (int, error) {
-	inHead := s.count(p)
-	if !s.spilled {
-		if s.name == "" || (s.chars < int64(s.cfg.Threshold) && s.bytes <= HeadBytes) {
-			return len(p), nil
-		}
+	off := s.bytes
+	s.count(p)
+	if s.spilled {
+		s.toFile(off, p)
+		return len(p), nil
+	}
+	k := min(len(p), HeadBytes-len(s.head))
+	s.keepAt(off, p[:k])
+	rest := p[k:]
+	if s.name == "" {
+		s.keepAt(off+int64(k), rest)
+		return len(p), nil
+	}
+	if s.chars >= int64(s.cfg.Threshold) || len(rest) > 0 {
 		// Past the threshold (or more than the head can hold): to a file.
 		s.spilled = true
 		s.pending = make([]byte, 0, fileBufferSize)
+		mem := s.head
+		s.head = nil
 		s.sink = s.open(nil)
-		s.push(s.head)
-		s.push(p[inHead:])
-		return len(p), nil
+		s.toFile(0, mem)
+		s.toFile(off+int64(k), rest)
 	}
-	s.push(p)
 	return len(p), nil
 }
 
@@ -157,11 +171,10 @@ func (s *Spool) Len() int64 { return s.bytes }
 // EndsWithNewline reports whether the output so far ends with a newline.
 func (s *Spool) EndsWithNewline() bool { return s.last == '\n' }
 
-// count updates sizes, the preview, the head and the tail; it returns how
-// many bytes of p went to the head.
-func (s *Spool) count(p []byte) int {
+// count updates sizes and the preview.
+func (s *Spool) count(p []byte) {
 	if len(p) == 0 {
-		return 0
+		return
 	}
 	s.bytes += int64(len(p))
 	s.lines += int64(bytes.Count(p, []byte{'\n'}))
@@ -189,39 +202,55 @@ func (s *Spool) count(p []byte) int {
 		}
 		q = q[len(line):]
 	}
-	n := min(len(p), HeadBytes-len(s.head))
-	if n > cap(s.head)-len(s.head) { // grow, but never past HeadBytes
-		head := make([]byte, len(s.head), min(max(2*cap(s.head), len(s.head)+n, 4096), HeadBytes))
-		copy(head, s.head)
-		s.head = head
-	}
-	s.head = append(s.head, p[:n]...)
-	s.keepTail(p[n:])
-	return n
 }
 
-// keepTail puts p in the tail ring.
-func (s *Spool) keepTail(p []byte) {
+// keepAt keeps p, the output from offset off, in memory: in the head while
+// it continues the head and there is room, then in the tail ring. A ring
+// that p does not continue starts again (the bytes between are dropped).
+func (s *Spool) keepAt(off int64, p []byte) {
 	if len(p) == 0 {
 		return
+	}
+	if s.ringLen == 0 && off == int64(len(s.head)) && len(s.head) < HeadBytes {
+		k := min(len(p), HeadBytes-len(s.head))
+		if k > cap(s.head)-len(s.head) { // grow, but never past HeadBytes
+			head := make([]byte, len(s.head), min(max(2*cap(s.head), len(s.head)+k, 4096), HeadBytes))
+			copy(head, s.head)
+			s.head = head
+		}
+		s.head = append(s.head, p[:k]...)
+		off, p = off+int64(k), p[k:]
+		if len(p) == 0 {
+			return
+		}
+	}
+	if s.ringLen > 0 && s.ringEnd != off {
+		s.ringLen = 0
 	}
 	if s.tail == nil {
 		s.tail = make([]byte, TailBytes)
 	}
+	end := off + int64(len(p))
 	if len(p) >= TailBytes {
 		p = p[len(p)-TailBytes:]
 	}
 	n := copy(s.tail[s.tailPos:], p)
 	copy(s.tail, p[n:])
 	s.tailPos = (s.tailPos + len(p)) % TailBytes
+	s.ringEnd, s.ringLen = end, min(TailBytes, s.ringLen+int64(len(p)))
 }
 
-// push sends p towards the file, a buffer at a time.
-func (s *Spool) push(p []byte) {
-	for len(p) > 0 && s.sink != nil {
+// toFile sends p, the output from offset off, to the file a buffer at a
+// time, or keeps it in memory once no file is left.
+func (s *Spool) toFile(off int64, p []byte) {
+	for len(p) > 0 {
+		if s.sink == nil {
+			s.keepAt(off, p)
+			return
+		}
 		n := min(len(p), fileBufferSize-len(s.pending))
 		s.pending = append(s.pending, p[:n]...)
-		p = p[n:]
+		off, p = off+int64(n), p[n:]
 		if len(s.pending) == fileBufferSize {
 			s.flush()
 		}
@@ -288,8 +317,47 @@ func (s *Spool) open(from *sink) *sink {
 		}
 	}
 	s.stage = len(s.roots)
-	s.pending = nil
+	s.recover(from)
 	return nil
+}
+
+// recover keeps in memory what is left when no file can be written: the
+// start and the end of what reached from's file, read back, and what was
+// still pending.
+func (s *Spool) recover(from *sink) {
+	pending := s.pending
+	s.pending = nil
+	if from == nil {
+		s.keepAt(0, pending)
+		return
+	}
+	defer s.keepAt(from.written, pending)
+	if from.written == 0 {
+		return
+	}
+	r, err := s.fs.Open(from.f.Name())
+	if err != nil {
+		s.failures = append(s.failures, failure(from.final, "read back", err))
+		return
+	}
+	defer r.Close()
+	head := make([]byte, min(from.written, HeadBytes))
+	n, err := r.ReadAt(head, 0)
+	s.keepAt(0, head[:n])
+	if n < len(head) {
+		s.failures = append(s.failures, failure(from.final, "read back", fmt.Errorf("only %d of %d bytes could be read back: %v", n, from.written, err)))
+		return
+	}
+	start := max(int64(len(head)), from.written-TailBytes)
+	if start == from.written {
+		return
+	}
+	tail := make([]byte, from.written-start)
+	n, err = r.ReadAt(tail, start)
+	s.keepAt(start, tail[:n])
+	if n < len(tail) {
+		s.failures = append(s.failures, failure(from.final, "read back", fmt.Errorf("only %d of %d bytes could be read back: %v", start+int64(n), from.written, err)))
+	}
 }
 
 // copyInto copies what reached from's file into to's file.
@@ -390,31 +458,40 @@ func (s *Spool) Close() Summary {
 	return sum
 }
 
-// kept returns the output from memory: all of it when it fits, else its
-// head, the marker and its tail.
+// kept returns the output from memory: all of it when nothing is missing,
+// else its head, the marker and its tail; and the error to report.
 func (s *Spool) kept() (string, error) {
-	var e *Error
-	if s.spilled || s.bytes > HeadBytes {
-		e = &Error{Failures: s.failures, Off: !s.spilled, Total: s.bytes}
+	total, h := s.bytes, int64(len(s.head))
+	tailStart := total
+	if s.ringLen > 0 && s.ringEnd == total {
+		tailStart = max(total-s.ringLen, h)
 	}
-	if s.bytes <= HeadBytes+TailBytes {
-		var b strings.Builder // String() does not copy
-		b.Grow(int(s.bytes))
+	tail := s.tailBytes(total - tailStart)
+	var e *Error
+	if s.spilled {
+		e = &Error{Failures: s.failures, Total: total}
+	}
+	if gap := tailStart - h; gap > 0 {
+		if e == nil {
+			e = &Error{Off: true, Total: total}
+		}
+		e.Head, e.Tail, e.Dropped = h, total-tailStart, gap
+	}
+	var b strings.Builder // String() does not copy
+	if e == nil || e.Dropped == 0 {
+		b.Grow(int(h) + len(tail))
 		b.Write(s.head)
-		b.Write(s.tailBytes(s.bytes - int64(len(s.head))))
+		b.Write(tail)
 		if e == nil {
 			return b.String(), nil
 		}
 		return b.String(), e
 	}
-	e.Head, e.Tail = int64(len(s.head)), TailBytes
-	e.Dropped = s.bytes - e.Head - e.Tail
 	marker := e.Marker()
-	var b strings.Builder
-	b.Grow(len(s.head) + len(marker) + TailBytes)
+	b.Grow(int(h) + len(marker) + len(tail))
 	b.Write(s.head)
 	b.WriteString(marker)
-	b.Write(s.tailBytes(TailBytes))
+	b.Write(tail)
 	return b.String(), e
 }
 
@@ -424,6 +501,9 @@ func (s *Spool) tailBytes(n int64) []byte {
 		return nil
 	}
 	start := (s.tailPos - int(n) + TailBytes) % TailBytes
+	if s.tail == nil {
+		return nil
+	}
 	if start+int(n) <= TailBytes {
 		return s.tail[start : start+int(n)]
 	}

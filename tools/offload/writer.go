@@ -20,7 +20,7 @@ type FS interface {
 	// with prefix; it never opens an existing file or follows a link.
 	CreateTemp(dir, prefix string) (File, error)
 	// Open opens a file for reading without following a symbolic link.
-	Open(name string) (io.ReadCloser, error)
+	Open(name string) (Reader, error)
 	// Rename moves oldpath to newpath unless something is already at
 	// newpath, in which case it fails with an error that is fs.ErrExist.
 	Rename(oldpath, newpath string) error
@@ -36,6 +36,13 @@ type File interface {
 	Name() string
 }
 
+// Reader is a file being read back.
+type Reader interface {
+	io.Reader
+	io.ReaderAt
+	io.Closer
+}
+
 // OS is the operating system's file system.
 var OS FS = osFS{}
 
@@ -47,7 +54,7 @@ func (osFS) CreateTemp(dir, prefix string) (File, error) {
 	return os.CreateTemp(dir, prefix+"*") // O_CREATE|O_EXCL: never an existing file or a link
 }
 
-func (osFS) Open(name string) (io.ReadCloser, error) {
+func (osFS) Open(name string) (Reader, error) {
 	return os.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 }
 

@@ -4,7 +4,6 @@ package offloadtest
 
 import (
 	"fmt"
-	"io"
 	"strings"
 	"sync"
 	"syscall"
@@ -112,7 +111,7 @@ func (s *FS) CreateTemp(dir, prefix string) (offload.File, error) {
 }
 
 // Open is offload.OS's, or the Read fault.
-func (s *FS) Open(name string) (io.ReadCloser, error) {
+func (s *FS) Open(name string) (offload.Reader, error) {
 	if f, ok := s.fault(Read, name); ok {
 		s.note(Read, name)
 		return nil, fmt.Errorf("open %s: %w", name, f.err())
