@@ -10,6 +10,7 @@ package offload
 
 import (
 	"bytes"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -133,18 +134,27 @@ func FileName(toolUseID string) string {
 	return "sha256-" + hex.EncodeToString(sum[:16]) + ".md"
 }
 
-// maxNames is how many names are tried for one file: name.md, name-2.md, …
-const maxNames = 1000
+// maxNames is how many names are tried for one file: name.md, name-2.md …
+// name-4.md, then names with a random suffix.
+const maxNames = 64
 
 // uniqueName returns the i-th (from 1) candidate name for a file: name as
-// is, then with -i before its extension. A file never replaces another: an
-// id seen twice gets the next free name.
+// is, then with -i before its extension, then (from the fifth) with a
+// random suffix, so an id seen many times costs a few tries, not one per
+// earlier file. A file never replaces another: an id seen twice gets the
+// next free name.
 func uniqueName(name string, i int) string {
 	if i <= 1 {
 		return name
 	}
 	ext := filepath.Ext(name)
-	return strings.TrimSuffix(name, ext) + "-" + strconv.Itoa(i) + ext
+	suffix := strconv.Itoa(i)
+	if i > 4 {
+		var b [6]byte
+		rand.Read(b[:])
+		suffix = hex.EncodeToString(b[:])
+	}
+	return strings.TrimSuffix(name, ext) + "-" + suffix + ext
 }
 
 // CheckID accepts ids of 1 to 128 characters from [A-Za-z0-9_-], the tool_use

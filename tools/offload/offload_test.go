@@ -276,8 +276,36 @@ func BenchmarkOffload100KB(b *testing.B) {
 	b.SetBytes(100_000)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := OffloadToFile(msg, "bench", dir); err != nil {
+		res, err := OffloadToFile(msg, "bench", dir)
+		if err != nil {
 			b.Fatal(err)
 		}
+		os.Remove(res.File) // an offload never replaces a file: make room for the next
 	}
+}
+
+// TestOffloadManyTimesSameID: an id seen many times still finds a free name
+// at once (no failure after some number of files, no try per earlier file).
+func TestOffloadManyTimesSameID(t *testing.T) {
+	dir := t.TempDir()
+	w := &countingWriter{}
+	seen := map[string]bool{}
+	for i := 0; i < 200; i++ {
+		res, err := Offload(resultMessage("toolu_r", &ResultContent{Text: "x"}), "s", dir, w)
+		if err != nil || seen[res.File] {
+			t.Fatalf("offload %d: %v %s", i, err, res.File)
+		}
+		seen[res.File] = true
+	}
+	if w.writes > 200*6 {
+		t.Fatalf("%d writes for 200 offloads", w.writes)
+	}
+}
+
+type countingWriter struct{ writes int }
+
+func (w *countingWriter) MkdirAll(dir string) error { return OSWriter{}.MkdirAll(dir) }
+func (w *countingWriter) WriteFile(path string, data []byte) error {
+	w.writes++
+	return OSWriter{}.WriteFile(path, data)
 }
