@@ -174,4 +174,3 @@ func serveOne(ctx context.Context, reg *tools.Registry, off offload.Config, line
 	}
 	return offload.Apply(reg.Execute(ctx, use.ID, use.Name, use.Input), off, nil)
 }
-
