@@ -61,6 +61,9 @@ func runCommandLine(o *Options) error {
 		return &ExitError{ExitFailed}
 	}
 	code, _ := r.runLine(ctx, o.Command)
+	if code == exitWithLast {
+		code = 0
+	}
 	if code != 0 {
 		return &ExitError{code}
 	}
@@ -76,7 +79,7 @@ func runScript(o *Options, in io.Reader) error {
 	}
 	defer done()
 	batchGC(o.Getenv)
-	failed := false
+	failed, last := false, 0
 	lines := newLineReader(in)
 	var pending strings.Builder
 	for ctx.Err() == nil {
@@ -115,10 +118,22 @@ func runScript(o *Options, in io.Reader) error {
 			break
 		}
 		code, exit := r.runLine(ctx, text)
+		if exit {
+			// `exit N` ends the script with N, and a plain `exit` with the
+			// last line's status, as in bash.
+			if code == exitWithLast {
+				code = last
+			}
+			if code != 0 {
+				return &ExitError{code}
+			}
+			return nil
+		}
 		if code != 0 {
 			failed = true
 		}
-		if exit || rerr != nil {
+		last = code
+		if rerr != nil {
 			break
 		}
 	}
@@ -127,6 +142,10 @@ func runScript(o *Options, in io.Reader) error {
 	}
 	return nil
 }
+
+// exitWithLast is runLine's status for a plain `exit`: leave with the last
+// line's status.
+const exitWithLast = -1
 
 // runLine runs one (complete) line and prints its output. exit reports a
 // request to leave.
@@ -139,7 +158,7 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 		b := r.app.shell.Builtin(line)
 		switch b.Action {
 		case router.ActionExit:
-			return 0, true
+			return exitWithLast, true
 		case router.ActionTrace:
 			r.trace = b.Trace
 		}
@@ -162,7 +181,9 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 		r.print(r.out, strings.Join(lines, "\n"))
 	}
 	r.print(r.errOut, out.Warning)
-	r.print(r.errOut, out.Stderr)
+	if !out.Exit {
+		r.print(r.errOut, out.Stderr)
+	}
 	if r.panel && r.app.store.Version() != r.seen {
 		if snap := r.app.store.Snapshot(); snap.Version != r.seen {
 			r.seen = snap.Version
@@ -173,7 +194,7 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 			r.print(r.out, box)
 		}
 	}
-	return out.ExitCode, false
+	return out.ExitCode, out.Exit
 }
 
 // print writes text and a newline, unless text is empty. On a terminal,

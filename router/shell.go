@@ -53,6 +53,9 @@ type Output struct {
 	// Warning tells why a long result could not be offloaded (the full text
 	// is shown instead).
 	Warning string
+	// Exit is set when a bash line ran exit at its top level (`exit 5`):
+	// a shell front end leaves with ExitCode, as bash does.
+	Exit bool
 }
 
 // Run runs line, streaming live output of commands to live (may be nil).
@@ -94,7 +97,7 @@ func (s *Shell) runBash(ctx context.Context, command string) Output {
 		out.Stderr, out.ExitCode = "Error: "+res.Content, 1
 		return out
 	}
-	out.ExitCode = st.ExitCode
+	out.ExitCode, out.Exit = st.ExitCode, st.Exited
 	if st.Failed() && out.ExitCode == 0 {
 		out.ExitCode = 1
 	}
