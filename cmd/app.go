@@ -61,7 +61,9 @@ func newApp(o *Options) (*app, error) {
 		return nil, &UsageError{fmt.Errorf("--bash-timeout must be more than 0, got %s", o.BashTimeout)}
 	}
 	off := offload.Config{Dir: o.OffloadDir, Session: session, Threshold: o.OffloadThreshold, FS: offloadFS}
-	bash.CleanStaleState("") // what a killed todo-shell could not remove
+	// What a killed todo-shell could not remove.
+	bash.CleanStaleState("")
+	offload.CleanStaleTemps(o.OffloadDir)
 
 	set, err := toolset.New(toolset.Options{Limits: limits, Offload: off, BashTimeout: o.BashTimeout})
 	if err != nil {

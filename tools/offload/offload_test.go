@@ -3,7 +3,9 @@ package offload
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -308,4 +310,30 @@ func (w *countingWriter) MkdirAll(dir string) error { return OSWriter{}.MkdirAll
 func (w *countingWriter) WriteFile(path string, data []byte) error {
 	w.writes++
 	return OSWriter{}.WriteFile(path, data)
+}
+
+func TestCleanStaleTemps(t *testing.T) {
+	root := t.TempDir()
+	gone := exec.Command("true")
+	gone.Run()
+	dead := gone.ProcessState.Pid()
+	os.Mkdir(filepath.Join(root, "s"), 0o700)
+	files := map[string]bool{ // name → should survive
+		fmt.Sprintf(".tmp-%d-toolu_a.md-123", dead):        false,
+		fmt.Sprintf(".tmp-%d-toolu_b.md-456", os.Getpid()): true,
+		".tmp-toolu_c.md-789":                              true, // no pid: cannot tell
+		"toolu_d.md":                                       true,
+	}
+	for name := range files {
+		os.WriteFile(filepath.Join(root, "s", name), []byte("x"), 0o600)
+	}
+	if n := CleanStaleTemps(root); n != 1 {
+		t.Errorf("removed %d, want 1", n)
+	}
+	for name, survive := range files {
+		_, err := os.Stat(filepath.Join(root, "s", name))
+		if (err == nil) != survive {
+			t.Errorf("%s: exists=%v, want %v", name, err == nil, survive)
+		}
+	}
 }
