@@ -62,6 +62,9 @@ func guardLines(in io.Reader, pass io.Writer, w *lineWriter, maxLine int) error 
 				line = append(line, chunk...)
 			}
 		}
+		if len(line) > maxLine {
+			tooLong, line = true, line[:0]
+		}
 		if tooLong {
 			w.answer(nil, codeInvalidRequest, fmt.Sprintf("request line longer than %d bytes", maxLine))
 		} else if text := bytes.TrimSpace(line); len(text) > 0 {
