@@ -22,7 +22,8 @@ type ExitError struct{ Code int }
 
 func (e *ExitError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
 
-// UsageError is bad usage: the message and the usage are printed, exit 2.
+// UsageError is bad usage: the message and a pointer to --help are printed,
+// exit 2.
 type UsageError struct{ Err error }
 
 func (e *UsageError) Error() string { return e.Err.Error() }
@@ -59,12 +60,12 @@ func mainWithEnv(args []string, s Streams, getenv func(string) string) int {
 	case errors.As(err, &exit):
 		return exit.Code
 	case errors.As(err, &usage):
-		fmt.Fprintf(s.ErrOut, "todo-shell: %v\n", usage.Err)
+		// The error, then one line: usage would bury it.
+		path := root.CommandPath()
 		if c, _, ferr := root.Find(args); ferr == nil && c != nil {
-			fmt.Fprint(s.ErrOut, "\n"+c.UsageString())
-		} else {
-			fmt.Fprint(s.ErrOut, "\n"+root.UsageString())
+			path = c.CommandPath()
 		}
+		fmt.Fprintf(s.ErrOut, "todo-shell: %v\nRun '%s --help' for usage.\n", usage.Err, path)
 		return ExitUsage
 	}
 	fmt.Fprintf(s.ErrOut, "todo-shell: %v\n", err)
