@@ -51,7 +51,14 @@ type Config struct {
 	Writer    offload.FileWriter // nil means the OS
 	// Transcript receives the conversation as JSON lines; nil for none.
 	Transcript io.Writer
+	// StreamIdleTimeout abandons a response when nothing arrives for this
+	// long, waiting for it to start included; 0 means
+	// DefaultStreamIdleTimeout.
+	StreamIdleTimeout time.Duration
 }
+
+// DefaultStreamIdleTimeout is how long a response may send nothing.
+const DefaultStreamIdleTimeout = 120 * time.Second
 
 // Agent holds one conversation. Run is not safe for concurrent use: one
 // prompt at a time.
@@ -71,6 +78,12 @@ func New(cfg Config) (*Agent, error) {
 	}
 	if cfg.MaxTokens <= 0 {
 		return nil, fmt.Errorf("agent: max tokens must be 1 or more")
+	}
+	if cfg.StreamIdleTimeout < 0 {
+		return nil, fmt.Errorf("agent: the stream idle timeout must be 0 (the default) or more")
+	}
+	if cfg.StreamIdleTimeout == 0 {
+		cfg.StreamIdleTimeout = DefaultStreamIdleTimeout
 	}
 	system := DefaultSystem
 	if cfg.System != "" {
@@ -185,42 +198,108 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 	}
 }
 
-// stream makes one request and accumulates its streamed response.
+// errIdle cancels a request whose response went quiet.
+var errIdle = errors.New("stream idle")
+
+// stream makes one request and accumulates its streamed response. Nothing
+// arriving for StreamIdleTimeout abandons it; a response that stops before
+// message_stop is a failure of its own ("ended early"), not a network one.
+//
+// Text is accumulated here, one builder per block, not by
+// anthropic.Message.Accumulate: that appends each delta to a string, which
+// copies the whole text so far for every delta (4 MB in 100-byte deltas is
+// 40,000 copies of up to 4 MB).
 func (a *Agent) stream(ctx context.Context, emit func(Event)) (anthropic.Message, error) {
 	a.log("request", nil)
+	reqCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	idle := a.cfg.StreamIdleTimeout
+	timer := time.AfterFunc(idle, func() { cancel(errIdle) })
+	defer timer.Stop()
 	// The body is assembled from the encoded parts (a copy, not a
 	// re-encoding); the params only carry what the SDK looks at itself.
-	stream := a.cfg.Client.Messages.NewStreaming(ctx,
+	stream := a.cfg.Client.Messages.NewStreaming(reqCtx,
 		anthropic.MessageNewParams{Model: anthropic.Model(a.cfg.Model), MaxTokens: a.cfg.MaxTokens},
 		option.WithRequestBody("application/json", a.body()))
 	defer stream.Close()
 	var msg anthropic.Message
-	var text strings.Builder
+	var texts []*strings.Builder // by block index
+	started := false
 	for stream.Next() {
+		timer.Reset(idle)
+		started = true
 		ev := stream.Current()
+		switch ev.Type {
+		case "content_block_delta":
+			if ev.Delta.Type == "text_delta" {
+				i := int(ev.Index)
+				if i < 0 || i >= len(msg.Content) {
+					return msg, fmt.Errorf("read response: text for block %d of %d", i, len(msg.Content))
+				}
+				for len(texts) <= i {
+					texts = append(texts, nil)
+				}
+				if texts[i] == nil {
+					texts[i] = new(strings.Builder)
+					texts[i].WriteString(msg.Content[i].Text)
+				}
+				if d := ev.Delta.Text; d != "" {
+					texts[i].WriteString(d)
+					emit(TextDelta{Text: d})
+				}
+				continue
+			}
+		case "content_block_stop", "message_stop":
+			// Hand the accumulated text to the message before the SDK
+			// refreshes the blocks' JSON from it.
+			for i, b := range texts {
+				if b != nil && i < len(msg.Content) {
+					msg.Content[i].Text = b.String()
+				}
+			}
+		}
 		if err := msg.Accumulate(ev); err != nil {
 			return msg, fmt.Errorf("read response: %w", err)
 		}
-		switch e := ev.AsAny().(type) {
-		case anthropic.ContentBlockDeltaEvent:
-			if d, ok := e.Delta.AsAny().(anthropic.TextDelta); ok && d.Text != "" {
-				text.WriteString(d.Text)
-				emit(TextDelta{Text: d.Text})
-			}
-		case anthropic.ContentBlockStopEvent:
-			if text.Len() > 0 {
-				emit(TextDone{Text: text.String()})
-				text.Reset()
+		if ev.Type == "content_block_stop" {
+			if i := int(ev.Index); i < len(texts) && texts[i] != nil {
+				if t := texts[i].String(); t != "" {
+					emit(TextDone{Text: t})
+				}
+				texts[i] = nil
 			}
 		}
 	}
-	if err := stream.Err(); err != nil {
+	err := stream.Err()
+	if cause := context.Cause(reqCtx); errors.Is(cause, errIdle) && ctx.Err() == nil {
+		what := "the response stopped"
+		if !started {
+			what = "no response started"
+		}
+		return msg, &Failure{Kind: "timeout", Msg: fmt.Sprintf("Timed out: %s; nothing arrived from the Anthropic API for %s (--stream-idle-timeout)", what, idle), Err: errIdle}
+	}
+	if err != nil {
+		if started && ctx.Err() == nil {
+			return msg, endedEarly(err)
+		}
 		return msg, err
 	}
 	if msg.StopReason == "" {
-		return msg, fmt.Errorf("the response ended before message_stop")
+		return msg, endedEarly(nil)
 	}
 	return msg, nil
+}
+
+// endedEarly is a response that began and then stopped before message_stop:
+// the API was reached, so it is not a network failure to reach it.
+func endedEarly(err error) error {
+	msg := "The response ended early: the Anthropic API closed the stream before the message was complete; try again"
+	if err != nil {
+		msg += " (" + oneLine(err.Error()) + ")"
+	} else {
+		err = errors.New("the response ended before message_stop")
+	}
+	return &Failure{Kind: "ended_early", Msg: msg, Err: err}
 }
 
 // runTools executes the response's tool_use blocks in order and returns one
@@ -346,6 +425,9 @@ func (a *Agent) log(kind string, resp *anthropic.Message) {
 
 // describe turns a failure into one clear line.
 func describe(ctx context.Context, err error) error {
+	if f := (*Failure)(nil); errors.As(err, &f) {
+		return f
+	}
 	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, ctx.Err())) {
 		return ErrInterrupted
 	}
@@ -377,7 +459,7 @@ var ErrInterrupted = errors.New("interrupted")
 
 // Failure is an API or network failure, with one line for the user.
 type Failure struct {
-	Kind string // auth, rate_limit, overloaded, server, request, network, other
+	Kind string // auth, rate_limit, overloaded, server, request, network, timeout, ended_early, other
 	Msg  string
 	Err  error
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"github.com/mattn/go-isatty"
+
+	"github.com/todo-shell/todo-shell/render"
 )
 
 // Exit statuses.
@@ -39,6 +41,17 @@ type Streams struct {
 // StdStreams returns the process's standard streams.
 func StdStreams() Streams { return Streams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr} }
 
+// forTerminal returns text as it may be written to w: neutralised (escape
+// sequences removed, control characters made visible) when w is a terminal,
+// exactly as it is otherwise. Every stream decides for itself: a terminal
+// stderr is protected even when stdout goes to a file.
+func forTerminal(w io.Writer, text string) string {
+	if isTerminal(w) {
+		return render.SanitizeOutput(text)
+	}
+	return text
+}
+
 // isTerminal reports whether v is a terminal file.
 func isTerminal(v any) bool {
 	f, ok := v.(*os.File)
@@ -65,9 +78,9 @@ func mainWithEnv(args []string, s Streams, getenv func(string) string) int {
 		if c, _, ferr := root.Find(args); ferr == nil && c != nil {
 			path = c.CommandPath()
 		}
-		fmt.Fprintf(s.ErrOut, "todo-shell: %v\nRun '%s --help' for usage.\n", usage.Err, path)
+		fmt.Fprintf(s.ErrOut, "todo-shell: %s\nRun '%s --help' for usage.\n", forTerminal(s.ErrOut, usage.Err.Error()), path)
 		return ExitUsage
 	}
-	fmt.Fprintf(s.ErrOut, "todo-shell: %v\n", err)
+	fmt.Fprintf(s.ErrOut, "todo-shell: %s\n", forTerminal(s.ErrOut, err.Error()))
 	return ExitFailed
 }

@@ -24,15 +24,17 @@ type scriptRunner struct {
 	errOut *bufio.Writer
 	trace  bool
 	panel  bool
-	safe   bool // the output is a terminal: neutralise escape codes
-	styles render.Styles
-	seen   uint64 // store version last drawn by --panel
+	// safeOut and safeErr: that stream is a terminal, so escape codes in
+	// what goes to it are neutralised. Each stream decides for itself.
+	safeOut, safeErr bool
+	styles           render.Styles
+	seen             uint64 // store version last drawn by --panel
 }
 
 func newScriptRunner(o *Options, a *app) *scriptRunner {
 	return &scriptRunner{
 		app: a, out: bufio.NewWriterSize(o.Streams.Out, 64<<10), errOut: bufio.NewWriterSize(o.Streams.ErrOut, 4<<10),
-		trace: o.Trace, panel: o.Panel, safe: isTerminal(o.Streams.Out),
+		trace: o.Trace, panel: o.Panel, safeOut: isTerminal(o.Streams.Out), safeErr: isTerminal(o.Streams.ErrOut),
 		styles: render.PlainStyles(),
 	}
 }
@@ -176,14 +178,14 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 	return out.ExitCode, false
 }
 
-// print writes text and a newline, unless text is empty. On a terminal,
-// escape codes in it are neutralised. Writing to stderr first flushes
+// print writes text and a newline, unless text is empty. When w's stream is
+// a terminal, escape codes in it are neutralised. Writing to stderr first flushes
 // stdout, so the two keep their order when they share a file.
 func (r *scriptRunner) print(w *bufio.Writer, text string) {
 	if text == "" {
 		return
 	}
-	if r.safe {
+	if (w == r.out && r.safeOut) || (w == r.errOut && r.safeErr) {
 		text = render.SanitizeOutput(text)
 	}
 	if w == r.errOut {
