@@ -46,7 +46,7 @@ func TestCommandLine(t *testing.T) {
 		{"todo read empty", []string{"-c", "TodoRead"}, nil, 0, "No todos.", ""},
 		{"validation fails", []string{"-c", `TodoWrite '{"todos":[{}]}'`}, nil, 1, "", "Error: Validation failed"},
 		{"bash status passes through", []string{"-c", "echo hi; exit 7"}, nil, 7, "hi", "exit status 7"},
-		{"incomplete line", []string{"-c", "echo 'open"}, nil, 1, "", "open quote"},
+		{"incomplete line", []string{"-c", "echo 'open"}, nil, 1, "", "Error: unexpected end of the command: the single quote (') opened on line 1 is never closed"},
 		{"help", []string{"--help"}, nil, 0, "Exit status: 0 success, 1 a command failed, 2 bad usage.", ""},
 		{"bad flag", []string{"--nope"}, nil, 2, "", "unknown flag: --nope"},
 		{"bad session", []string{"--session", "../x", "-c", "TodoRead"}, nil, 2, "", "--session"},

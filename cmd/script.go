@@ -58,8 +58,9 @@ func runCommandLine(o *Options) error {
 		return err
 	}
 	defer done()
-	if router.Incomplete(o.Command) {
-		r.print(r.errOut, "Error: unexpected end of line: an open quote or a trailing backslash")
+	var sc router.Scanner
+	if sc.Write(o.Command); sc.Incomplete() {
+		r.print(r.errOut, "Error: unexpected end of the command: "+sc.Problem(1))
 		return &ExitError{ExitFailed}
 	}
 	code, _ := r.runLine(ctx, o.Command)
@@ -80,7 +81,16 @@ func runScript(o *Options, in io.Reader) error {
 	batchGC(o.Getenv)
 	failed := false
 	lines := newLineReader(in)
-	var pending strings.Builder
+	// A command can go on over several lines (an open quote, a trailing
+	// backslash): they collect in pending, and the scanner follows them in
+	// linear time, so an unclosed quote costs a pass over the input, not a
+	// pass per line.
+	var (
+		pending strings.Builder
+		sc      router.Scanner
+		lineNo  int // lines read
+		first   int // the line the pending command began on
+	)
 	for ctx.Err() == nil {
 		if lines.drained() {
 			r.flush() // about to wait for input: show what is done
@@ -92,30 +102,37 @@ func runScript(o *Options, in io.Reader) error {
 		}
 		if line == "" && rerr != nil {
 			if pending.Len() > 0 {
-				r.print(r.errOut, "Error: unexpected end of input: an open quote or a trailing backslash")
+				r.print(r.errOut, "Error: unexpected end of input: "+sc.Problem(first))
 				failed = true
 			}
 			break
 		}
+		lineNo++
 		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		continuing := pending.Len() > 0 // an incomplete line is never empty
+		if !continuing {
+			first = lineNo
+		}
+		incomplete := sc.Line(line)
 		text := line
-		if pending.Len() > 0 {
+		if continuing {
+			pending.WriteByte('\n')
 			pending.WriteString(line)
 			text = pending.String()
 		}
-		if router.Incomplete(text) && rerr == nil {
-			if pending.Len() == 0 {
-				pending.WriteString(line)
+		if incomplete {
+			if rerr == nil {
+				if !continuing {
+					pending.WriteString(line)
+				}
+				continue
 			}
-			pending.WriteByte('\n')
-			continue
-		}
-		pending.Reset()
-		if router.Incomplete(text) {
-			r.print(r.errOut, "Error: unexpected end of input: an open quote or a trailing backslash")
+			r.print(r.errOut, "Error: unexpected end of input: "+sc.Problem(first))
 			failed = true
 			break
 		}
+		pending.Reset()
+		sc.Reset()
 		code, exit := r.runLine(ctx, text)
 		if code != 0 {
 			failed = true
