@@ -487,3 +487,39 @@ func BenchmarkStreamedText(b *testing.B) {
 	}
 	b.SetBytes(int64(len(text)))
 }
+
+// TestAssistantMessageEncoding: the assistant message kept for the next
+// request and the transcript's response line carry the text and the
+// tool_use blocks whole, as the API defines them.
+func TestAssistantMessageEncoding(t *testing.T) {
+	e := newEnv(t, toolUse(block{text: "let me \"look\"\n"}, bashCall("toolu_1", "echo hi")), say("done"))
+	if _, err := e.agent.Run(context.Background(), "hi", nil); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"role": "assistant", "content": []any{
+		map[string]any{"type": "text", "text": "let me \"look\"\n"},
+		map[string]any{"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": map[string]any{"command": "echo hi"}},
+	}}
+	var got map[string]any
+	if err := json.Unmarshal(e.agent.Messages()[1], &got); err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("%v\n%s", err, e.agent.Messages()[1])
+	}
+	// The second request carries it as sent.
+	if sent := e.api.requests()[1]["messages"].([]any)[1]; !reflect.DeepEqual(sent, want) {
+		t.Fatalf("sent %v", sent)
+	}
+	var responses []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(e.transcript.String()), "\n") {
+		var v map[string]any
+		if err := json.Unmarshal([]byte(l), &v); err != nil {
+			t.Fatalf("transcript line %q: %v", l, err)
+		}
+		if v["type"] == "response" {
+			responses = append(responses, v["message"].(map[string]any))
+		}
+	}
+	if len(responses) != 2 || !reflect.DeepEqual(responses[0]["content"], want["content"]) || responses[0]["stop_reason"] != "tool_use" ||
+		responses[1]["stop_reason"] != "end_turn" || responses[0]["usage"].(map[string]any)["output_tokens"] != 20.0 {
+		t.Fatalf("responses %v", responses)
+	}
+}
