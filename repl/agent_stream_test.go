@@ -3,18 +3,25 @@ package repl
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/todo-shell/todo-shell/agent"
 	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/tools/offload"
 )
 
 // streamingAgent answers with size bytes of text in delta-byte pieces, the
@@ -124,5 +131,65 @@ func BenchmarkStreamedAnswerREPL(b *testing.B) {
 			}
 			b.SetBytes(int64(len(text)))
 		})
+	}
+}
+
+// sseAnswer is a whole streamed Messages API response: n bytes of text in
+// delta-byte text_delta events, the last line holding END-OF-ANSWER.
+func sseAnswer(n, delta int) []byte {
+	text := longAnswer(n)
+	var b bytes.Buffer
+	send := func(ev, data string) { fmt.Fprintf(&b, "event: %s\ndata: %s\n\n", ev, data) }
+	send("message_start", `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":7,"output_tokens":1}}}`)
+	send("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
+	for s := text; len(s) > 0; {
+		k := min(delta, len(s))
+		q, _ := json.Marshal(s[:k])
+		send("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":`+string(q)+`}}`)
+		s = s[k:]
+	}
+	send("content_block_stop", `{"type":"content_block_stop","index":0}`)
+	send("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":5}}`)
+	send("message_stop", `{"type":"message_stop"}`)
+	return b.Bytes()
+}
+
+// BenchmarkStreamedAnswerREPLRealAgent: the same through the real agent
+// loop and SDK against a loopback server sending the SSE stream (encoded
+// up front): the agent REPL end to end, terminal drawing aside.
+func BenchmarkStreamedAnswerREPLRealAgent(b *testing.B) {
+	for _, size := range []int{1 << 20, 4 << 20} {
+		body := sseAnswer(size, 100)
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Write(body)
+		}))
+		b.Run(fmt.Sprintf("%dMB", size>>20), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				cfg, offDir := testConfig(b)
+				a, err := agent.New(agent.Config{
+					Client: anthropic.NewClient(option.WithAPIKey("k"), option.WithBaseURL(srv.URL)),
+					Model:  "m", MaxTokens: 1024, MaxTurns: 5, Registry: cfg.Shell.Registry,
+					Offload: offload.Config{Dir: offDir, Session: "b", Threshold: 1000},
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				mw := &markerWriter{marker: []byte("END-OF-ANSWER"), seen: make(chan struct{})}
+				cfg.Transcript, cfg.Agent = mw, a
+				tm := teatest.NewTestModel(b, New(cfg), teatest.WithInitialTermSize(100, 30))
+				tm.Type("go")
+				tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+				select {
+				case <-mw.seen:
+				case <-time.After(60 * time.Second):
+					b.Fatal("the answer was not printed within 60 s")
+				}
+				tm.Quit()
+			}
+			b.SetBytes(int64(size))
+		})
+		srv.Close()
 	}
 }
