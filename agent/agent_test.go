@@ -407,12 +407,12 @@ func TestFaultStreamIdleTimeout(t *testing.T) {
 // is not cut off, however long it takes in all.
 func TestFaultStreamIdleTimeoutIsIdleNotTotal(t *testing.T) {
 	e := newEnv(t, reply{blocks: []block{{text: strings.Repeat("x", 3000)}}, delta: 100})
-	e.agent.cfg.StreamIdleTimeout = 150 * time.Millisecond
+	e.agent.cfg.StreamIdleTimeout = 500 * time.Millisecond
 	n := 0
 	res, err := e.agent.Run(context.Background(), "hi", func(ev Event) {
 		if _, ok := ev.(TextDelta); ok {
-			if n++; n%10 == 0 {
-				time.Sleep(60 * time.Millisecond) // 30 deltas, 180 ms in all, never 150 ms idle
+			if n++; n%5 == 0 {
+				time.Sleep(100 * time.Millisecond) // 30 deltas, 600 ms in all, never 500 ms idle
 			}
 		}
 	})
