@@ -32,7 +32,15 @@ func newApp(o *Options) (*app, error) {
 	if changed == nil {
 		changed = func(string) bool { return false }
 	}
-	limits, err := todo.LimitsFromEnv(o.Getenv)
+	// A flag overrides its variable: a malformed variable that a flag
+	// overrides is never read.
+	flagFor := map[string]string{todo.EnvMaxItems: "max-items", todo.EnvMaxContentLength: "max-content-length", todo.EnvMaxInProgress: "max-in-progress"}
+	limits, err := todo.LimitsFromEnv(func(name string) string {
+		if f, ok := flagFor[name]; ok && changed(f) {
+			return ""
+		}
+		return o.Getenv(name)
+	})
 	if err != nil {
 		return nil, &UsageError{err}
 	}

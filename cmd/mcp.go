@@ -97,7 +97,7 @@ func runMCP(ctx context.Context, a *app, mo *mcpOptions, level slog.Level, s Str
 		Registry: a.registry,
 		Tools:    names,
 		Offload:  a.offload,
-		Version:  versionString(),
+		Version:  version(),
 		Logger:   logger,
 		OnResult: func(name string, res tools.ToolResult) {
 			if res.OffloadErr != nil {

@@ -24,15 +24,17 @@ type scriptRunner struct {
 	errOut *bufio.Writer
 	trace  bool
 	panel  bool
-	safe   bool // the output is a terminal: neutralise escape codes
-	styles render.Styles
-	seen   uint64 // store version last drawn by --panel
+	// safeOut and safeErr: that stream is a terminal, so escape codes in
+	// what goes to it are neutralised. Each stream decides for itself.
+	safeOut, safeErr bool
+	styles           render.Styles
+	seen             uint64 // store version last drawn by --panel
 }
 
 func newScriptRunner(o *Options, a *app) *scriptRunner {
 	return &scriptRunner{
 		app: a, out: bufio.NewWriterSize(o.Streams.Out, 64<<10), errOut: bufio.NewWriterSize(o.Streams.ErrOut, 4<<10),
-		trace: o.Trace, panel: o.Panel, safe: isTerminal(o.Streams.Out),
+		trace: o.Trace, panel: o.Panel, safeOut: isTerminal(o.Streams.Out), safeErr: isTerminal(o.Streams.ErrOut),
 		styles: render.PlainStyles(),
 	}
 }
@@ -56,8 +58,9 @@ func runCommandLine(o *Options) error {
 		return err
 	}
 	defer done()
-	if router.Incomplete(o.Command) {
-		r.print(r.errOut, "Error: unexpected end of line: an open quote or a trailing backslash")
+	var sc router.Scanner
+	if sc.Write(o.Command); sc.Incomplete() {
+		r.print(r.errOut, "Error: unexpected end of the command: "+sc.Problem(1))
 		return &ExitError{ExitFailed}
 	}
 	code, _ := r.runLine(ctx, o.Command)
@@ -81,7 +84,16 @@ func runScript(o *Options, in io.Reader) error {
 	batchGC(o.Getenv)
 	failed, last := false, 0
 	lines := newLineReader(in)
-	var pending strings.Builder
+	// A command can go on over several lines (an open quote, a trailing
+	// backslash): they collect in pending, and the scanner follows them in
+	// linear time, so an unclosed quote costs a pass over the input, not a
+	// pass per line.
+	var (
+		pending strings.Builder
+		sc      router.Scanner
+		lineNo  int // lines read
+		first   int // the line the pending command began on
+	)
 	for ctx.Err() == nil {
 		if lines.drained() {
 			r.flush() // about to wait for input: show what is done
@@ -93,30 +105,37 @@ func runScript(o *Options, in io.Reader) error {
 		}
 		if line == "" && rerr != nil {
 			if pending.Len() > 0 {
-				r.print(r.errOut, "Error: unexpected end of input: an open quote or a trailing backslash")
+				r.print(r.errOut, "Error: unexpected end of input: "+sc.Problem(first))
 				failed = true
 			}
 			break
 		}
+		lineNo++
 		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		continuing := pending.Len() > 0 // an incomplete line is never empty
+		if !continuing {
+			first = lineNo
+		}
+		incomplete := sc.Line(line)
 		text := line
-		if pending.Len() > 0 {
+		if continuing {
+			pending.WriteByte('\n')
 			pending.WriteString(line)
 			text = pending.String()
 		}
-		if router.Incomplete(text) && rerr == nil {
-			if pending.Len() == 0 {
-				pending.WriteString(line)
+		if incomplete {
+			if rerr == nil {
+				if !continuing {
+					pending.WriteString(line)
+				}
+				continue
 			}
-			pending.WriteByte('\n')
-			continue
-		}
-		pending.Reset()
-		if router.Incomplete(text) {
-			r.print(r.errOut, "Error: unexpected end of input: an open quote or a trailing backslash")
+			r.print(r.errOut, "Error: unexpected end of input: "+sc.Problem(first))
 			failed = true
 			break
 		}
+		pending.Reset()
+		sc.Reset()
 		code, exit := r.runLine(ctx, text)
 		if exit {
 			// `exit N` ends the script with N, and a plain `exit` with the
@@ -197,14 +216,14 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 	return out.ExitCode, out.Exit
 }
 
-// print writes text and a newline, unless text is empty. On a terminal,
-// escape codes in it are neutralised. Writing to stderr first flushes
+// print writes text and a newline, unless text is empty. When w's stream is
+// a terminal, escape codes in it are neutralised. Writing to stderr first flushes
 // stdout, so the two keep their order when they share a file.
 func (r *scriptRunner) print(w *bufio.Writer, text string) {
 	if text == "" {
 		return
 	}
-	if r.safe {
+	if (w == r.out && r.safeOut) || (w == r.errOut && r.safeErr) {
 		text = render.SanitizeOutput(text)
 	}
 	if w == r.errOut {

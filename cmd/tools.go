@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"encoding/json"
-	"runtime/debug"
 
 	"github.com/spf13/cobra"
 )
@@ -28,32 +27,6 @@ func newCmdTools(o *Options) *cobra.Command {
 			return err
 		},
 	}
-}
-
-// Version is set at build time with -ldflags "-X .../cmd.Version=v1.2.3".
-var Version = ""
-
-func newCmdVersion(o *Options) *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print todo-shell's version",
-		Args:  noArgs,
-		RunE: func(*cobra.Command, []string) error {
-			_, err := o.Streams.Out.Write([]byte("todo-shell " + versionString() + "\n"))
-			return err
-		},
-	}
-}
-
-// versionString is the version set at build time, else the module's.
-func versionString() string {
-	if Version != "" {
-		return Version
-	}
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
-		return info.Main.Version
-	}
-	return "(devel)"
 }
 
 // noArgs is cobra.NoArgs reporting bad usage.

@@ -93,7 +93,7 @@ type run struct {
 	lines   []string
 
 	events agentEvents // a prompt's events; nil for a command
-	stream string      // assistant text streaming in
+	stream []byte      // assistant text streaming in (appended: see handleAgentEvent)
 }
 
 var _ tea.Model = Model{}
