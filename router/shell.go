@@ -108,6 +108,14 @@ func (s *Shell) runBash(ctx context.Context, command string) Output {
 	}
 	if res.Offloaded != nil {
 		out.Stdout, out.Offloaded = res.Content, res.Offloaded
+		if trailer != "" {
+			// The file ends with the trailer, which is shown on its own:
+			// keep it out of the preview and the line count.
+			off := *res.Offloaded
+			off.Preview = strings.TrimSuffix(off.Preview, trailer+"\n")
+			off.Lines = max(off.Lines-1, 0)
+			out.Offloaded = &off
+		}
 		return out
 	}
 	text := res.Content

@@ -1,6 +1,7 @@
 package bash
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -253,3 +254,35 @@ func TestFaultReaperKillsWhenItsInputEnds(t *testing.T) {
 	r.reaper.w.Close()
 	waitUntil(t, "the reaper to kill the job", func() bool { return len(processesWithArgs("sleep", marker)) == 0 })
 }
+
+// TestDirDoesNotWaitForARunningCommand: the prompt reads Dir while a command
+// runs; it must not wait for the command to end.
+func TestDirDoesNotWaitForARunningCommand(t *testing.T) {
+	r := newRunner(t)
+	started := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r.Run(context.Background(), "echo started; sleep 5", time.Minute, writerFunc(func(p []byte) {
+			select {
+			case <-started:
+			default:
+				close(started)
+			}
+		}))
+	}()
+	<-started
+	got := make(chan string, 1)
+	go func() { got <- r.Dir() }()
+	select {
+	case <-got:
+	case <-time.After(time.Second):
+		t.Fatal("Dir waited for the running command")
+	}
+	r.Kill()
+	<-done
+}
+
+type writerFunc func([]byte)
+
+func (f writerFunc) Write(p []byte) (int, error) { f(p); return len(p), nil }

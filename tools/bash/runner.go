@@ -35,6 +35,9 @@ type Runner struct {
 	dir   string
 
 	pgid atomic.Int64 // the running command's process group, 0 when idle
+	// shown is dir for readers that must not wait for a running command
+	// (the prompt is drawn while one runs).
+	shown atomic.Pointer[string]
 
 	reaperMu sync.Mutex
 	reaper   *reaper // started with the first command
@@ -54,14 +57,19 @@ func NewRunner(dir string) (*Runner, error) {
 			return nil, fmt.Errorf("bash: working directory: %w", err)
 		}
 	}
-	return &Runner{shell: shell, dir: dir}, nil
+	r := &Runner{shell: shell}
+	r.setDir(dir)
+	return r, nil
 }
 
-// Dir returns the working directory the next command starts in.
-func (r *Runner) Dir() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.dir
+// Dir returns the working directory the next command starts in. It never
+// waits for a running command.
+func (r *Runner) Dir() string { return *r.shown.Load() }
+
+// setDir moves the runner; r.mu is held, or r is not shared yet.
+func (r *Runner) setDir(dir string) {
+	r.dir = dir
+	r.shown.Store(&dir)
 }
 
 // Outcome is how a command ended.
@@ -119,7 +127,7 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	if dir, ok := nearestDir(r.dir); !ok || dir != r.dir {
 		moved = errGone(r.dir, dir)
 		fmt.Fprintln(out, moved)
-		r.dir = dir
+		r.setDir(dir)
 	}
 
 	stateFile := os.DevNull
@@ -207,7 +215,7 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 		outcome.Exited = st.exited && !outcome.TimedOut && !outcome.Interrupted
 		if st.dir != "" {
 			if fi, err := os.Stat(st.dir); err == nil && fi.IsDir() {
-				r.dir = st.dir
+				r.setDir(st.dir)
 			}
 		}
 	}
