@@ -286,3 +286,45 @@ func TestDirDoesNotWaitForARunningCommand(t *testing.T) {
 type writerFunc func([]byte)
 
 func (f writerFunc) Write(p []byte) (int, error) { f(p); return len(p), nil }
+
+// slowWriter stands for a consumer slower than drainGrace per write, such as
+// an offload file synced on a busy disk.
+type slowWriter struct {
+	syncBuffer
+	delay time.Duration
+}
+
+func (s *slowWriter) Write(p []byte) (int, error) {
+	time.Sleep(s.delay)
+	return s.syncBuffer.Write(p)
+}
+
+// TestFaultSlowConsumerLosesNothing: once the shell exits, output still in
+// the pipe is read to its end however slow the consumer is.
+func TestFaultSlowConsumerLosesNothing(t *testing.T) {
+	r := newRunner(t)
+	out := &slowWriter{delay: 3 * drainGrace / 2}
+	o, err := r.Run(context.Background(), "seq 1 200000", time.Minute, out)
+	if err != nil || o.ExitCode != 0 {
+		t.Fatal(o, err)
+	}
+	want, _ := exec.Command("seq", "1", "200000").Output()
+	if got := out.String(); got != string(want) {
+		t.Fatalf("got %d bytes, want %d", len(got), len(want))
+	}
+}
+
+// TestSilentBackgroundJobDoesNotHoldTheCommand: a job left running that
+// holds the output pipe and prints nothing ends the wait after drainGrace.
+func TestSilentBackgroundJobDoesNotHoldTheCommand(t *testing.T) {
+	r := newRunner(t)
+	begin := time.Now()
+	o, out := run(t, r, "sleep 30 & echo started", time.Minute)
+	if o.ExitCode != 0 || out != "started\n" {
+		t.Fatalf("%v %q", o, out)
+	}
+	if d := time.Since(begin); d > 5*time.Second {
+		t.Fatalf("took %v", d)
+	}
+	r.Kill()
+}

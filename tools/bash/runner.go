@@ -164,11 +164,12 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	rp.watch(pgid)
 	defer rp.forgetIfGone(pgid)
 
+	progress := &progressWriter{w: out}
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)
 		buf := make([]byte, 256<<10)
-		io.CopyBuffer(onlyWriter{out}, pr, buf)
+		io.CopyBuffer(progress, pr, buf)
 	}()
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
@@ -203,9 +204,8 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	}
 	select {
 	case <-copied:
-	case <-time.After(drainGrace):
-		pr.Close() // a background process holds the pipe: stop reading
-		<-copied
+	default:
+		drain(copied, progress, pr)
 	}
 
 	outcome.ExitCode = exitCode(cmd, werr)
@@ -259,8 +259,45 @@ func exitCode(cmd *exec.Cmd, err error) int {
 	return cmd.ProcessState.ExitCode()
 }
 
-// onlyWriter hides any ReaderFrom of the destination so CopyBuffer uses our
-// large buffer.
-type onlyWriter struct{ w io.Writer }
+// drain waits, once the shell has exited, until its output is all read.
+// Output still waiting in the pipe, or a slow consumer (an offload file on a
+// busy disk), is waited for however long it takes. Only when the reader has
+// sat idle for drainGrace with the pipe still open — a background process
+// the command started holds it and prints nothing — does it stop reading.
+func drain(copied <-chan struct{}, p *progressWriter, pr *os.File) {
+	last := p.n.Load()
+	t := time.NewTimer(drainGrace)
+	defer t.Stop()
+	for {
+		select {
+		case <-copied:
+			return
+		case <-t.C:
+			if n := p.n.Load(); n != last || p.writing.Load() {
+				last = n // still delivering: wait on
+				t.Reset(drainGrace)
+				continue
+			}
+			pr.Close() // a background process holds the pipe: stop reading
+			<-copied
+			return
+		}
+	}
+}
 
-func (o onlyWriter) Write(p []byte) (int, error) { return o.w.Write(p) }
+// progressWriter passes writes on (hiding any ReaderFrom of the destination,
+// so CopyBuffer uses our large buffer) and tells whether output is still
+// being delivered.
+type progressWriter struct {
+	w       io.Writer
+	n       atomic.Int64 // bytes delivered
+	writing atomic.Bool  // inside a Write of the destination
+}
+
+func (p *progressWriter) Write(b []byte) (int, error) {
+	p.writing.Store(true)
+	n, err := p.w.Write(b)
+	p.n.Add(int64(n))
+	p.writing.Store(false)
+	return n, err
+}
