@@ -130,6 +130,7 @@ func newCmdRoot(s Streams, getenv func(string) string) *cobra.Command {
 		newCmdServe(opts),
 		newCmdVersion(opts),
 		newCmdAgent(opts),
+		newCmdReplay(opts), newCmdWatch(opts),
 	} {
 		sub.SilenceUsage, sub.SilenceErrors = true, true
 		cmd.AddCommand(sub)
