@@ -87,7 +87,7 @@ func (s Session) isCandidate(path string) bool {
 }
 
 func (s Session) file(c string) (string, string) { return filepath.Join(c, "todos.jsonl"), c }
-func (s Session) name(c string) string             { return filepath.Base(c) }
+func (s Session) name(c string) string           { return filepath.Base(c) }
 
 // Claude follows the newest Claude Code transcript in a project directory
 // (~/.claude/projects/<mangled dir>/<uuid>.jsonl), and each newer one that
