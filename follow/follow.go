@@ -131,13 +131,21 @@ func (c Claude) name(cand string) string           { return filepath.Base(cand) 
 // ASCII letter or digit turned into "-">. ("/home/me/my_app.v2" becomes
 // "-home-me-my-app-v2".)
 func ClaudeProjectDir(root, dir string) string {
-	b := []byte(dir)
-	for i, c := range b {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
-			b[i] = '-'
+	// Claude Code replaces each UTF-16 code unit that is not [A-Za-z0-9]
+	// (a JavaScript regular expression), so a character outside the BMP
+	// becomes two dashes.
+	var b strings.Builder
+	for _, r := range dir {
+		switch {
+		case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9':
+			b.WriteRune(r)
+		case r > 0xFFFF:
+			b.WriteString("--")
+		default:
+			b.WriteByte('-')
 		}
 	}
-	return filepath.Join(root, string(b))
+	return filepath.Join(root, b.String())
 }
 
 // newest returns the latest modification time of the paths that exist.
