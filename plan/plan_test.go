@@ -46,6 +46,10 @@ func TestFixtures(t *testing.T) {
 		{"claude_dropped.jsonl", FormatClaudeTranscript, []string{"ippp", "ciip", "ccc"}},
 		{"claude_tasks.jsonl", FormatClaudeTranscript, []string{"p", "pp", "ppp", "ipp", "cpp", "cip", "ci", "cc"}},
 		{"shell_transcript.jsonl", FormatShellTranscript, []string{"ip", "ci", "cc"}},
+		// Written by the real agent loop (agent.Agent against the fake
+		// API of agent's tests): a write with two in progress was rejected
+		// (is_error) and is no version; the last write drops an item.
+		{"agent_transcript.jsonl", FormatShellTranscript, []string{"ip", "c"}},
 		{"todos.jsonl", FormatTodosJSONL, []string{"ip", "ci"}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
