@@ -114,9 +114,12 @@ func replayRun(ro *ReplayOptions) error {
 	if !ro.JSON && !ro.Summary && isTerminal(out) {
 		in, ok := ro.Streams.In.(*os.File)
 		if !ok || !isTerminal(in) {
-			return &UsageError{fmt.Errorf("playback needs a terminal on standard input; use --summary or --json")}
+			if ro.Step {
+				return &UsageError{fmt.Errorf("--step needs a terminal on standard input for its keys")}
+			}
+			in = nil // play without keys
 		}
-		return replayPlay(ro, f, in, out.(*os.File), limits)
+		return replayPlay(ro, f, in, out.(*os.File))
 	}
 	w := bufio.NewWriterSize(out, 64<<10)
 	defer w.Flush()
@@ -320,7 +323,9 @@ func (pl *player) show(e plan.Event) {
 	pl.scroll.Print(pl.line(e))
 }
 
-func replayPlay(ro *ReplayOptions, f *os.File, in, out *os.File, limits todo.Limits) error {
+// replayPlay plays f back on the terminal out; in (nil for none) is the
+// terminal the keys come from.
+func replayPlay(ro *ReplayOptions, f *os.File, in, out *os.File) error {
 	width := 80
 	if w, _, err := term.GetSize(out.Fd()); err == nil && w > 0 {
 		width = w
@@ -330,16 +335,17 @@ func replayPlay(ro *ReplayOptions, f *os.File, in, out *os.File, limits todo.Lim
 		r.SetColorProfile(termenv.Ascii)
 	}
 	r.SetHasDarkBackground(true)
-	state, err := term.MakeRaw(in.Fd())
-	if err != nil {
-		return err
+	keys := make(chan live.Key, 16)
+	if in != nil {
+		state, err := term.MakeRaw(in.Fd())
+		if err != nil {
+			return err
+		}
+		defer term.Restore(in.Fd(), state)
+		go live.ReadKeys(in, keys)
 	}
-	defer term.Restore(in.Fd(), state)
 	io.WriteString(out, ansi.HideCursor)
 	defer io.WriteString(out, ansi.ShowCursor)
-
-	keys := make(chan live.Key, 16)
-	go live.ReadKeys(in, keys)
 	pl := &player{scroll: live.NewScroll(out), styles: render.DefaultStyles(r), width: width}
 	p := plan.Parser{Playback: true}
 	lines := &badLines{file: ro.File, p: &p, errOut: io.Discard}
@@ -365,6 +371,15 @@ func replayPlay(ro *ReplayOptions, f *os.File, in, out *os.File, limits todo.Lim
 		if e.Kind == plan.KindVersion {
 			versions++
 		}
+		select {
+		case k := <-keys:
+			if k == live.KeyQuit {
+				stopped = true
+				f.Close() // ends the scan
+				return
+			}
+		default:
+		}
 		if !prev.IsZero() && !e.Time.IsZero() && e.Kind != plan.KindVersion {
 			gap := time.Duration(float64(e.Time.Sub(prev)) / ro.Speed)
 			gap = min(max(gap, 0), time.Second)
@@ -387,7 +402,7 @@ func replayPlay(ro *ReplayOptions, f *os.File, in, out *os.File, limits todo.Lim
 		}
 		pl.show(e)
 	}
-	err = plan.Scan(f, &p, emit, lines.add)
+	err := plan.Scan(f, &p, emit, lines.add)
 	if stopped {
 		return nil
 	}
