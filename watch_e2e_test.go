@@ -97,3 +97,40 @@ func TestReplayStepInTerminal(t *testing.T) {
 		t.Fatal("q did not end replay")
 	}
 }
+
+// TestReplayPlaysInTerminal plays a Claude Code fixture back at speed and
+// sees the call lines, the assistant's text and the final panel.
+func TestReplayPlaysInTerminal(t *testing.T) {
+	fixture, _ := filepath.Abs("plan/testdata/claude_1x.jsonl")
+	cmd := exec.Command(binary, "replay", "--speed", "1000", fixture)
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "NO_COLOR=1")
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	scr := &screen{tty: tty}
+	go io.Copy(scr, tty)
+	for _, want := range []string{
+		"I'll plan this first.",
+		"● TodoWrite(3 todos)",
+		"● Read(/home/me/my_app.v2/report.go)",
+		"● Bash(go test ./...)",
+		"Done: the report page has a CSV export.",
+		"— end of replay: 3 plan versions —",
+		"Tasks 3/3",
+	} {
+		scr.waitFor(t, want, 5*time.Second)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("replay did not end")
+	}
+}
