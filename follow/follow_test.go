@@ -156,3 +156,43 @@ func TestOnce(t *testing.T) {
 		t.Fatalf("%+v %v", u, err)
 	}
 }
+
+// TestFaultJournalReplacedOrDamaged: a todos.jsonl replaced by a shorter
+// file is read again from its start, and a damaged line is skipped.
+func TestFaultJournalReplacedOrDamaged(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "s"), 0o700)
+	path := filepath.Join(dir, "s", "todos.jsonl")
+	data, _ := os.ReadFile("../plan/testdata/todos.jsonl")
+	lines := strings.SplitAfter(string(data), "\n")
+	os.WriteFile(path, data, 0o600)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	updates := make(chan Update, 100)
+	go Follow(ctx, Session{Dir: dir, ID: "s"}, func(u Update) { updates <- u })
+	waitFor := func(want string) {
+		t.Helper()
+		deadline := time.After(5 * time.Second)
+		for {
+			select {
+			case u := <-updates:
+				if statuses(u) == want {
+					return
+				}
+			case <-deadline:
+				t.Fatalf("never saw %q", want)
+			}
+		}
+	}
+	waitFor("ci")
+	// Replaced, atomically, by a shorter file holding only version 1.
+	os.WriteFile(path+".tmp", []byte(lines[0]), 0o600)
+	os.Rename(path+".tmp", path)
+	waitFor("ip")
+	// A damaged line, then a good one.
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("{\"version\":2,\"todos\":[\n" + lines[1])
+	f.Close()
+	waitFor("ci")
+}
