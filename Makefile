@@ -3,11 +3,23 @@ GO       ?= go
 BIN      ?= bin/todo-shell
 FUZZTIME ?= 30s
 BENCHCOUNT ?= 6
+# The version `todo-shell version` prints: the nearest tag, commits since,
+# the commit, and -dirty for uncommitted changes (v0.3.0-4-g1a2b3c4-dirty);
+# the commit alone when there is no tag. Without git it stays empty and the
+# binary falls back to the build info Go records.
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null)
+LDFLAGS  := -X github.com/todo-shell/todo-shell/cmd.Version=$(VERSION)
 
-.PHONY: build run test bench fuzz lint clean
+.PHONY: build install run test faults bench fuzz lint clean
 
 build:
-	$(GO) build -o $(BIN) .
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) .
+
+# Puts todo-shell in $(go env GOBIN), or $(go env GOPATH)/bin when GOBIN is
+# unset: add that directory to PATH.
+install:
+	$(GO) install -ldflags '$(LDFLAGS)' .
+	@echo "installed $$( (d=$$($(GO) env GOBIN); [ -n "$$d" ] || d=$$($(GO) env GOPATH)/bin; echo $$d) )/todo-shell"
 
 run:
 	$(GO) run .
@@ -15,6 +27,11 @@ run:
 # The README's test command.
 test:
 	$(GO) test -race ./...
+
+# The fault-injection suite: every test named TestFault… (write failures at
+# every step, a real file-size limit on a child, signals, hostile input).
+faults:
+	$(GO) test -race -count=1 -run 'Fault' ./...
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count $(BENCHCOUNT) ./...

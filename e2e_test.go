@@ -110,3 +110,78 @@ func TestEndToEndInTerminal(t *testing.T) {
 		t.Error("NO_COLOR set but colors were drawn")
 	}
 }
+
+// startPtyShell runs the built binary in a pseudo-terminal.
+func startPtyShell(t *testing.T, rows, cols uint16) (*exec.Cmd, *screen, io.Writer, chan error) {
+	t.Helper()
+	cmd := exec.Command(binary, "--offload-dir", t.TempDir())
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "NO_COLOR=1")
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: rows, Cols: cols})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tty.Close() })
+	scr := &screen{tty: tty}
+	go io.Copy(scr, tty)
+	done := make(chan error, 1)
+	exited := make(chan struct{})
+	go func() { err := cmd.Wait(); close(exited); done <- err }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-exited
+	})
+	scr.waitFor(t, "❯", 5*time.Second)
+	return cmd, scr, tty, done
+}
+
+// TestPtyEnterWhileRunningThenCtrlC: a line typed ahead while a command runs
+// must not freeze the shell; Ctrl+C interrupts at once and drops it.
+func TestPtyEnterWhileRunningThenCtrlC(t *testing.T) {
+	_, scr, tty, _ := startPtyShell(t, 24, 100)
+	tty.Write([]byte("sleep 30\r"))
+	scr.waitFor(t, "Running sleep 30", 5*time.Second)
+	tty.Write([]byte("echo typed ahead | tr a-z A-Z\r"))
+	scr.waitFor(t, "queued: echo typed ahead", 5*time.Second)
+	begin := time.Now()
+	tty.Write([]byte{3}) // Ctrl+C
+	scr.waitFor(t, "Dropped 1 queued line", 2*time.Second)
+	scr.waitFor(t, "Command interrupted", 2*time.Second)
+	if d := time.Since(begin); d > time.Second {
+		t.Errorf("Ctrl+C took %v to interrupt", d)
+	}
+	tty.Write([]byte("echo alive | tr a-z A-Z\r"))
+	scr.waitFor(t, "ALIVE", 5*time.Second)
+	scr.mu.Lock()
+	defer scr.mu.Unlock()
+	if strings.Contains(scr.buf.String(), "TYPED AHEAD") {
+		t.Error("the dropped line ran")
+	}
+}
+
+// TestPtyWordsInOneReadAreText writes words that name keys, each in one
+// write, as a fast typist or an unbracketed paste delivers them.
+func TestPtyWordsInOneReadAreText(t *testing.T) {
+	_, scr, tty, _ := startPtyShell(t, 24, 100)
+	tty.Write([]byte("echo "))
+	for _, w := range []string{"docker", " ", "compose", " ", "up", " ", "enter", " ", "ctrl+c", " ", "home", " ", "tab"} {
+		tty.Write([]byte(w))
+		time.Sleep(5 * time.Millisecond) // separate reads, as typing delivers them
+	}
+	tty.Write([]byte(" | tr a-z A-Z\r"))
+	scr.waitFor(t, "DOCKER COMPOSE UP ENTER CTRL+C HOME TAB", 5*time.Second)
+}
+
+// TestPtyExitNLeavesWithN: `exit 5` leaves the shell with status 5.
+func TestPtyExitNLeavesWithN(t *testing.T) {
+	cmd, _, tty, done := startPtyShell(t, 24, 100)
+	tty.Write([]byte("exit 5\r"))
+	select {
+	case <-done:
+		if code := cmd.ProcessState.ExitCode(); code != 5 {
+			t.Errorf("exit status %d, want 5", code)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("exit 5 did not leave the shell")
+	}
+}

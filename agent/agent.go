@@ -51,7 +51,14 @@ type Config struct {
 	Writer    offload.FileWriter // nil means the OS
 	// Transcript receives the conversation as JSON lines; nil for none.
 	Transcript io.Writer
+	// StreamIdleTimeout abandons a response when nothing arrives for this
+	// long, waiting for it to start included; 0 means
+	// DefaultStreamIdleTimeout.
+	StreamIdleTimeout time.Duration
 }
+
+// DefaultStreamIdleTimeout is how long a response may send nothing.
+const DefaultStreamIdleTimeout = 120 * time.Second
 
 // Agent holds one conversation. Run is not safe for concurrent use: one
 // prompt at a time.
@@ -71,6 +78,12 @@ func New(cfg Config) (*Agent, error) {
 	}
 	if cfg.MaxTokens <= 0 {
 		return nil, fmt.Errorf("agent: max tokens must be 1 or more")
+	}
+	if cfg.StreamIdleTimeout < 0 {
+		return nil, fmt.Errorf("agent: the stream idle timeout must be 0 (the default) or more")
+	}
+	if cfg.StreamIdleTimeout == 0 {
+		cfg.StreamIdleTimeout = DefaultStreamIdleTimeout
 	}
 	system := DefaultSystem
 	if cfg.System != "" {
@@ -162,8 +175,9 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 		}
 		res.Usage.InputTokens += msg.Usage.InputTokens
 		res.Usage.OutputTokens += msg.Usage.OutputTokens
-		a.messages = append(a.messages, encodeMessage(msg.ToParam()))
-		a.log("response", &msg)
+		enc := encodeAssistant(msg)
+		a.messages = append(a.messages, enc)
+		a.logResponse(msg, enc)
 		res.Text = finalText(msg)
 		if msg.StopReason != anthropic.StopReasonToolUse {
 			return res, nil
@@ -179,48 +193,112 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 		}
 		a.messages = append(a.messages, userMessage(results))
 		if ctx.Err() != nil {
-			a.log("request", nil) // record the results that close the turn
+			a.logRequests() // record the results that close the turn
 			return res, describe(ctx, ctx.Err())
 		}
 	}
 }
 
-// stream makes one request and accumulates its streamed response.
+// errIdle cancels a request whose response went quiet.
+var errIdle = errors.New("stream idle")
+
+// stream makes one request and accumulates its streamed response. Nothing
+// arriving for StreamIdleTimeout abandons it; a response that stops before
+// message_stop is a failure of its own ("ended early"), not a network one.
+//
+// Text is accumulated here, one builder per block, not by
+// anthropic.Message.Accumulate: that appends each delta to a string, which
+// copies the whole text so far for every delta (4 MB in 100-byte deltas is
+// 40,000 copies of up to 4 MB), and re-encodes it at each stop.
 func (a *Agent) stream(ctx context.Context, emit func(Event)) (anthropic.Message, error) {
-	a.log("request", nil)
+	a.logRequests()
+	reqCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	idle := a.cfg.StreamIdleTimeout
+	timer := time.AfterFunc(idle, func() { cancel(errIdle) })
+	defer timer.Stop()
 	// The body is assembled from the encoded parts (a copy, not a
 	// re-encoding); the params only carry what the SDK looks at itself.
-	stream := a.cfg.Client.Messages.NewStreaming(ctx,
+	stream := a.cfg.Client.Messages.NewStreaming(reqCtx,
 		anthropic.MessageNewParams{Model: anthropic.Model(a.cfg.Model), MaxTokens: a.cfg.MaxTokens},
 		option.WithRequestBody("application/json", a.body()))
 	defer stream.Close()
 	var msg anthropic.Message
-	var text strings.Builder
+	var texts []*strings.Builder // by block index
+	started := false
 	for stream.Next() {
+		timer.Reset(idle)
+		started = true
 		ev := stream.Current()
+		switch ev.Type {
+		case "content_block_delta":
+			if ev.Delta.Type == "text_delta" {
+				i := int(ev.Index)
+				if i < 0 || i >= len(msg.Content) {
+					return msg, fmt.Errorf("read response: text for block %d of %d", i, len(msg.Content))
+				}
+				for len(texts) <= i {
+					texts = append(texts, nil)
+				}
+				if texts[i] == nil {
+					texts[i] = new(strings.Builder)
+					texts[i].WriteString(msg.Content[i].Text)
+				}
+				if d := ev.Delta.Text; d != "" {
+					texts[i].WriteString(d)
+					emit(TextDelta{Text: d})
+				}
+				continue
+			}
+		}
 		if err := msg.Accumulate(ev); err != nil {
 			return msg, fmt.Errorf("read response: %w", err)
 		}
-		switch e := ev.AsAny().(type) {
-		case anthropic.ContentBlockDeltaEvent:
-			if d, ok := e.Delta.AsAny().(anthropic.TextDelta); ok && d.Text != "" {
-				text.WriteString(d.Text)
-				emit(TextDelta{Text: d.Text})
-			}
-		case anthropic.ContentBlockStopEvent:
-			if text.Len() > 0 {
-				emit(TextDone{Text: text.String()})
-				text.Reset()
+		if ev.Type == "content_block_stop" {
+			if i := int(ev.Index); i < len(texts) && texts[i] != nil && texts[i].Len() > 0 {
+				emit(TextDone{Text: texts[i].String()})
 			}
 		}
 	}
-	if err := stream.Err(); err != nil {
+	// The text goes into the message only now: while the stream runs the
+	// SDK re-encodes a block's JSON from its text at every block and message
+	// stop, copies of copies that a long answer cannot afford. The message's
+	// own JSON (RawJSON) therefore lacks the text; nothing here reads it.
+	for i, b := range texts {
+		if b != nil && i < len(msg.Content) {
+			msg.Content[i].Text = b.String()
+		}
+	}
+	err := stream.Err()
+	if cause := context.Cause(reqCtx); errors.Is(cause, errIdle) && ctx.Err() == nil {
+		what := "the response stopped"
+		if !started {
+			what = "no response started"
+		}
+		return msg, &Failure{Kind: "timeout", Msg: fmt.Sprintf("Timed out: %s; nothing arrived from the Anthropic API for %s (--stream-idle-timeout)", what, idle), Err: errIdle}
+	}
+	if err != nil {
+		if started && ctx.Err() == nil {
+			return msg, endedEarly(err)
+		}
 		return msg, err
 	}
 	if msg.StopReason == "" {
-		return msg, fmt.Errorf("the response ended before message_stop")
+		return msg, endedEarly(nil)
 	}
 	return msg, nil
+}
+
+// endedEarly is a response that began and then stopped before message_stop:
+// the API was reached, so it is not a network failure to reach it.
+func endedEarly(err error) error {
+	msg := "The response ended early: the Anthropic API closed the stream before the message was complete; try again"
+	if err != nil {
+		msg += " (" + oneLine(err.Error()) + ")"
+	} else {
+		err = errors.New("the response ended before message_stop")
+	}
+	return &Failure{Kind: "ended_early", Msg: msg, Err: err}
 }
 
 // runTools executes the response's tool_use blocks in order and returns one
@@ -291,13 +369,54 @@ func userMessage(blocks [][]byte) json.RawMessage {
 	return append(b, "]}"...)
 }
 
-// encodeMessage encodes an assistant message from a response.
-func encodeMessage(m anthropic.MessageParam) json.RawMessage {
-	raw, err := json.Marshal(m)
-	if err != nil { // cannot happen for a decoded response; keep the turn valid
-		raw = []byte(`{"role":"assistant","content":[{"type":"text","text":"(response could not be recorded)"}]}`)
+// assistantPrefix begins every encoded assistant message; its content array
+// follows, then '}'.
+const assistantPrefix = `{"role":"assistant","content":`
+
+// encodeAssistant encodes an assistant message from a response, in one
+// buffer sized for it: text and tool_use blocks directly, any other block
+// through the SDK's parameter type.
+func encodeAssistant(msg anthropic.Message) json.RawMessage {
+	n := len(assistantPrefix) + 8
+	for _, b := range msg.Content {
+		n += len(b.Text) + len(b.Text)/16 + len(b.Input) + len(b.ID) + len(b.Name) + 64
 	}
-	return raw
+	out := append(make([]byte, 0, n), assistantPrefix...)
+	out = append(out, '[')
+	var param *anthropic.MessageParam
+	for i, b := range msg.Content {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		switch b.Type {
+		case "text":
+			if len(b.Citations) > 0 {
+				break
+			}
+			out = append(tools.AppendJSONString(append(out, `{"type":"text","text":`...), b.Text), '}')
+			continue
+		case "tool_use":
+			input := b.Input
+			if !json.Valid(input) {
+				input = json.RawMessage(`{}`)
+			}
+			out = append(out, `{"type":"tool_use","id":`...)
+			out = tools.AppendJSONString(out, b.ID)
+			out = tools.AppendJSONString(append(out, `,"name":`...), b.Name)
+			out = append(append(append(out, `,"input":`...), input...), '}')
+			continue
+		}
+		if param == nil {
+			p := msg.ToParam()
+			param = &p
+		}
+		raw, err := json.Marshal(param.Content[i])
+		if err != nil { // cannot happen for a decoded response; keep the turn valid
+			raw = []byte(`{"type":"text","text":"(block could not be recorded)"}`)
+		}
+		out = append(out, raw...)
+	}
+	return append(out, "]}"...)
 }
 
 // finalText joins the text blocks of a response.
@@ -315,8 +434,50 @@ func finalText(msg anthropic.Message) string {
 // inspection).
 func (a *Agent) Messages() []json.RawMessage { return a.messages }
 
-// log writes the messages not yet written, then the response, as JSON lines.
-func (a *Agent) log(kind string, resp *anthropic.Message) {
+// logResponse writes the response as a JSON line whose content is enc's
+// (written, not copied again); enc, the last message, counts as logged.
+func (a *Agent) logResponse(msg anthropic.Message, enc json.RawMessage) {
+	w := a.cfg.Transcript
+	if w == nil {
+		return
+	}
+	head, _ := json.Marshal(struct {
+		Type string `json:"type"`
+		Time string `json:"time"`
+	}{"response", time.Now().UTC().Format(time.RFC3339Nano)})
+	meta, _ := json.Marshal(struct {
+		ID           string          `json:"id"`
+		Type         string          `json:"type"`
+		Role         string          `json:"role"`
+		Model        string          `json:"model"`
+		StopReason   string          `json:"stop_reason"`
+		StopSequence string          `json:"stop_sequence,omitempty"`
+		Usage        json.RawMessage `json:"usage"`
+	}{msg.ID, "message", "assistant", string(msg.Model), string(msg.StopReason), msg.StopSequence, usageJSON(msg.Usage)})
+	// {"type":"response","time":…,"message":{"id":…,…,"content":[…]}}
+	line := append(head[:len(head)-1], `,"message":`...)
+	line = append(line, meta[:len(meta)-1]...)
+	line = append(line, `,"content":`...)
+	w.Write(line)
+	w.Write(enc[len(assistantPrefix) : len(enc)-1])
+	w.Write([]byte("}}\n"))
+	a.logged = len(a.messages)
+}
+
+// usageJSON is a response's final token counts (the SDK's raw usage JSON is
+// message_start's).
+func usageJSON(u anthropic.Usage) json.RawMessage {
+	b, _ := json.Marshal(struct {
+		InputTokens              int64 `json:"input_tokens"`
+		OutputTokens             int64 `json:"output_tokens"`
+		CacheCreationInputTokens int64 `json:"cache_creation_input_tokens,omitempty"`
+		CacheReadInputTokens     int64 `json:"cache_read_input_tokens,omitempty"`
+	}{u.InputTokens, u.OutputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens})
+	return b
+}
+
+// logRequests writes the messages not yet written as "request" JSON lines.
+func (a *Agent) logRequests() {
 	if a.cfg.Transcript == nil {
 		return
 	}
@@ -329,13 +490,8 @@ func (a *Agent) log(kind string, resp *anthropic.Message) {
 	}
 	now := time.Now().UTC().Format(time.RFC3339Nano)
 	enc := json.NewEncoder(a.cfg.Transcript)
-	if resp != nil {
-		enc.Encode(line{Type: kind, Time: now, Message: resp})
-		a.logged = len(a.messages)
-		return
-	}
 	for ; a.logged < len(a.messages); a.logged++ {
-		l := line{Type: kind, Time: now, Model: a.cfg.Model, Message: a.messages[a.logged]}
+		l := line{Type: "request", Time: now, Model: a.cfg.Model, Message: a.messages[a.logged]}
 		if a.logged == 0 {
 			defs, _ := json.Marshal(a.cfg.Registry.Definitions())
 			l.Tools = defs
@@ -346,6 +502,9 @@ func (a *Agent) log(kind string, resp *anthropic.Message) {
 
 // describe turns a failure into one clear line.
 func describe(ctx context.Context, err error) error {
+	if f := (*Failure)(nil); errors.As(err, &f) {
+		return f
+	}
 	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, ctx.Err())) {
 		return ErrInterrupted
 	}
@@ -377,7 +536,7 @@ var ErrInterrupted = errors.New("interrupted")
 
 // Failure is an API or network failure, with one line for the user.
 type Failure struct {
-	Kind string // auth, rate_limit, overloaded, server, request, network, other
+	Kind string // auth, rate_limit, overloaded, server, request, network, timeout, ended_early, other
 	Msg  string
 	Err  error
 }

@@ -365,3 +365,161 @@ func BenchmarkRoundOverhead(b *testing.B) {
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "MB-heap-after")
 }
+
+// TestFaultStreamIdleTimeout holds issue 7 item 11: a server that stalls,
+// before or after the response starts, ends the run after the idle timeout
+// with a clear error, and the conversation goes on.
+func TestFaultStreamIdleTimeout(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		reply reply
+		what  string
+	}{
+		{"stalls mid-stream", reply{hang: true}, "the response stopped"},
+		{"stalls before headers", reply{stall: true}, "no response started"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, tt.reply)
+			e.agent.cfg.StreamIdleTimeout = 300 * time.Millisecond
+			start := time.Now()
+			_, err := e.agent.Run(context.Background(), "hi", nil)
+			took := time.Since(start)
+			var f *Failure
+			if !errors.As(err, &f) || f.Kind != "timeout" || !strings.Contains(f.Error(), tt.what) ||
+				!strings.Contains(f.Error(), "nothing arrived from the Anthropic API for 300ms (--stream-idle-timeout)") {
+				t.Fatalf("error %v", err)
+			}
+			if took > 5*time.Second {
+				t.Fatalf("took %v", took)
+			}
+			if n := len(e.api.requests()); n != 1 {
+				t.Fatalf("%d requests: a timed-out stream is not retried", n)
+			}
+			e.api.script(say("back"))
+			if res, err := e.agent.Run(context.Background(), "again", nil); err != nil || res.Text != "back" {
+				t.Fatalf("after the timeout: %v %+v", err, res)
+			}
+		})
+	}
+}
+
+// TestFaultStreamIdleTimeoutIsIdleNotTotal: a slow stream that keeps sending
+// is not cut off, however long it takes in all.
+func TestFaultStreamIdleTimeoutIsIdleNotTotal(t *testing.T) {
+	e := newEnv(t, reply{blocks: []block{{text: strings.Repeat("x", 3000)}}, delta: 100})
+	e.agent.cfg.StreamIdleTimeout = 500 * time.Millisecond
+	n := 0
+	res, err := e.agent.Run(context.Background(), "hi", func(ev Event) {
+		if _, ok := ev.(TextDelta); ok {
+			if n++; n%5 == 0 {
+				time.Sleep(100 * time.Millisecond) // 30 deltas, 600 ms in all, never 500 ms idle
+			}
+		}
+	})
+	if err != nil || len(res.Text) != 3000 {
+		t.Fatalf("%v %d", err, len(res.Text))
+	}
+}
+
+// TestFaultStreamCutShort holds the second half of issue 7 item 11: a stream
+// that breaks off is "the response ended early", not a failure to reach the
+// API.
+func TestFaultStreamCutShort(t *testing.T) {
+	e := newEnv(t, reply{blocks: []block{{text: "partial answer"}}, cut: true})
+	var deltas strings.Builder
+	_, err := e.agent.Run(context.Background(), "hi", func(ev Event) {
+		if d, ok := ev.(TextDelta); ok {
+			deltas.WriteString(d.Text)
+		}
+	})
+	var f *Failure
+	if !errors.As(err, &f) || f.Kind != "ended_early" || !strings.HasPrefix(f.Error(), "The response ended early") ||
+		strings.Contains(f.Error(), "could not reach") || strings.Contains(f.Error(), "\n") {
+		t.Fatalf("error %v", err)
+	}
+	if deltas.String() != "partial answer" {
+		t.Fatalf("deltas %q", deltas.String())
+	}
+	e.api.script(say("back"))
+	if res, err := e.agent.Run(context.Background(), "again", nil); err != nil || res.Text != "back" {
+		t.Fatalf("after the cut: %v %+v", err, res)
+	}
+}
+
+// TestLongTextIsLinear holds the agent half of issue 7 item 13: text in
+// many small deltas is accumulated in linear time, and arrives whole.
+func TestLongTextIsLinear(t *testing.T) {
+	text := strings.Repeat("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ\n", 4<<20/64)
+	e := newEnv(t, reply{blocks: []block{{text: text}}, delta: 100})
+	e.agent.cfg.Transcript = nil
+	e.api.forget = true
+	start := time.Now()
+	res, err := e.agent.Run(context.Background(), "hi", nil)
+	took := time.Since(start)
+	if err != nil || res.Text != text {
+		t.Fatalf("%v, %d bytes", err, len(res.Text))
+	}
+	msgs := e.agent.Messages()
+	var m struct {
+		Content []struct{ Text string } `json:"content"`
+	}
+	if json.Unmarshal(msgs[len(msgs)-1], &m) != nil || len(m.Content) != 1 || m.Content[0].Text != text {
+		t.Fatal("the recorded assistant message lost text")
+	}
+	// Quadratic accumulation took over a minute for this; linear takes
+	// well under a second (10 s leaves room for -race and a loaded machine).
+	if took > 10*time.Second {
+		t.Fatalf("4 MB in 100-byte deltas took %v", took)
+	}
+}
+
+// BenchmarkStreamedText is 4 MB of text in 100-byte deltas through the loop
+// (the fake server's own time included).
+func BenchmarkStreamedText(b *testing.B) {
+	text := strings.Repeat("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ\n", 4<<20/64)
+	for i := 0; i < b.N; i++ {
+		e := newEnv(b, reply{blocks: []block{{text: text}}, delta: 100})
+		e.agent.cfg.Transcript = nil
+		e.api.forget = true
+		if _, err := e.agent.Run(context.Background(), "hi", nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(int64(len(text)))
+}
+
+// TestAssistantMessageEncoding: the assistant message kept for the next
+// request and the transcript's response line carry the text and the
+// tool_use blocks whole, as the API defines them.
+func TestAssistantMessageEncoding(t *testing.T) {
+	e := newEnv(t, toolUse(block{text: "let me \"look\"\n"}, bashCall("toolu_1", "echo hi")), say("done"))
+	if _, err := e.agent.Run(context.Background(), "hi", nil); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"role": "assistant", "content": []any{
+		map[string]any{"type": "text", "text": "let me \"look\"\n"},
+		map[string]any{"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": map[string]any{"command": "echo hi"}},
+	}}
+	var got map[string]any
+	if err := json.Unmarshal(e.agent.Messages()[1], &got); err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("%v\n%s", err, e.agent.Messages()[1])
+	}
+	// The second request carries it as sent.
+	if sent := e.api.requests()[1]["messages"].([]any)[1]; !reflect.DeepEqual(sent, want) {
+		t.Fatalf("sent %v", sent)
+	}
+	var responses []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(e.transcript.String()), "\n") {
+		var v map[string]any
+		if err := json.Unmarshal([]byte(l), &v); err != nil {
+			t.Fatalf("transcript line %q: %v", l, err)
+		}
+		if v["type"] == "response" {
+			responses = append(responses, v["message"].(map[string]any))
+		}
+	}
+	if len(responses) != 2 || !reflect.DeepEqual(responses[0]["content"], want["content"]) || responses[0]["stop_reason"] != "tool_use" ||
+		responses[1]["stop_reason"] != "end_turn" || responses[0]["usage"].(map[string]any)["output_tokens"] != 20.0 {
+		t.Fatalf("responses %v", responses)
+	}
+}

@@ -28,6 +28,14 @@ type reply struct {
 	status int    // an HTTP error instead of a stream
 	body   string // its JSON body
 	hang   bool   // send message_start, then wait for the client to go away
+	// stall sends nothing at all, not even headers, until the client goes
+	// away.
+	stall bool
+	// cut drops the connection after the first content block's deltas,
+	// before content_block_stop and message_stop.
+	cut bool
+	// delta is the size of each text delta; 0 means three deltas a block.
+	delta int
 }
 
 // fakeAPI is an httptest server that speaks the Messages API's streaming
@@ -96,6 +104,11 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	f.next++
 	f.mu.Unlock()
 
+	if rep.stall {
+		f.started <- struct{}{}
+		<-r.Context().Done()
+		return
+	}
 	if rep.status != 0 {
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Retry-After-Ms", "1") // keep the SDK's retries fast
@@ -123,7 +136,11 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	for i, b := range rep.blocks {
 		if b.tool == "" {
 			send("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "text", "text": ""}})
-			for _, piece := range splitIn(b.text, 3) {
+			pieces := splitIn(b.text, 3)
+			if rep.delta > 0 {
+				pieces = splitEvery(b.text, rep.delta)
+			}
+			for _, piece := range pieces {
 				send("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "text_delta", "text": piece}})
 			}
 		} else {
@@ -131,6 +148,9 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 			for _, piece := range splitIn(b.input, 3) {
 				send("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "input_json_delta", "partial_json": piece}})
 			}
+		}
+		if rep.cut {
+			panic(http.ErrAbortHandler) // the connection drops mid-stream
 		}
 		send("content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
 	}
@@ -155,6 +175,16 @@ func splitIn(s string, n int) []string {
 		s = s[k:]
 	}
 	return out
+}
+
+// splitEvery cuts s into pieces of n bytes (the last one shorter).
+func splitEvery(s string, n int) []string {
+	out := make([]string, 0, len(s)/n+1)
+	for len(s) > n {
+		out = append(out, s[:n])
+		s = s[n:]
+	}
+	return append(out, s)
 }
 
 // toolUse scripts a response asking for tools.

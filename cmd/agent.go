@@ -10,12 +10,14 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
 	"github.com/spf13/cobra"
 
 	"github.com/todo-shell/todo-shell/agent"
+	"github.com/todo-shell/todo-shell/tools/offload"
 )
 
 // agentOptions are the agent command's own flags.
@@ -27,6 +29,7 @@ type agentOptions struct {
 	MaxTurns     int
 	MaxTokens    int64
 	System       string
+	IdleTimeout  time.Duration
 }
 
 func newCmdAgent(o *Options) *cobra.Command {
@@ -50,6 +53,9 @@ Needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL and ANTHROPIC_MODEL are honoured.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.changed = cmd.Flags().Changed
+			if opts.IdleTimeout <= 0 {
+				return &UsageError{fmt.Errorf("--stream-idle-timeout must be more than 0, got %s", opts.IdleTimeout)}
+			}
 			if opts.OutputFormat != "text" && opts.OutputFormat != "json" {
 				return &UsageError{fmt.Errorf("--output-format must be text or json, got %q", opts.OutputFormat)}
 			}
@@ -71,6 +77,7 @@ Needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL and ANTHROPIC_MODEL are honoured.`,
 	f.IntVar(&opts.MaxTurns, "max-turns", 50, "most requests for one prompt")
 	f.Int64Var(&opts.MaxTokens, "max-tokens", 8192, "most tokens in one response")
 	f.StringVar(&opts.System, "system", "", "text appended to the system prompt")
+	f.DurationVar(&opts.IdleTimeout, "stream-idle-timeout", agent.DefaultStreamIdleTimeout, "give up on a response when nothing arrives for this long")
 	return cmd
 }
 
@@ -108,6 +115,8 @@ func agentRun(o *agentOptions, print bool) error {
 		Registry:   a.registry,
 		Offload:    a.offload,
 		Transcript: transcript,
+
+		StreamIdleTimeout: o.IdleTimeout,
 	})
 	if err != nil {
 		return err
@@ -123,19 +132,27 @@ func agentRun(o *agentOptions, print bool) error {
 	return printRun(ctx, o, a.offload.Session, ag)
 }
 
-// printRun is `agent -p`: run one prompt and print the answer.
+// printRun is `agent -p`: run one prompt and print the answer. The model's
+// text, and errors that may quote it, are neutralised on each stream that is
+// a terminal (an answer could otherwise set the title or the clipboard);
+// redirected, they are written exactly. JSON output escapes control
+// characters itself.
 func printRun(ctx context.Context, o *agentOptions, session string, ag *agent.Agent) error {
-	var emit func(agent.Event)
-	if o.Trace {
-		emit = func(ev agent.Event) {
-			switch ev := ev.(type) {
-			case agent.ToolCall:
-				b, _ := json.Marshal(ev.Use)
-				fmt.Fprintln(o.Streams.ErrOut, "→ "+string(b))
-			case agent.ToolDone:
-				b, _ := json.Marshal(ev.Result)
-				fmt.Fprintln(o.Streams.ErrOut, "← "+string(b))
-			}
+	out, errOut := o.Streams.Out, o.Streams.ErrOut
+	emit := func(ev agent.Event) {
+		if done, ok := ev.(agent.ToolDone); ok && done.Result.OffloadErr != nil {
+			fmt.Fprintln(errOut, forTerminal(errOut, offload.Warning(done.Result.OffloadErr)))
+		}
+		if !o.Trace {
+			return
+		}
+		switch ev := ev.(type) {
+		case agent.ToolCall:
+			b, _ := json.Marshal(ev.Use)
+			fmt.Fprintln(errOut, forTerminal(errOut, "→ "+string(b)))
+		case agent.ToolDone:
+			b, _ := json.Marshal(ev.Result)
+			fmt.Fprintln(errOut, forTerminal(errOut, "← "+string(b)))
 		}
 	}
 	res, runErr := ag.Run(ctx, o.Prompt, emit)
@@ -151,13 +168,13 @@ func printRun(ctx context.Context, o *agentOptions, session string, ag *agent.Ag
 			out.Result = runErr.Error()
 		}
 		b, _ := json.Marshal(out)
-		fmt.Fprintln(o.Streams.Out, string(b))
+		fmt.Fprintln(o.Streams.Out, forTerminal(o.Streams.Out, string(b)))
 	} else {
 		if res.Text != "" {
-			fmt.Fprintln(o.Streams.Out, res.Text)
+			writeLine(out, forTerminal(out, res.Text))
 		}
 		if runErr != nil {
-			fmt.Fprintln(o.Streams.ErrOut, "todo-shell: "+runErr.Error())
+			fmt.Fprintln(errOut, forTerminal(errOut, "todo-shell: "+runErr.Error()))
 		}
 	}
 	if runErr != nil {
@@ -166,13 +183,22 @@ func printRun(ctx context.Context, o *agentOptions, session string, ag *agent.Ag
 	return nil
 }
 
-// openTranscript opens <dir>/<session>/transcript.jsonl for appending.
+// writeLine writes text and a newline without copying text (a response can
+// be tens of megabytes; Fprintln would copy it).
+func writeLine(w io.Writer, text string) {
+	io.WriteString(w, text)
+	io.WriteString(w, "\n")
+}
+
+// openTranscript opens <dir>/<session>/transcript.jsonl for appending. The
+// session directory must be safe (offload.SessionDir) and a symbolic link
+// planted at the file's name is refused, never followed.
 func openTranscript(dir, session string) (io.WriteCloser, error) {
-	path := filepath.Join(dir, session, "transcript.jsonl")
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	sdir, err := offload.SessionDir(dir, session)
+	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := offload.OpenAppend(filepath.Join(sdir, "transcript.jsonl"))
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}

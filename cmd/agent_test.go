@@ -113,3 +113,37 @@ func TestAgentErrors(t *testing.T) {
 		t.Fatalf("agent without a terminal: %+v", r)
 	}
 }
+
+// TestFaultAgentStreamStalls holds issue 7 item 11 at the command line: a
+// server that stops sending ends `agent -p` after --stream-idle-timeout,
+// with a clear error and exit 1; a stream cut short says it ended early.
+func TestFaultAgentStreamStalls(t *testing.T) {
+	stall := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "event: message_start\ndata: %s\n\n", `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":7,"output_tokens":1}}}`)
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}
+	srv := fakeMessages(t, stall)
+	env := map[string]string{"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": srv.URL}
+	r := run(t, "", env, "agent", "-p", "hi", "--session", "s1", "--stream-idle-timeout", "200ms")
+	if r.code != 1 || r.stderr != "todo-shell: Timed out: the response stopped; nothing arrived from the Anthropic API for 200ms (--stream-idle-timeout)\n" {
+		t.Fatalf("%+v", r)
+	}
+	r = run(t, "", env, "agent", "-p", "hi", "--stream-idle-timeout", "0s")
+	if r.code != 2 || !strings.Contains(r.stderr, "--stream-idle-timeout must be more than 0") {
+		t.Fatalf("%+v", r)
+	}
+	cut := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "event: message_start\ndata: %s\n\n", `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":7,"output_tokens":1}}}`)
+		w.(http.Flusher).Flush()
+		panic(http.ErrAbortHandler)
+	}
+	srv = fakeMessages(t, cut)
+	env["ANTHROPIC_BASE_URL"] = srv.URL
+	r = run(t, "", env, "agent", "-p", "hi", "--session", "s2")
+	if r.code != 1 || !strings.HasPrefix(r.stderr, "todo-shell: The response ended early") || strings.Contains(r.stderr, "could not reach") {
+		t.Fatalf("%+v", r)
+	}
+}

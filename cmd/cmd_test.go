@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -44,8 +45,9 @@ func TestCommandLine(t *testing.T) {
 		{"todo write", []string{"-c", todoLine}, nil, 0, "Todo list updated: 0 completed, 1 in_progress, 0 pending", ""},
 		{"todo read empty", []string{"-c", "TodoRead"}, nil, 0, "No todos.", ""},
 		{"validation fails", []string{"-c", `TodoWrite '{"todos":[{}]}'`}, nil, 1, "", "Error: Validation failed"},
-		{"bash status passes through", []string{"-c", "echo hi; exit 7"}, nil, 7, "hi", "exit status 7"},
-		{"incomplete line", []string{"-c", "echo 'open"}, nil, 1, "", "open quote"},
+		{"bash status passes through", []string{"-c", "echo hi; false"}, nil, 1, "hi", "exit status 1"},
+		{"exit N leaves quietly with N, as bash does", []string{"-c", "echo hi; exit 7"}, nil, 7, "hi", ""},
+		{"incomplete line", []string{"-c", "echo 'open"}, nil, 1, "", "Error: unexpected end of the command: the single quote (') opened on line 1 is never closed"},
 		{"help", []string{"--help"}, nil, 0, "Exit status: 0 success, 1 a command failed, 2 bad usage.", ""},
 		{"bad flag", []string{"--nope"}, nil, 2, "", "unknown flag: --nope"},
 		{"bad session", []string{"--session", "../x", "-c", "TodoRead"}, nil, 2, "", "--session"},
@@ -58,6 +60,16 @@ func TestCommandLine(t *testing.T) {
 		{"version", []string{"version"}, nil, 0, "todo-shell ", ""},
 		{"extra args", []string{"tools", "x"}, nil, 2, "", "unknown command"},
 		{"completion", []string{"completion", "bash"}, nil, 0, "bash completion", ""},
+		// Issue 7 item 14: a flag overrides the environment, a malformed
+		// variable included; too large says "at most".
+		{"flag overrides malformed env", []string{"--max-items", "5", "-c", "TodoRead"}, map[string]string{"TODO_MAX_ITEMS": "abc"}, 0, "No todos.", ""},
+		{"flag overrides malformed env, others still read", []string{"--max-items", "5", "-c", "TodoRead"}, map[string]string{"TODO_MAX_ITEMS": "abc", "TODO_MAX_IN_PROGRESS": "x"}, 2, "", "TODO_MAX_IN_PROGRESS"},
+		{"flag too large", []string{"--max-items", "99999999999999999999", "-c", "TodoRead"}, nil, 2, "", "at most 1000000"},
+		{"env too large", []string{"-c", "TodoRead"}, map[string]string{"TODO_MAX_CONTENT_LENGTH": "5000000"}, 2, "", "at most 1000000"},
+		{"flag zero", []string{"--max-items", "0", "-c", "TodoRead"}, nil, 2, "", "--max-items"},
+		// Issue 8 item 12.
+		{"completion unknown shell", []string{"completion", "tcsh"}, nil, 2, "", `unknown shell "tcsh"`},
+		{"--version", []string{"--version"}, nil, 0, "todo-shell ", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -65,13 +77,54 @@ func TestCommandLine(t *testing.T) {
 			if r.code != tt.code || !strings.Contains(r.stdout, tt.stdout) || !strings.Contains(r.stderr, tt.stderr) {
 				t.Fatalf("code %d\nstdout %q\nstderr %q", r.code, r.stdout, r.stderr)
 			}
-			if tt.code == 2 && !strings.Contains(r.stderr, "Usage:") {
-				t.Fatalf("bad usage without usage: %q", r.stderr)
+			if tt.code == 2 && (strings.Count(r.stderr, "\n") != 2 || !strings.HasSuffix(r.stderr, " --help' for usage.\n") || strings.Contains(r.stderr, "Usage:")) {
+				t.Fatalf("bad usage: want the error and one line pointing to --help, got %q", r.stderr)
 			}
 			if tt.code != 2 && strings.Contains(r.stderr, "Usage:\n") {
 				t.Fatalf("usage printed for a non-usage failure: %q", r.stderr)
 			}
 		})
+	}
+}
+
+// TestUsageErrorIsTwoLines holds issue 8 item 12: the error, then one line.
+func TestUsageErrorIsTwoLines(t *testing.T) {
+	r := run(t, "", map[string]string{"TODO_MAX_ITEMS": "abc"}, "-c", "TodoRead")
+	want := "todo-shell: TODO_MAX_ITEMS=\"abc\": want a whole number, 1 or more\nRun 'todo-shell --help' for usage.\n"
+	if r.code != 2 || r.stderr != want || r.stdout != "" {
+		t.Fatalf("%+v", r)
+	}
+	r = run(t, "", nil, "--max-items", "0")
+	want = "todo-shell: invalid argument \"0\" for \"--max-items\" flag: want a whole number, 1 or more\nRun 'todo-shell --help' for usage.\n"
+	if r.code != 2 || r.stderr != want {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestVersionFromBuildInfo(t *testing.T) {
+	tests := []struct {
+		info debug.BuildInfo
+		want string
+	}{
+		{debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}}, "v1.2.3"},
+		{debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "(devel)"},
+		{debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+			{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.time", Value: "2026-11-22T13:00:00Z"}, {Key: "vcs.modified", Value: "true"}}},
+			"(devel) 0123456789ab-dirty 2026-11-22T13:00:00Z"},
+	}
+	for _, tt := range tests {
+		if got := versionFrom(&tt.info); got != tt.want {
+			t.Errorf("got %q, want %q", got, tt.want)
+		}
+	}
+	old := Version
+	defer func() { Version = old }()
+	Version = "v9.9.9-3-gabcdef"
+	if r := run(t, "", nil, "--version"); r.stdout != "todo-shell v9.9.9-3-gabcdef\n" {
+		t.Fatalf("%+v", r)
+	}
+	if r := run(t, "", nil, "version"); r.stdout != "todo-shell v9.9.9-3-gabcdef\n" {
+		t.Fatalf("%+v", r)
 	}
 }
 

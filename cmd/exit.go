@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"github.com/mattn/go-isatty"
+
+	"github.com/todo-shell/todo-shell/render"
 )
 
 // Exit statuses.
@@ -22,7 +24,8 @@ type ExitError struct{ Code int }
 
 func (e *ExitError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
 
-// UsageError is bad usage: the message and the usage are printed, exit 2.
+// UsageError is bad usage: the message and a pointer to --help are printed,
+// exit 2.
 type UsageError struct{ Err error }
 
 func (e *UsageError) Error() string { return e.Err.Error() }
@@ -37,6 +40,17 @@ type Streams struct {
 
 // StdStreams returns the process's standard streams.
 func StdStreams() Streams { return Streams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr} }
+
+// forTerminal returns text as it may be written to w: neutralised (escape
+// sequences removed, control characters made visible) when w is a terminal,
+// exactly as it is otherwise. Every stream decides for itself: a terminal
+// stderr is protected even when stdout goes to a file.
+func forTerminal(w io.Writer, text string) string {
+	if isTerminal(w) {
+		return render.SanitizeOutput(text)
+	}
+	return text
+}
 
 // isTerminal reports whether v is a terminal file.
 func isTerminal(v any) bool {
@@ -59,14 +73,14 @@ func mainWithEnv(args []string, s Streams, getenv func(string) string) int {
 	case errors.As(err, &exit):
 		return exit.Code
 	case errors.As(err, &usage):
-		fmt.Fprintf(s.ErrOut, "todo-shell: %v\n", usage.Err)
+		// The error, then one line: usage would bury it.
+		path := root.CommandPath()
 		if c, _, ferr := root.Find(args); ferr == nil && c != nil {
-			fmt.Fprint(s.ErrOut, "\n"+c.UsageString())
-		} else {
-			fmt.Fprint(s.ErrOut, "\n"+root.UsageString())
+			path = c.CommandPath()
 		}
+		fmt.Fprintf(s.ErrOut, "todo-shell: %s\nRun '%s --help' for usage.\n", forTerminal(s.ErrOut, usage.Err.Error()), path)
 		return ExitUsage
 	}
-	fmt.Fprintf(s.ErrOut, "todo-shell: %v\n", err)
+	fmt.Fprintf(s.ErrOut, "todo-shell: %s\n", forTerminal(s.ErrOut, err.Error()))
 	return ExitFailed
 }

@@ -6,6 +6,10 @@ import (
 	"io"
 )
 
+// errLineTooLong is returned for a line longer than lineReader.max; the
+// line was read to its end and dropped.
+var errLineTooLong = errors.New("line too long")
+
 // lineReader reads input lines without copying them when it can: a line is
 // a view of the read buffer, valid only until the next call. serve and
 // script mode finish with a line before reading the next, and whatever
@@ -13,6 +17,8 @@ import (
 type lineReader struct {
 	br   *bufio.Reader
 	long []byte // a line longer than the buffer, assembled here
+	max  int    // longest line kept; 0 for no limit
+	eof  bool   // the input ended inside a line too long to keep
 }
 
 func newLineReader(r io.Reader) *lineReader {
@@ -20,16 +26,42 @@ func newLineReader(r io.Reader) *lineReader {
 }
 
 // next returns the next line with its newline, if any. At the end of input
-// it returns the last (possibly empty) piece and io.EOF.
+// it returns the last (possibly empty) piece and io.EOF. A line longer than
+// max is skipped to its end without being held: next then returns an empty
+// line and errLineTooLong.
 func (l *lineReader) next() ([]byte, error) {
+	if l.eof {
+		return nil, io.EOF
+	}
 	b, err := l.br.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
 		l.long = append(l.long[:0], b...)
 		for errors.Is(err, bufio.ErrBufferFull) {
 			b, err = l.br.ReadSlice('\n')
+			if l.max > 0 && len(l.long)+len(b) > l.max {
+				for errors.Is(err, bufio.ErrBufferFull) {
+					_, err = l.br.ReadSlice('\n')
+				}
+				l.long = l.long[:0]
+				l.eof = errors.Is(err, io.EOF)
+				if err == nil || l.eof {
+					err = errLineTooLong
+				}
+				return nil, err
+			}
 			l.long = append(l.long, b...)
 		}
 		b = l.long
+	}
+	if l.max > 0 && len(b) > l.max {
+		if errors.Is(err, io.EOF) {
+			l.eof = true
+			err = nil
+		}
+		if err == nil {
+			err = errLineTooLong
+		}
+		return nil, err
 	}
 	return b, err
 }

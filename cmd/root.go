@@ -6,6 +6,7 @@ package cmd
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -116,9 +117,10 @@ func newCmdRoot(s Streams, getenv func(string) string) *cobra.Command {
 	pf.StringVar(&opts.Session, "session", "", "session id, [A-Za-z0-9_-] (default: a fresh unique id)")
 	pf.StringVar(&opts.OffloadDir, "offload-dir", ".offload", "where offloaded results go")
 	pf.IntVar(&opts.OffloadThreshold, "offload-threshold", offload.DefaultThreshold, "offload results of this many characters or more (0: never)")
-	pf.IntVar(&opts.MaxItems, "max-items", todo.DefaultLimits().MaxItems, "most todos in a list (overrides "+todo.EnvMaxItems+")")
-	pf.IntVar(&opts.MaxContentLength, "max-content-length", todo.DefaultLimits().MaxContentLength, "most characters in content and activeForm (overrides "+todo.EnvMaxContentLength+")")
-	pf.IntVar(&opts.MaxInProgress, "max-in-progress", todo.DefaultLimits().MaxInProgress, "most todos in_progress at once, 0 for no limit (overrides "+todo.EnvMaxInProgress+")")
+	opts.MaxItems, opts.MaxContentLength, opts.MaxInProgress = todo.DefaultLimits().MaxItems, todo.DefaultLimits().MaxContentLength, todo.DefaultLimits().MaxInProgress
+	pf.Var(&limitValue{&opts.MaxItems, 1}, "max-items", "most todos in a list (overrides "+todo.EnvMaxItems+")")
+	pf.Var(&limitValue{&opts.MaxContentLength, 1}, "max-content-length", "most characters in content and activeForm (overrides "+todo.EnvMaxContentLength+")")
+	pf.Var(&limitValue{&opts.MaxInProgress, 0}, "max-in-progress", "most todos in_progress at once, 0 for no limit (overrides "+todo.EnvMaxInProgress+")")
 	pf.DurationVar(&opts.BashTimeout, "bash-timeout", 2*time.Minute, "how long a bash command may run")
 	pf.BoolVar(&opts.NoColor, "no-color", false, "draw without color (NO_COLOR is honoured too)")
 	pf.BoolVar(&opts.Trace, "trace", false, "show each call's tool_use and tool_result JSON")
@@ -131,9 +133,57 @@ func newCmdRoot(s Streams, getenv func(string) string) *cobra.Command {
 		newCmdVersion(opts),
 		newCmdAgent(opts),
 		newCmdReplay(opts), newCmdWatch(opts),
+		newCmdMCP(opts),
 	} {
 		sub.SilenceUsage, sub.SilenceErrors = true, true
 		cmd.AddCommand(sub)
 	}
+	strictCompletion(cmd)
+	cmd.Version = version()
+	cmd.SetVersionTemplate("todo-shell {{.Version}}\n")
 	return cmd
 }
+
+// strictCompletion makes `completion <unknown shell>` bad usage; cobra's
+// own command prints its help and succeeds.
+func strictCompletion(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		c.SilenceUsage, c.SilenceErrors = true, true
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return c.Help()
+			}
+			return &UsageError{fmt.Errorf("completion: unknown shell %q: choose bash, zsh, fish or powershell", args[0])}
+		}
+	}
+}
+
+// limitValue is a limit flag: a whole number from min to todo.MaxLimit, with
+// the same messages as the environment variables get.
+type limitValue struct {
+	dst *int
+	min int
+}
+
+func (v *limitValue) String() string {
+	if v.dst == nil {
+		return "0"
+	}
+	return strconv.Itoa(*v.dst)
+}
+
+func (v *limitValue) Set(s string) error {
+	n, err := todo.ParseLimit(s, v.min)
+	if err != nil {
+		return err
+	}
+	*v.dst = n
+	return nil
+}
+
+func (v *limitValue) Type() string { return "int" }

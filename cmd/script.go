@@ -24,15 +24,17 @@ type scriptRunner struct {
 	errOut *bufio.Writer
 	trace  bool
 	panel  bool
-	safe   bool // the output is a terminal: neutralise escape codes
-	styles render.Styles
-	seen   uint64 // store version last drawn by --panel
+	// safeOut and safeErr: that stream is a terminal, so escape codes in
+	// what goes to it are neutralised. Each stream decides for itself.
+	safeOut, safeErr bool
+	styles           render.Styles
+	seen             uint64 // store version last drawn by --panel
 }
 
 func newScriptRunner(o *Options, a *app) *scriptRunner {
 	return &scriptRunner{
 		app: a, out: bufio.NewWriterSize(o.Streams.Out, 64<<10), errOut: bufio.NewWriterSize(o.Streams.ErrOut, 4<<10),
-		trace: o.Trace, panel: o.Panel, safe: isTerminal(o.Streams.Out),
+		trace: o.Trace, panel: o.Panel, safeOut: isTerminal(o.Streams.Out), safeErr: isTerminal(o.Streams.ErrOut),
 		styles: render.PlainStyles(),
 	}
 }
@@ -56,11 +58,15 @@ func runCommandLine(o *Options) error {
 		return err
 	}
 	defer done()
-	if router.Incomplete(o.Command) {
-		r.print(r.errOut, "Error: unexpected end of line: an open quote or a trailing backslash")
+	var sc router.Scanner
+	if sc.Write(o.Command); sc.Incomplete() {
+		r.print(r.errOut, "Error: unexpected end of the command: "+sc.Problem(1))
 		return &ExitError{ExitFailed}
 	}
 	code, _ := r.runLine(ctx, o.Command)
+	if code == exitWithLast {
+		code = 0
+	}
 	if code != 0 {
 		return &ExitError{code}
 	}
@@ -76,9 +82,18 @@ func runScript(o *Options, in io.Reader) error {
 	}
 	defer done()
 	batchGC(o.Getenv)
-	failed := false
+	failed, last := false, 0
 	lines := newLineReader(in)
-	var pending strings.Builder
+	// A command can go on over several lines (an open quote, a trailing
+	// backslash): they collect in pending, and the scanner follows them in
+	// linear time, so an unclosed quote costs a pass over the input, not a
+	// pass per line.
+	var (
+		pending strings.Builder
+		sc      router.Scanner
+		lineNo  int // lines read
+		first   int // the line the pending command began on
+	)
 	for ctx.Err() == nil {
 		if lines.drained() {
 			r.flush() // about to wait for input: show what is done
@@ -90,35 +105,54 @@ func runScript(o *Options, in io.Reader) error {
 		}
 		if line == "" && rerr != nil {
 			if pending.Len() > 0 {
-				r.print(r.errOut, "Error: unexpected end of input: an open quote or a trailing backslash")
+				r.print(r.errOut, "Error: unexpected end of input: "+sc.Problem(first))
 				failed = true
 			}
 			break
 		}
+		lineNo++
 		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		continuing := pending.Len() > 0 // an incomplete line is never empty
+		if !continuing {
+			first = lineNo
+		}
+		incomplete := sc.Line(line)
 		text := line
-		if pending.Len() > 0 {
+		if continuing {
+			pending.WriteByte('\n')
 			pending.WriteString(line)
 			text = pending.String()
 		}
-		if router.Incomplete(text) && rerr == nil {
-			if pending.Len() == 0 {
-				pending.WriteString(line)
+		if incomplete {
+			if rerr == nil {
+				if !continuing {
+					pending.WriteString(line)
+				}
+				continue
 			}
-			pending.WriteByte('\n')
-			continue
-		}
-		pending.Reset()
-		if router.Incomplete(text) {
-			r.print(r.errOut, "Error: unexpected end of input: an open quote or a trailing backslash")
+			r.print(r.errOut, "Error: unexpected end of input: "+sc.Problem(first))
 			failed = true
 			break
 		}
+		pending.Reset()
+		sc.Reset()
 		code, exit := r.runLine(ctx, text)
+		if exit {
+			// `exit N` ends the script with N, and a plain `exit` with the
+			// last line's status, as in bash.
+			if code == exitWithLast {
+				code = last
+			}
+			if code != 0 {
+				return &ExitError{code}
+			}
+			return nil
+		}
 		if code != 0 {
 			failed = true
 		}
-		if exit || rerr != nil {
+		last = code
+		if rerr != nil {
 			break
 		}
 	}
@@ -127,6 +161,10 @@ func runScript(o *Options, in io.Reader) error {
 	}
 	return nil
 }
+
+// exitWithLast is runLine's status for a plain `exit`: leave with the last
+// line's status.
+const exitWithLast = -1
 
 // runLine runs one (complete) line and prints its output. exit reports a
 // request to leave.
@@ -139,7 +177,7 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 		b := r.app.shell.Builtin(line)
 		switch b.Action {
 		case router.ActionExit:
-			return 0, true
+			return exitWithLast, true
 		case router.ActionTrace:
 			r.trace = b.Trace
 		}
@@ -162,7 +200,9 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 		r.print(r.out, strings.Join(lines, "\n"))
 	}
 	r.print(r.errOut, out.Warning)
-	r.print(r.errOut, out.Stderr)
+	if !out.Exit {
+		r.print(r.errOut, out.Stderr)
+	}
 	if r.panel && r.app.store.Version() != r.seen {
 		if snap := r.app.store.Snapshot(); snap.Version != r.seen {
 			r.seen = snap.Version
@@ -173,17 +213,17 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 			r.print(r.out, box)
 		}
 	}
-	return out.ExitCode, false
+	return out.ExitCode, out.Exit
 }
 
-// print writes text and a newline, unless text is empty. On a terminal,
-// escape codes in it are neutralised. Writing to stderr first flushes
+// print writes text and a newline, unless text is empty. When w's stream is
+// a terminal, escape codes in it are neutralised. Writing to stderr first flushes
 // stdout, so the two keep their order when they share a file.
 func (r *scriptRunner) print(w *bufio.Writer, text string) {
 	if text == "" {
 		return
 	}
-	if r.safe {
+	if (w == r.out && r.safeOut) || (w == r.errOut && r.safeErr) {
 		text = render.SanitizeOutput(text)
 	}
 	if w == r.errOut {

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"encoding/json"
-	"runtime/debug"
 
 	"github.com/spf13/cobra"
 )
@@ -25,28 +24,6 @@ func newCmdTools(o *Options) *cobra.Command {
 				return err
 			}
 			_, err = o.Streams.Out.Write(append(b, '\n'))
-			return err
-		},
-	}
-}
-
-// Version is set at build time with -ldflags "-X .../cmd.Version=v1.2.3".
-var Version = ""
-
-func newCmdVersion(o *Options) *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print todo-shell's version",
-		Args:  noArgs,
-		RunE: func(*cobra.Command, []string) error {
-			v := Version
-			if v == "" {
-				v = "(devel)"
-				if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
-					v = info.Main.Version
-				}
-			}
-			_, err := o.Streams.Out.Write([]byte("todo-shell " + v + "\n"))
 			return err
 		},
 	}

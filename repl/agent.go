@@ -1,17 +1,20 @@
 package repl
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/todo-shell/todo-shell/agent"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
+	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -24,8 +27,9 @@ type Agent interface {
 type (
 	// agentEventMsg carries one event of a running prompt.
 	agentEventMsg struct {
-		id int
-		ev any // an agent.Event, or agentFinished
+		id   int
+		ev   any // an agent.Event, or agentFinished
+		next any // after a TextDelta: the event that ended the batch, if any
 	}
 	// agentFinished is the last event of a prompt.
 	agentFinished struct {
@@ -48,15 +52,53 @@ func runPrompt(ctx context.Context, a Agent, prompt string, ch agentEvents) tea.
 	}
 }
 
-// waitAgent waits for the next event of a prompt.
+// maxTextBatch bounds the text waitAgent joins into one message.
+const maxTextBatch = 1 << 20
+
+// waitAgent waits for the next event of a prompt. Text deltas already
+// waiting are joined into one: the shell then updates and draws once per
+// batch, not once per delta (a fast stream sends thousands a second).
 func waitAgent(id int, ch agentEvents) tea.Cmd {
 	return func() tea.Msg {
 		ev, ok := <-ch
 		if !ok {
 			return nil
 		}
-		return agentEventMsg{id: id, ev: ev}
+		d, isText := ev.(agent.TextDelta)
+		if !isText {
+			return agentEventMsg{id: id, ev: ev}
+		}
+		var text []byte
+		for {
+			select {
+			case next, ok := <-ch:
+				if !ok {
+					return agentEventMsg{id: id, ev: joined(d, text)}
+				}
+				nd, isText := next.(agent.TextDelta)
+				if !isText {
+					return agentEventMsg{id: id, ev: joined(d, text), next: next}
+				}
+				if text == nil {
+					text = append(make([]byte, 0, 4<<10), d.Text...)
+				}
+				if text = append(text, nd.Text...); len(text) >= maxTextBatch {
+					return agentEventMsg{id: id, ev: joined(d, text)}
+				}
+			default:
+				return agentEventMsg{id: id, ev: joined(d, text)}
+			}
+		}
 	}
+}
+
+// joined is the first delta of a batch, or the batch's text when there was
+// more than one.
+func joined(first agent.TextDelta, text []byte) agent.TextDelta {
+	if text == nil {
+		return first
+	}
+	return agent.TextDelta{Text: string(text)}
 }
 
 // handleAgentEvent shows one event: streamed text in the live area,
@@ -69,15 +111,24 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 	var print tea.Cmd
 	switch ev := msg.ev.(type) {
 	case agent.TextDelta:
-		r.stream += ev.Text
-		r.lines = lastLines(render.SanitizeOutput(r.stream), tailLines)
+		// Appending, and neutralising only the end that is shown, keeps a
+		// long answer linear: 1 MB in 100-byte deltas took 37 s when the
+		// whole text was copied and sanitised for every delta.
+		r.stream = append(r.stream, ev.Text...)
+		r.lines = streamTail(r.stream, tailLines)
+		if msg.next != nil { // the event that ended a batch of text
+			return m.handleAgentEvent(agentEventMsg{id: msg.id, ev: msg.next})
+		}
 	case agent.TextDone:
-		r.stream, r.lines = "", nil
+		r.stream, r.lines = r.stream[:0], nil
 		print = m.println(render.SanitizeOutput(ev.Text))
 	case agent.ToolCall:
 		print = m.println(m.styles.Accent.Render("● ") + render.Sanitize(callSummary(ev.Use.Name, ev.Use.Input)))
 	case agent.ToolDone:
 		text := m.resultSummary(ev)
+		if ev.Result.OffloadErr != nil { // the file is elsewhere, or the result was kept in memory
+			text += "\n" + m.styles.Warning.Render(render.Sanitize(offload.Warning(ev.Result.OffloadErr)))
+		}
 		if m.trace { // the wire form, for people learning the protocol
 			for _, t := range router.TraceLines(router.Output{Call: &ev.Use, Result: &ev.Result}) {
 				text += "\n" + m.styles.Dim.Render(render.Sanitize(t))
@@ -85,7 +136,7 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 		}
 		print = m.println(text)
 	case agentFinished:
-		partial := r.stream // text cut off by an interrupt or a failure
+		partial := string(r.stream) // text cut off by an interrupt or a failure
 		m.running.cancel()
 		m.running = nil
 		m.hint = ""
@@ -148,6 +199,38 @@ func (m Model) resultSummary(ev agent.ToolDone) string {
 		lines[i] = style.Render(m.fit(prefix + l))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// streamWindow is how much of the end of a streaming answer streamTail looks
+// at: enough for tailLines lines of any sensible width.
+const streamWindow = 4 << 10
+
+// streamTail returns the last n lines of text streaming in, neutralised, in
+// time bounded by streamWindow whatever the length of text. A last line
+// longer than the window shows its end.
+func streamTail(text []byte, n int) []string {
+	if len(text) > streamWindow {
+		text = text[len(text)-streamWindow:]
+		for len(text) > 0 && !utf8.RuneStart(text[0]) {
+			text = text[1:]
+		}
+	}
+	// Start at the line n+1 lines from the end (a trailing newline ends the
+	// last line, as lastLines counts).
+	end := len(text)
+	for end > 0 && text[end-1] == '\n' {
+		end--
+	}
+	start := 0
+	for i := 0; i < n; i++ {
+		nl := bytes.LastIndexByte(text[:end], '\n')
+		if nl < 0 {
+			start = 0
+			break
+		}
+		start, end = nl+1, nl
+	}
+	return lastLines(render.SanitizeOutput(string(text[start:])), n)
 }
 
 // lastLines returns the last n lines of s.

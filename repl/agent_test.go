@@ -53,8 +53,8 @@ func TestAgentMode(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	waitFor(t, tm, "Interrupted: the next prompt continues the conversation")
 
-	enter(tm, "!echo bash still works")
-	waitFor(t, tm, "bash still works")
+	enter(tm, "!echo bash still works | tr a-z A-Z")
+	waitFor(t, tm, "BASH STILL WORKS") // the output, not the echoed line
 	enter(tm, "/trace on")
 	waitFor(t, tm, "Tracing on")
 	enter(tm, "and now?")

@@ -6,6 +6,7 @@ package repl
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -79,6 +80,7 @@ type Model struct {
 	armed    bool // Ctrl+C was pressed on an empty line
 	hint     string
 	quitting bool
+	exitCode int    // the status to leave with (`exit N`)
 	frame    string // with a Screen: the live area drawn after the last update
 }
 
@@ -93,7 +95,7 @@ type run struct {
 	lines   []string
 
 	events agentEvents // a prompt's events; nil for a command
-	stream string      // assistant text streaming in
+	stream []byte      // assistant text streaming in (appended: see handleAgentEvent)
 }
 
 var _ tea.Model = Model{}
@@ -215,7 +217,14 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.running.cancel()
 		m.running = nil
 		m.hint = ""
-		return m.finish(m.println(m.formatOutput(msg.out)))
+		m.layout() // the prompt shows where a cd left the shell
+		print := m.println(m.formatOutput(msg.out))
+		if msg.out.Exit { // the line ran `exit N`: leave with N, as bash does
+			m.exitCode = msg.out.ExitCode
+			next, quit := m.quit()
+			return next, tea.Sequence(print, quit)
+		}
+		return m.finish(print)
 	case spinner.TickMsg:
 		if m.running == nil {
 			return m, nil // stop ticking: nothing animates at idle
@@ -235,6 +244,17 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if msg.Paste {
 		return m.paste(string(msg.Runes))
+	}
+	if msg.Type == tea.KeyRunes && !msg.Alt {
+		// Typed text, however it arrived: a KeyRunes message's String()
+		// is its text, so matching bindings on it would take the words
+		// "up", "enter" or "ctrl+c" for keys.
+		m.armed = false
+		if m.hint == doubleCtrlCMsg {
+			m.hint = ""
+		}
+		m.insert(msg.Runes) // not input.Update: its own bindings match words too
+		return m, nil
 	}
 	if !key.Matches(msg, m.keys.Interrupt) {
 		m.armed = false
@@ -282,9 +302,13 @@ func (m Model) interrupt() (tea.Model, tea.Cmd) {
 	switch {
 	case m.running != nil:
 		m.running.cancel()
-		m.queue = nil
 		m.hint = "Interrupting…"
-		return m, nil
+		var print tea.Cmd
+		if n := len(m.queue); n > 0 {
+			m.queue = nil
+			print = m.println(m.styles.Dim.Render(fmt.Sprintf("Dropped %d queued %s", n, plural(n, "line", "lines"))))
+		}
+		return m, print
 	case m.input.Value() != "" || len(m.pending) > 0:
 		m.input.Reset()
 		m.pending = nil
@@ -297,6 +321,26 @@ func (m Model) interrupt() (tea.Model, tea.Cmd) {
 	m.armed = true
 	m.hint = doubleCtrlCMsg
 	return m, nil
+}
+
+// insert types runes at the cursor.
+func (m *Model) insert(runes []rune) {
+	v := []rune(m.input.Value())
+	pos := min(m.input.Position(), len(v))
+	next := make([]rune, 0, len(v)+len(runes))
+	next = append(append(append(next, v[:pos]...), runes...), v[pos:]...)
+	m.input.SetValue(string(next))
+	m.input.SetCursor(pos + len(runes))
+}
+
+// ExitCode is the status the shell asked to leave with: N after `exit N`.
+func (m Model) ExitCode() int { return m.exitCode }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func (m Model) quit() (tea.Model, tea.Cmd) {

@@ -166,7 +166,7 @@ func TestMultiLineTyped(t *testing.T) {
 
 func TestBashLineWithOutput(t *testing.T) {
 	tm, _ := start(t, 60, 20)
-	enter(tm, "printf 'hello\\nworld\\n'; echo oops >&2; exit 3")
+	enter(tm, "printf 'hello\\nworld\\n'; echo oops >&2; (exit 3)")
 	waitFor(t, tm, "hello", "world", "oops", "exit status 3")
 	golden(t, screen(finalView(t, tm), ""))
 }
@@ -196,8 +196,8 @@ func TestCtrlCCancelsRunningCommand(t *testing.T) {
 	if d := time.Since(begin); d > 4*time.Second {
 		t.Fatalf("interrupt took %v", d)
 	}
-	enter(tm, "echo still alive")
-	waitFor(t, tm, "still alive")
+	enter(tm, "echo still alive | tr a-z A-Z")
+	waitFor(t, tm, "STILL ALIVE") // the output itself, not the echoed line
 	golden(t, screen(finalView(t, tm), ""))
 }
 
@@ -206,7 +206,7 @@ func TestResize(t *testing.T) {
 	enter(tm, writeTwo)
 	waitFor(t, tm, "Tasks 0/2")
 	tm.Send(tea.WindowSizeMsg{Width: 24, Height: 20})
-	time.Sleep(100 * time.Millisecond) // let the resize reach the model
+	waitFor(t, tm, "╭─ Tasks 0/2 ──────────╮") // the panel redrawn at the new width
 	view := finalView(t, tm)
 	for _, line := range strings.Split(view, "\n") {
 		if w := lipgloss.Width(line); w > 24 {
@@ -250,5 +250,89 @@ func BenchmarkTodoWriteToPanel(b *testing.B) {
 		if v := next.(Model).View(); !strings.Contains(v, "Tasks 0/50") {
 			b.Fatal("panel not redrawn")
 		}
+	}
+}
+
+// TestTypedWordsAreNotKeys delivers words that name keys, each as one read:
+// they are text, never the keys they name.
+func TestTypedWordsAreNotKeys(t *testing.T) {
+	tm, _ := start(t, 80, 20)
+	words := []string{"up", "enter", "ctrl+c", "home", "end", "tab", "ctrl+w", "down", "ctrl+d", "ctrl+l"}
+	tm.Type("echo ")
+	for i, w := range words {
+		if i > 0 {
+			tm.Type(" ")
+		}
+		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(w)})
+	}
+	tm.Type(" | tr a-z A-Z")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "UP ENTER CTRL+C HOME END TAB CTRL+W DOWN CTRL+D CTRL+L")
+	finalView(t, tm)
+}
+
+// TestEnterWhileRunningThenCtrlC types a line ahead while a command runs:
+// it is shown queued, and Ctrl+C stops the command at once and drops it.
+func TestEnterWhileRunningThenCtrlC(t *testing.T) {
+	tm, _ := start(t, 80, 20)
+	enter(tm, "sleep 30")
+	waitFor(t, tm, "Running sleep 30")
+	enter(tm, "echo typed ahead | tr a-z A-Z")
+	waitFor(t, tm, "queued: echo typed ahead")
+	begin := time.Now()
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	waitFor(t, tm, "Dropped 1 queued line", "Command interrupted")
+	if d := time.Since(begin); d > time.Second {
+		t.Errorf("interrupt took %v", d)
+	}
+	enter(tm, "echo after | tr a-z A-Z")
+	waitFor(t, tm, "AFTER")
+	if strings.Contains(lastTranscript.String(), "TYPED AHEAD") {
+		t.Error("the dropped line ran")
+	}
+	finalView(t, tm)
+}
+
+func TestExitNLeavesTheShell(t *testing.T) {
+	tm, _ := start(t, 80, 20)
+	enter(tm, "echo bye; exit 4")
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
+	if fm.ExitCode() != 4 {
+		t.Fatalf("exit code %d, want 4", fm.ExitCode())
+	}
+}
+
+// TestPromptFollowsCdAtOnce: the prompt shows the new directory as soon as
+// the cd line ends, not after the next key.
+func TestPromptFollowsCdAtOnce(t *testing.T) {
+	cfg, _ := testConfig(t)
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "elsewhere"), 0o755)
+	set, err := toolset.New(toolset.Options{Limits: todo.DefaultLimits(), BashTimeout: time.Minute, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Shell = &router.Shell{Registry: set.Registry}
+	cfg.Store = set.Store
+	cfg.Dir = set.Runner.Dir
+	lastTranscript = &transcript{}
+	cfg.Transcript = lastTranscript
+	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(80, 20))
+	enter(tm, "cd elsewhere")
+	waitFor(t, tm, "elsewhere ❯ ")
+	finalView(t, tm)
+}
+
+// TestInterruptedOffloadedOutputSaysSoOnce: the trailer is in the offload
+// file and shown once, not again in the preview.
+func TestInterruptedOffloadedOutputSaysSoOnce(t *testing.T) {
+	tm, _ := start(t, 80, 20)
+	enter(tm, "head -c 1200 /dev/zero | tr '\\0' x; echo; sleep 30")
+	waitFor(t, tm, "Running head -c 1200")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	waitFor(t, tm, "[Tool result offloaded to file: ", "Command interrupted")
+	finalView(t, tm)
+	if n := strings.Count(lastTranscript.String(), "Command interrupted"); n != 1 {
+		t.Errorf("'Command interrupted' shown %d times:\n%s", n, lastTranscript.String())
 	}
 }

@@ -42,6 +42,10 @@ func (m Model) draw() string {
 			b.WriteByte('\n')
 		}
 	}
+	for _, q := range m.queue { // typed ahead: runs when the line above ends
+		b.WriteString(m.styles.Dim.Render(m.fit("  queued: " + render.Sanitize(oneLine(q)))))
+		b.WriteByte('\n')
+	}
 	if m.hint != "" {
 		b.WriteString(m.styles.Dim.Render(m.fit(m.hint)))
 		b.WriteByte('\n')

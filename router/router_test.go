@@ -137,6 +137,12 @@ func FuzzSplit(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		words, err := Split(s)
+		var sc Scanner
+		for i, l := range strings.Split(s, "\n") {
+			if sc.Line(l) != Incomplete(strings.Join(strings.Split(s, "\n")[:i+1], "\n")) {
+				t.Fatal("the Scanner disagrees with Incomplete")
+			}
+		}
 		if Incomplete(s) != errors.Is(err, ErrIncomplete) {
 			t.Fatal("Incomplete disagrees with Split")
 		}
@@ -301,5 +307,42 @@ func TestBuiltins(t *testing.T) {
 	}
 	if s := sh.Builtin(Classify("/session", sh.Registry)).Stdout; !strings.Contains(s, "Session:    test") || !strings.Contains(s, "Offloaded:  0 files") {
 		t.Fatalf("/session: %q", s)
+	}
+}
+
+// TestScannerAgreesWithIncomplete: feeding lines one by one gives what
+// Incomplete gives on the joined text.
+func TestScannerAgreesWithIncomplete(t *testing.T) {
+	for _, text := range []string{
+		"# a 'comment\necho 'x\ny'", "echo \"a\\\nb\" 'c", "a\\\n#b 'c", "x#y 'z", "'a'\"b\\\"\n\"'", "echo \\", "\"\\", "a # b'c\nd", "'''\n'", seed002,
+	} {
+		var s Scanner
+		lines := strings.Split(text, "\n")
+		for i := range lines {
+			joined := strings.Join(lines[:i+1], "\n")
+			if got := s.Line(lines[i]); got != Incomplete(joined) {
+				t.Fatalf("%q after line %d: scanner %v, Incomplete %v", text, i, got, !got)
+			}
+		}
+	}
+}
+
+// TestScannerNamesTheOpenLine: the message names the line of the quote that
+// never closed.
+func TestScannerNamesTheOpenLine(t *testing.T) {
+	tests := []struct{ lines, want string }{
+		{"echo ok\necho 'it''s\nmore\nlines", "the single quote (') opened on line 2 is never closed"},
+		{"echo \"a\nb", `the double quote (") opened on line 1 is never closed`},
+		{"echo a \\", "a backslash ends line 1 with nothing after it"},
+		{"echo 'a\nb' \"c\n'd'", `the double quote (") opened on line 2 is never closed`},
+	}
+	for _, tt := range tests {
+		var s Scanner
+		for _, l := range strings.Split(tt.lines, "\n") {
+			s.Line(l)
+		}
+		if got := s.Problem(1); got != tt.want {
+			t.Errorf("%q: %q, want %q", tt.lines, got, tt.want)
+		}
 	}
 }

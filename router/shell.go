@@ -53,6 +53,9 @@ type Output struct {
 	// Warning tells why a long result could not be offloaded (the full text
 	// is shown instead).
 	Warning string
+	// Exit is set when a bash line ran exit at its top level (`exit 5`):
+	// a shell front end leaves with ExitCode, as bash does.
+	Exit bool
 }
 
 // Run runs line, streaming live output of commands to live (may be nil).
@@ -94,14 +97,25 @@ func (s *Shell) runBash(ctx context.Context, command string) Output {
 		out.Stderr, out.ExitCode = "Error: "+res.Content, 1
 		return out
 	}
-	out.ExitCode = st.ExitCode
+	out.ExitCode, out.Exit = st.ExitCode, st.Exited
 	if st.Failed() && out.ExitCode == 0 {
 		out.ExitCode = 1
 	}
 	trailer := st.Trailer()
 	out.Stderr = trailer
+	if res.OffloadErr != nil {
+		out.Warning = offloadWarning(res.OffloadErr)
+	}
 	if res.Offloaded != nil {
 		out.Stdout, out.Offloaded = res.Content, res.Offloaded
+		if trailer != "" {
+			// The file ends with the trailer, which is shown on its own:
+			// keep it out of the preview and the line count.
+			off := *res.Offloaded
+			off.Preview = strings.TrimSuffix(off.Preview, trailer+"\n")
+			off.Lines = max(off.Lines-1, 0)
+			out.Offloaded = &off
+		}
 		return out
 	}
 	text := res.Content
@@ -109,15 +123,12 @@ func (s *Shell) runBash(ctx context.Context, command string) Output {
 		text = strings.TrimSuffix(text, trailer+"\n")
 	}
 	out.Stdout = strings.TrimSuffix(text, "\n")
-	if res.OffloadErr != nil {
-		out.Warning = offloadWarning(res.OffloadErr)
-	}
 	return out
 }
 
-func offloadWarning(err error) string {
-	return "Warning: could not offload the result, showing it in full: " + err.Error()
-}
+// offloadWarning tells why a result is not where it should be: in the
+// fallback directory, or shown (in full, or with its middle dropped).
+func offloadWarning(err error) string { return offload.Warning(err) }
 
 func (s *Shell) runAgent(ctx context.Context, line Line) Output {
 	args, err := Split(line.Args)
@@ -308,10 +319,13 @@ func (s *Shell) offloadStdout(out *Output) {
 	if out.Help || out.Call == nil || out.Offloaded != nil || !offload.ShouldOffload(out.Stdout, s.Offload.Threshold) {
 		return
 	}
-	info, err := offload.Text(out.Stdout, out.Call.ID, s.Offload, s.Writer)
+	info, warn, err := offload.TextWarn(out.Stdout, out.Call.ID, s.Offload, s.Writer)
 	if err != nil {
 		out.Warning = offloadWarning(err)
 		return
 	}
 	out.Stdout, out.Offloaded = offload.Pointer(info.Path), info
+	if warn != nil {
+		out.Warning = offloadWarning(warn)
+	}
 }

@@ -136,51 +136,9 @@ func doubleQuoted(w *word, text string, i int) (int, bool) {
 // Incomplete reports whether text ends inside a quote or after a backslash,
 // so a front end should read another line and join it with a newline.
 // It scans without building words; FuzzSplit checks it agrees with Split.
+// A front end adding line after line uses a Scanner instead.
 func Incomplete(text string) bool {
-	wordStart := true // the next byte would start a word
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		switch c {
-		case ' ', '\t', '\n', '\r':
-			wordStart = true
-			continue
-		case '#':
-			if wordStart { // a comment
-				end := strings.IndexByte(text[i:], '\n')
-				if end < 0 {
-					return false
-				}
-				i += end - 1
-				continue
-			}
-		case '\\':
-			if i++; i >= len(text) {
-				return true
-			}
-			if text[i] == '\n' { // a line continuation joins, it does not start a word
-				continue
-			}
-		case '\'':
-			end := strings.IndexByte(text[i+1:], '\'')
-			if end < 0 {
-				return true
-			}
-			i += 1 + end
-		case '"':
-			closed := false
-			for i++; i < len(text); i++ {
-				if text[i] == '\\' {
-					i++
-				} else if text[i] == '"' {
-					closed = true
-					break
-				}
-			}
-			if !closed {
-				return true
-			}
-		}
-		wordStart = false
-	}
-	return false
+	var s Scanner
+	s.Write(text)
+	return s.Incomplete()
 }

@@ -123,9 +123,12 @@ func AppendJSONString(dst []byte, s string) []byte {
 			start = i
 			continue
 		}
-		if r == '\u2028' || r == '\u2029' {
+		if r == '\u2028' || r == '\u2029' || (r >= 0x80 && r <= 0x9f) {
+			// Line separators as encoding/json does; C1 controls too, so
+			// that a result line shown on a terminal cannot carry a CSI
+			// (U+009B) or an OSC (U+009D) to it.
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			dst = append(dst, '\\', 'u', hex[r>>12&0xF], hex[r>>8&0xF], hex[r>>4&0xF], hex[r&0xF])
 			i += size
 			start = i
 			continue

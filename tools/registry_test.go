@@ -206,3 +206,17 @@ func TestParseToolUse(t *testing.T) {
 		})
 	}
 }
+
+// TestAppendJSONStringEscapesC1Controls keeps a tool_result line safe on a
+// terminal: U+009B (CSI) and U+009D (OSC) act like ESC [ and ESC ] there.
+func TestAppendJSONStringEscapesC1Controls(t *testing.T) {
+	got := string(AppendJSONString(nil, "a\u009b31mb\u009d0;title\u0007"))
+	if want := `"a\u009b31mb\u009d0;title\u0007"`; got != want {
+		t.Fatalf("got %s, want %s", got, want)
+	}
+	for r := rune(0x80); r <= 0x9f; r++ {
+		if s := string(AppendJSONString(nil, string(r))); strings.ContainsRune(s, r) {
+			t.Errorf("U+%04X is written raw", r)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -34,6 +35,12 @@ type Runner struct {
 	dir   string
 
 	pgid atomic.Int64 // the running command's process group, 0 when idle
+	// shown is dir for readers that must not wait for a running command
+	// (the prompt is drawn while one runs).
+	shown atomic.Pointer[string]
+
+	reaperMu sync.Mutex
+	reaper   *reaper // started with the first command
 }
 
 // NewRunner returns a runner starting in dir, running bash, or sh when bash
@@ -50,14 +57,19 @@ func NewRunner(dir string) (*Runner, error) {
 			return nil, fmt.Errorf("bash: working directory: %w", err)
 		}
 	}
-	return &Runner{shell: shell, dir: dir}, nil
+	r := &Runner{shell: shell}
+	r.setDir(dir)
+	return r, nil
 }
 
-// Dir returns the working directory the next command starts in.
-func (r *Runner) Dir() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.dir
+// Dir returns the working directory the next command starts in. It never
+// waits for a running command.
+func (r *Runner) Dir() string { return *r.shown.Load() }
+
+// setDir moves the runner; r.mu is held, or r is not shared yet.
+func (r *Runner) setDir(dir string) {
+	r.dir = dir
+	r.shown.Store(&dir)
 }
 
 // Outcome is how a command ended.
@@ -66,6 +78,13 @@ type Outcome struct {
 	TimedOut    bool // the timeout killed it
 	Interrupted bool // the context was cancelled
 	Timeout     time.Duration
+	// Exited is set when the command itself ran the exit builtin at its
+	// top level (`exit 5`, `make || exit`): a shell front end then ends
+	// with ExitCode, as bash does. (Detected with bash only.)
+	Exited bool
+	// Moved says the working directory had been deleted and the command
+	// ran from the nearest existing parent instead.
+	Moved string
 }
 
 // Trailer returns the line the shell shows after the output of a command
@@ -104,12 +123,22 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	r.mu.Lock()
 	defer r.mu.Unlock()
 
-	cwdFile, err := os.CreateTemp("", "todo-shell-cwd-*")
-	if err != nil {
-		return Outcome{}, fmt.Errorf("bash: %w", err)
+	var moved string
+	if dir, ok := nearestDir(r.dir); !ok || dir != r.dir {
+		moved = errGone(r.dir, dir)
+		fmt.Fprintln(out, moved)
+		r.setDir(dir)
 	}
-	cwdFile.Close()
-	defer os.Remove(cwdFile.Name())
+
+	stateFile := os.DevNull
+	if state, err := os.CreateTemp("", stateFilePrefix()); err == nil {
+		state.Close()
+		stateFile = state.Name()
+		defer os.Remove(stateFile)
+	} else {
+		// A full or read-only temporary directory must not stop commands.
+		fmt.Fprintf(out, "todo-shell: cannot record where this command ends (%v): a cd in it will not carry over\n", err)
+	}
 
 	pr, pw, err := os.Pipe()
 	if err != nil {
@@ -118,13 +147,12 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	defer pr.Close()
 	growPipe(pr)
 
-	// The EXIT trap records where the command left the shell.
-	script := "trap 'pwd > \"$TODO_SHELL_CWD_FILE\"' EXIT\n" + command
-	cmd := exec.Command(r.shell, "-c", script)
+	cmd := exec.Command(r.shell, "-c", wrapScript(command, filepath.Base(r.shell) == "bash"))
 	cmd.Dir = r.dir
-	cmd.Env = append(os.Environ(), "TODO_SHELL_CWD_FILE="+cwdFile.Name())
+	cmd.Env = childEnv(os.Environ(), stateEnv+"="+stateFile)
 	cmd.Stdout, cmd.Stderr = pw, pw
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = childSysProcAttr()
+	rp := r.startReaper()
 	if err := cmd.Start(); err != nil {
 		pw.Close()
 		return Outcome{}, fmt.Errorf("bash: start %s: %w", r.shell, err)
@@ -133,6 +161,8 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	pgid := cmd.Process.Pid
 	r.pgid.Store(int64(pgid))
 	defer r.pgid.Store(0)
+	rp.watch(pgid)
+	defer rp.forgetIfGone(pgid)
 
 	copied := make(chan struct{})
 	go func() {
@@ -179,22 +209,40 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	}
 
 	outcome.ExitCode = exitCode(cmd, werr)
-	if b, err := os.ReadFile(cwdFile.Name()); err == nil {
-		if dir := trimNewline(string(b)); dir != "" {
-			if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
-				r.dir = dir
+	outcome.Moved = moved
+	if b, err := os.ReadFile(stateFile); err == nil {
+		st := parseState(string(b))
+		outcome.Exited = st.exited && !outcome.TimedOut && !outcome.Interrupted
+		if st.dir != "" {
+			if fi, err := os.Stat(st.dir); err == nil && fi.IsDir() {
+				r.setDir(st.dir)
 			}
 		}
 	}
 	return outcome, nil
 }
 
-// Kill ends the running command, if any, and every process it started, at
-// once. Front ends call it on their way out.
+// Kill ends the running command, if any, and every process any command
+// started that is still running (background jobs too), at once. Front ends
+// call it on their way out and on SIGHUP or SIGTERM.
 func (r *Runner) Kill() {
 	if pgid := r.pgid.Load(); pgid > 0 {
 		syscall.Kill(-int(pgid), syscall.SIGKILL)
 	}
+	r.reaperMu.Lock()
+	rp := r.reaper
+	r.reaperMu.Unlock()
+	rp.killAll()
+}
+
+// startReaper starts the reaper with the first command.
+func (r *Runner) startReaper() *reaper {
+	r.reaperMu.Lock()
+	defer r.reaperMu.Unlock()
+	if r.reaper == nil {
+		r.reaper = startReaper(r.shell)
+	}
+	return r.reaper
 }
 
 func exitCode(cmd *exec.Cmd, err error) int {
@@ -209,13 +257,6 @@ func exitCode(cmd *exec.Cmd, err error) int {
 		return -1
 	}
 	return cmd.ProcessState.ExitCode()
-}
-
-func trimNewline(s string) string {
-	for len(s) > 0 && (s[len(s)-1] == '\n' || s[len(s)-1] == '\r') {
-		s = s[:len(s)-1]
-	}
-	return s
 }
 
 // onlyWriter hides any ReaderFrom of the destination so CopyBuffer uses our

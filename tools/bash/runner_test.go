@@ -185,7 +185,7 @@ func TestHandler(t *testing.T) {
 	for in, want := range map[string]string{
 		`{}`:                             "'command' is required and cannot be empty",
 		`{"command":""}`:                 "'command' is required and cannot be empty",
-		`{"command":"x","timeout_ms":0}`: "'timeout_ms' must be 1 or more",
+		`{"command":"x","timeout_ms":0}`: "'timeout_ms' must be a whole number of milliseconds from 1 to 600000",
 		`{"command":"x","other":1}`:      `invalid Bash input: json: unknown field "other"`,
 		`{"command":5}`:                  "invalid Bash input",
 	} {
@@ -226,4 +226,53 @@ func TestKill(t *testing.T) {
 		t.Fatal("Kill did not end the command")
 	}
 	r.Kill() // idle: nothing happens
+}
+
+func TestTimeoutMSRange(t *testing.T) {
+	tests := []struct {
+		value string
+		ok    bool
+	}{
+		{"1", true}, {"600000", true}, {"0", false}, {"-5", false}, {"600001", false},
+		{"18446744073710", false}, {"9223372036855", false}, {"99999999999999999999999", false},
+		{"1.5", false}, {`"5"`, false},
+	}
+	for _, tc := range tests {
+		in, err := ParseInput(json.RawMessage(`{"command":"true","timeout_ms":` + tc.value + `}`))
+		if (err == nil) != tc.ok {
+			t.Errorf("timeout_ms %s: err = %v, want ok=%v", tc.value, err, tc.ok)
+		}
+		if !tc.ok && err != nil && !strings.Contains(err.Error(), "timeout_ms") {
+			t.Errorf("timeout_ms %s: message %q does not name the field", tc.value, err)
+		}
+		if tc.ok && in.Timeout(time.Hour) > 10*time.Minute {
+			t.Errorf("timeout_ms %s: timeout %v", tc.value, in.Timeout(time.Hour))
+		}
+	}
+	var def struct {
+		InputSchema struct {
+			Properties struct {
+				TimeoutMS struct {
+					Maximum int `json:"maximum"`
+				} `json:"timeout_ms"`
+			} `json:"properties"`
+		} `json:"input_schema"`
+	}
+	b, _ := json.Marshal(Definition())
+	json.Unmarshal(b, &def)
+	if def.InputSchema.Properties.TimeoutMS.Maximum != MaxTimeoutMS {
+		t.Errorf("schema maximum %d, want %d", def.InputSchema.Properties.TimeoutMS.Maximum, MaxTimeoutMS)
+	}
+}
+
+func TestResultHasCarriageReturnsApplied(t *testing.T) {
+	r := newRunner(t)
+	h := Handler(r, time.Minute, offload.Config{Dir: t.TempDir(), Session: "s", Threshold: 1000})
+	res, err := h(tools.WithToolUseID(context.Background(), "toolu_cr"), json.RawMessage(`{"command":"for i in 1 2 3; do printf '\\r%d%%' $i; done; echo; printf 'a\\r\\n'"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Content != "3%\na\n" {
+		t.Fatalf("content %q, want %q", res.Content, "3%\na\n")
+	}
 }

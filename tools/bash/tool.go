@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/todo-shell/todo-shell/tools"
@@ -26,15 +27,48 @@ func Definition() tools.Definition {
 		Description: description,
 		InputSchema: json.RawMessage(`{"type":"object","properties":{` +
 			`"command":{"type":"string","minLength":1,"description":"The command to run with bash"},` +
-			`"timeout_ms":{"type":"integer","minimum":1,"description":"How long the command may run, in milliseconds"}},` +
+			`"timeout_ms":{"type":"integer","minimum":1,"maximum":600000,"description":"How long the command may run, in milliseconds (at most 600000, 10 minutes)"}},` +
 			`"required":["command"],"additionalProperties":false}`),
 	}
 }
 
+// MaxTimeoutMS is the longest timeout_ms a command may ask for: ten
+// minutes, as Claude Code's Bash tool allows.
+const MaxTimeoutMS = 600000
+
 // Input is the Bash tool's input.
 type Input struct {
-	Command   string `json:"command"`
-	TimeoutMS *int64 `json:"timeout_ms,omitempty"`
+	Command   string        `json:"command"`
+	TimeoutMS *Milliseconds `json:"timeout_ms,omitempty"`
+}
+
+// Milliseconds is timeout_ms as sent: a JSON number, kept as its text so
+// that a value too large for any integer type is still reported as sent.
+type Milliseconds string
+
+// UnmarshalJSON takes a JSON number only.
+func (m *Milliseconds) UnmarshalJSON(b []byte) error {
+	var n json.Number
+	if len(b) == 0 || b[0] == '"' || json.Unmarshal(b, &n) != nil {
+		return fmt.Errorf("'timeout_ms' must be a number of milliseconds, got %s", b)
+	}
+	*m = Milliseconds(n)
+	return nil
+}
+
+// Int64 returns the value when it is a whole number that fits.
+func (m Milliseconds) Int64() (int64, error) { return strconv.ParseInt(string(m), 10, 64) }
+
+// String returns the value as sent.
+func (m Milliseconds) String() string { return string(m) }
+
+// Timeout returns the timeout asked for, or def when none was.
+func (in Input) Timeout(def time.Duration) time.Duration {
+	if in.TimeoutMS == nil {
+		return def
+	}
+	ms, _ := in.TimeoutMS.Int64() // checked by ParseInput
+	return time.Duration(ms) * time.Millisecond
 }
 
 // ParseInput decodes and checks a Bash input.
@@ -48,8 +82,11 @@ func ParseInput(raw json.RawMessage) (Input, error) {
 	if in.Command == "" {
 		return in, fmt.Errorf("'command' is required and cannot be empty")
 	}
-	if in.TimeoutMS != nil && *in.TimeoutMS < 1 {
-		return in, fmt.Errorf("'timeout_ms' must be 1 or more")
+	if in.TimeoutMS != nil {
+		ms, err := in.TimeoutMS.Int64()
+		if err != nil || ms < 1 || ms > MaxTimeoutMS {
+			return in, fmt.Errorf("'timeout_ms' must be a whole number of milliseconds from 1 to %d (10 minutes), got %s", MaxTimeoutMS, in.TimeoutMS.String())
+		}
 	}
 	return in, nil
 }
@@ -66,20 +103,21 @@ func Handler(r *Runner, defaultTimeout time.Duration, off offload.Config) tools.
 		if err != nil {
 			return tools.ErrorResult(err.Error()), nil
 		}
-		timeout := defaultTimeout
-		if in.TimeoutMS != nil {
-			timeout = time.Duration(*in.TimeoutMS) * time.Millisecond
-		}
+		timeout := in.Timeout(defaultTimeout)
 		spool, err := offload.NewSpool(off, tools.ToolUseIDFrom(ctx))
 		if err != nil {
 			// An id that cannot name a file: keep the output in memory.
 			spool, _ = offload.NewSpool(offload.Config{}, "")
 		}
-		var out io.Writer = spool
+		// The result gets carriage returns applied, as a terminal shows
+		// them; the live view gets the raw stream and applies them itself.
+		cr := &CRWriter{W: spool}
+		var out io.Writer = cr
 		if live := tools.OutputFrom(ctx); live != nil {
-			out = io.MultiWriter(spool, live)
+			out = io.MultiWriter(cr, live)
 		}
 		outcome, err := r.Run(ctx, in.Command, timeout, out)
+		cr.Flush()
 		if err != nil {
 			return tools.Result{}, err
 		}
@@ -91,14 +129,13 @@ func Handler(r *Runner, defaultTimeout time.Duration, off offload.Config) tools.
 			io.WriteString(spool, sep+t+"\n")
 		}
 		sum := spool.Close()
-		res := tools.Result{IsError: outcome.Failed(), Meta: outcome}
+		res := tools.Result{IsError: outcome.Failed(), Meta: outcome, OffloadErr: sum.Err}
 		if sum.Offloaded {
 			res.Content = offload.Pointer(sum.File)
 			res.Offloaded = &tools.Offloaded{Path: sum.File, Preview: sum.Preview, Lines: sum.Lines, Bytes: sum.Bytes}
 			return res, nil
 		}
 		res.Content = sum.Text
-		res.OffloadErr = sum.Err
 		return res, nil
 	}
 }

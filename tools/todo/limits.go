@@ -1,6 +1,7 @@
 package todo
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -52,10 +53,21 @@ func LimitsFromEnv(getenv func(string) string) (Limits, error) {
 	return l, nil
 }
 
-// ParseLimit parses a limit that must be a whole number of at least min.
+// MaxLimit is the largest value any limit takes: a million items, or
+// characters, is far beyond what a model or a screen can use, and keeps every
+// count well inside an int.
+const MaxLimit = 1_000_000
+
+// ParseLimit parses a limit that must be a whole number from min to
+// MaxLimit.
 func ParseLimit(s string, min int) (int, error) {
 	n, err := strconv.Atoi(s)
-	if err != nil || n < min {
+	var numErr *strconv.NumError
+	switch {
+	case err == nil && n > MaxLimit,
+		errors.As(err, &numErr) && numErr.Err == strconv.ErrRange && !strings.HasPrefix(s, "-"):
+		return 0, fmt.Errorf("want a whole number, at most %d", MaxLimit)
+	case err != nil || n < min:
 		if min == 0 {
 			return 0, fmt.Errorf("want a whole number, 0 or more")
 		}
@@ -67,6 +79,8 @@ func ParseLimit(s string, min int) (int, error) {
 // Validate reports a limit that makes no sense.
 func (l Limits) Validate() error {
 	switch {
+	case l.MaxItems > MaxLimit || l.MaxContentLength > MaxLimit || l.MaxInProgress > MaxLimit:
+		return fmt.Errorf("limits must be at most %d", MaxLimit)
 	case l.MaxItems < 1:
 		return fmt.Errorf("max items must be 1 or more, got %d", l.MaxItems)
 	case l.MaxContentLength < 1:

@@ -2,19 +2,12 @@ package todo
 
 import (
 	"encoding/json"
-	"fmt"
-	"unicode"
 	"unicode/utf8"
 )
 
-// blankClass is the character class of white space that isBlank trims
-// (exactly unicode.IsSpace), written with literal characters so the same
-// pattern means the same thing to ECMA-262 and RE2 regular expressions.
-const blankClass = "\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-
 // nonBlankPattern matches a string with at least one character that is not
-// white space.
-const nonBlankPattern = "[^" + blankClass + "]"
+// blank (see blank.go).
+var nonBlankPattern = "[^" + blankClass + "]"
 
 type schema struct {
 	Schema               string             `json:"$schema,omitempty"`
@@ -114,13 +107,13 @@ func mustMarshal(v any) json.RawMessage {
 	return escapeInvisible(b)
 }
 
-// escapeInvisible writes the invisible white-space characters of the pattern
-// as \u escapes, so the schema stays readable; the decoded text is unchanged.
+// escapeInvisible writes the invisible (blank) characters of the pattern as
+// \u escapes, so the schema stays readable; the decoded text is unchanged.
 func escapeInvisible(b []byte) []byte {
 	out := make([]byte, 0, len(b)+64)
 	for _, r := range string(b) {
-		if r >= 0x80 && unicode.IsSpace(r) {
-			out = fmt.Appendf(out, "\\u%04x", r)
+		if r >= 0x80 && isBlankRune(r) {
+			out = appendEscaped(out, r)
 			continue
 		}
 		out = utf8.AppendRune(out, r)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode"
@@ -176,24 +177,58 @@ func TestSchemaShape(t *testing.T) {
 	}
 }
 
-// TestBlankClassIsUnicodeSpace proves the schema's pattern and isBlank agree
-// on every rune.
-func TestBlankClassIsUnicodeSpace(t *testing.T) {
+// TestBlankClassAgreesWithIsBlank proves the schema's pattern and isBlank
+// agree on every rune: blank is white space or default-ignorable.
+func TestBlankClassAgreesWithIsBlank(t *testing.T) {
+	class := regexp.MustCompile("^[" + blankClass + "]$")
 	for r := rune(0); r <= unicode.MaxRune; r++ {
 		if r >= 0xD800 && r <= 0xDFFF {
 			continue
 		}
 		s := string(r)
-		inClass := !strings.ContainsAny(s, "") && isBlank(s)
-		if inClass != unicode.IsSpace(r) {
-			t.Fatalf("rune %U: isBlank=%v, unicode.IsSpace=%v", r, inClass, unicode.IsSpace(r))
+		if isBlank(s) != isBlankRune(r) || class.MatchString(s) != isBlankRune(r) {
+			t.Fatalf("rune %U: isBlank=%v class=%v isBlankRune=%v", r, isBlank(s), class.MatchString(s), isBlankRune(r))
+		}
+		if unicode.IsSpace(r) && !isBlankRune(r) {
+			t.Fatalf("rune %U: white space is not blank", r)
 		}
 	}
 	sch := compileSchema(t, DefaultLimits())
+	probe := []rune{0xad, 0x34f, 0x600, 0x61c, 0x115f, 0x180e, 0x200b, 0x200d, 0x2060, 0x2064, 0x3164, 0xfe0f, 0xfeff, 0xfff9, 0xffa0, 0x1d173, 0xe0001, 0xe007f, 0xe01ef, 0xe0fff}
 	for r := rune(1); r < 0x3001; r++ {
+		probe = append(probe, r)
+	}
+	for _, r := range probe {
 		in, _ := json.Marshal(map[string]any{"todos": []Item{{Content: string(r), Status: "pending", ActiveForm: "x"}}})
-		if schemaAccepts(sch, in) == unicode.IsSpace(r) {
-			t.Fatalf("rune %U: schema accepts=%v but IsSpace=%v", r, !unicode.IsSpace(r), unicode.IsSpace(r))
+		if schemaAccepts(sch, in) == isBlankRune(r) {
+			t.Fatalf("rune %U: schema accepts=%v but blank=%v", r, !isBlankRune(r), isBlankRune(r))
+		}
+	}
+}
+
+// TestZeroWidthContentIsBlank holds issue 7 item 8: zero-width-only text is
+// empty text, for the validator and the published schema alike.
+func TestZeroWidthContentIsBlank(t *testing.T) {
+	sch := compileSchema(t, DefaultLimits())
+	for _, s := range []string{"\u200b", "\ufeff", "\u2060", "\u200b\u200c\u200d", " \u200b\t\ufeff ", "\u00ad", "\U000e0041\U000e007f", "\ufe0f", "\u3164"} {
+		for _, field := range []string{"content", "activeForm"} {
+			it := map[string]string{"content": "ok", "activeForm": "ok", "status": "pending"}
+			it[field] = s
+			in, _ := json.Marshal(map[string]any{"todos": []any{it}})
+			_, err := Validate(in, DefaultLimits())
+			want := fmt.Sprintf("Todo at index 0: %s is required and cannot be empty", field)
+			if err == nil || err.Error() != want {
+				t.Errorf("%s=%+q: %v, want %q", field, s, err, want)
+			}
+			if schemaAccepts(sch, in) {
+				t.Errorf("%s=%+q: the schema accepts it", field, s)
+			}
+		}
+	}
+	for _, s := range []string{"a\u200b", "\u200bb", "\u0600", "\u2800x", "👍🏽"} {
+		in, _ := json.Marshal(map[string]any{"todos": []any{map[string]string{"content": s, "activeForm": "x", "status": "pending"}}})
+		if _, err := Validate(in, DefaultLimits()); err != nil || !schemaAccepts(sch, in) {
+			t.Errorf("%+q: %v (schema accepts %v)", s, err, schemaAccepts(sch, in))
 		}
 	}
 }

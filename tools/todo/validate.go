@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 	"unsafe"
 )
 
@@ -154,21 +151,6 @@ func checkText(msgs []string, i int, name string, f field, max int) []string {
 		return append(msgs, fmt.Sprintf("Todo at index %d: %s exceeds %d characters", i, name, max))
 	}
 	return msgs
-}
-
-// isBlank reports whether s is empty or only white space, by unicode.IsSpace
-// (the set spelled out in blankPattern).
-func isBlank(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			return strings.TrimFunc(s[i:], unicode.IsSpace) == ""
-		}
-		if c != ' ' && (c < '\t' || c > '\r') {
-			return false
-		}
-	}
-	return true
 }
 
 // compact returns the compact JSON text of a raw value, for messages.

@@ -182,4 +182,14 @@ func TestLimitsFromEnv(t *testing.T) {
 			}
 		}
 	}
+	// Too large is said as such, not as "1 or more" (issue 7 item 14).
+	for _, big := range []string{"1000001", "99999999999999999999999"} {
+		_, err := LimitsFromEnv(env(map[string]string{EnvMaxItems: big}))
+		if err == nil || !strings.Contains(err.Error(), "at most 1000000") {
+			t.Errorf("%s: %v", big, err)
+		}
+	}
+	if _, err := LimitsFromEnv(env(map[string]string{EnvMaxItems: "1000000"})); err != nil {
+		t.Errorf("the largest limit: %v", err)
+	}
 }

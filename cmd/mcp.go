@@ -1,0 +1,151 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/todo-shell/todo-shell/mcpserver"
+	"github.com/todo-shell/todo-shell/tools"
+)
+
+// mcpOptions are the flags of 'todo-shell mcp'.
+type mcpOptions struct {
+	allowBash bool
+	logLevel  string
+}
+
+func newCmdMCP(o *Options) *cobra.Command {
+	mo := &mcpOptions{}
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve TodoWrite and TodoRead (and Bash with --allow-bash) as an MCP server over stdio",
+		Long: `mcp runs todo-shell's tools as a Model Context Protocol server on standard input and
+output, for any MCP client: Claude Code, Claude Desktop, Cursor, gemini-cli, codex.
+The tools' names, descriptions and input schemas are exactly those 'todo-shell tools'
+prints; each result is one text block holding exactly the Anthropic tool_result content,
+with isError set when the tool rejected its input. Results of --offload-threshold
+characters or more are offloaded as in the shell. Nothing but protocol is written to
+standard output; logs go to standard error.
+
+Bash is published only with --allow-bash: it runs any command the client sends.`,
+		Example: `  $ claude mcp add todo-shell -- todo-shell mcp
+  $ todo-shell mcp --allow-bash --log-level info`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.changed = cmd.Flags().Changed
+			level, err := parseLogLevel(mo.logLevel)
+			if err != nil {
+				return &UsageError{err}
+			}
+			a, err := newApp(o)
+			if err != nil {
+				return err
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			sigs := make(chan os.Signal, 1)
+			signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+			defer signal.Stop(sigs)
+			caught := make(chan os.Signal, 1)
+			go func() {
+				select {
+				case sig := <-sigs:
+					caught <- sig
+					cancel()
+				case <-ctx.Done():
+				}
+			}()
+			err = runMCP(ctx, a, mo, level, o.Streams)
+			cancel()
+			select {
+			case sig := <-caught:
+				if n, ok := sig.(syscall.Signal); ok {
+					return &ExitError{Code: 128 + int(n)}
+				}
+				return &ExitError{Code: 130}
+			default:
+				return err
+			}
+		},
+	}
+	cmd.Flags().BoolVar(&mo.allowBash, "allow-bash", false, "also publish the Bash tool (runs any command the client sends)")
+	cmd.Flags().StringVar(&mo.logLevel, "log-level", "warn", "what to log to standard error: debug, info, warn, error or off")
+	return cmd
+}
+
+// runMCP serves until the client disconnects or ctx ends, then stops any
+// command still running.
+func runMCP(ctx context.Context, a *app, mo *mcpOptions, level slog.Level, s Streams) error {
+	logger := slog.New(slog.NewTextHandler(s.ErrOut, &slog.HandlerOptions{Level: level}))
+	names := []string{"TodoWrite", "TodoRead"}
+	if mo.allowBash {
+		names = append(names, "Bash")
+	}
+	r, w, inputEnded := mcpserver.Guard(s.In, s.Out, mcpserver.DefaultMaxLine)
+	srv, err := mcpserver.New(mcpserver.Options{
+		Stop:     inputEnded,
+		Registry: a.registry,
+		Tools:    names,
+		Offload:  a.offload,
+		Version:  version(),
+		Logger:   logger,
+		OnResult: func(name string, res tools.ToolResult) {
+			if res.OffloadErr != nil {
+				logger.Warn("result not offloaded", "tool", name, "tool_use_id", res.ToolUseID, "error", res.OffloadErr)
+			}
+		},
+	})
+	if err != nil {
+		return err
+	}
+	defer a.runner.Kill() // a client gone mid-call leaves nothing running
+	stopped := make(chan struct{})
+	defer close(stopped)
+	go func() {
+		// The SDK waits for running calls before Run returns: when the
+		// client is gone or a signal came, end them.
+		select {
+		case <-ctx.Done():
+			a.runner.Kill()
+		case <-inputEnded:
+			a.runner.Kill()
+		case <-stopped:
+		}
+	}()
+	t := &mcp.IOTransport{Reader: r, Writer: w}
+	err = srv.Run(ctx, t)
+	switch {
+	case ctx.Err() != nil:
+		return nil // stopped by a signal: the caller gives the status
+	case err == nil, errors.Is(err, io.EOF), errors.Is(err, mcp.ErrConnectionClosed):
+		return nil
+	}
+	return fmt.Errorf("mcp: %w", err)
+}
+
+// parseLogLevel reads --log-level.
+func parseLogLevel(s string) (slog.Level, error) {
+	switch strings.ToLower(s) {
+	case "debug":
+		return slog.LevelDebug, nil
+	case "info":
+		return slog.LevelInfo, nil
+	case "warn", "warning":
+		return slog.LevelWarn, nil
+	case "error":
+		return slog.LevelError, nil
+	case "off", "none":
+		return slog.LevelError + 100, nil
+	}
+	return 0, fmt.Errorf("--log-level must be debug, info, warn, error or off, got %q", s)
+}

@@ -1,0 +1,417 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpServer is a running 'todo-shell mcp' with the MCP go-sdk's own client
+// connected to it over its stdin and stdout.
+type mcpServer struct {
+	cs     *mcp.ClientSession
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	exited chan struct{}
+}
+
+// mcpClient starts the built binary as 'todo-shell mcp ARGS' and connects the
+// MCP go-sdk's own client to it over stdio.
+func mcpClient(t testing.TB, dir string, args ...string) *mcpServer {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"mcp", "--session", "mcp-test", "--offload-dir", filepath.Join(dir, "off")}, args...)...)
+	cmd.Dir = dir
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s := &mcpServer{cmd: cmd, stdin: stdin, exited: make(chan struct{})}
+	go func() { cmd.Wait(); close(s.exited) }()
+	t.Cleanup(func() {
+		stdin.Close()
+		select {
+		case <-s.exited:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Errorf("todo-shell mcp did not exit when its input closed")
+		}
+	})
+	client := mcp.NewClient(&mcp.Implementation{Name: "todo-shell-test", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s.cs, err = client.Connect(ctx, &mcp.IOTransport{Reader: stdout, Writer: stdin}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	return s
+}
+
+// callText calls a tool and returns its one text block and isError.
+func callText(t testing.TB, cs *mcp.ClientSession, name string, args any) (string, bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("call %s: %v", name, err)
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("call %s: %d content blocks, want 1", name, len(res.Content))
+	}
+	text, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		t.Fatalf("call %s: content is %T, want text", name, res.Content[0])
+	}
+	return text.Text, res.IsError
+}
+
+// serveAnswer asks 'todo-shell serve' the same call, for the exact content
+// the Anthropic tool layer gives.
+func serveAnswer(t *testing.T, dir, name, input string) (string, bool) {
+	t.Helper()
+	cmd := exec.Command(binary, "serve", "--session", "mcp-serve", "--offload-dir", filepath.Join(dir, "serve-off"))
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(fmt.Sprintf(`{"type":"tool_use","id":"toolu_x","name":%q,"input":%s}`+"\n", name, input))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	var res struct {
+		Content string `json:"content"`
+		IsError bool   `json:"is_error"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("serve answer %q: %v", out, err)
+	}
+	return res.Content, res.IsError
+}
+
+func TestMCPToolsListMatchesToolsCommand(t *testing.T) {
+	out, err := exec.Command(binary, "tools").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []toolDef
+	if err := json.Unmarshal(out, &want); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		tools []string
+	}{
+		{"default", nil, []string{"TodoRead", "TodoWrite"}},
+		{"allow-bash", []string{"--allow-bash"}, []string{"Bash", "TodoRead", "TodoWrite"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cs := mcpClient(t, t.TempDir(), tc.args...)
+			res, err := cs.cs.ListTools(context.Background(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string // the SDK lists tools by name
+			for _, tool := range res.Tools {
+				got = append(got, tool.Name)
+				i := slices.IndexFunc(want, func(d toolDef) bool { return d.Name == tool.Name })
+				if i < 0 {
+					t.Fatalf("tool %q is not in todo-shell tools", tool.Name)
+				}
+				w := want[i]
+				if tool.Description != w.Description {
+					t.Errorf("%s: description differs from todo-shell tools'", tool.Name)
+				}
+				gotSchema, _ := json.Marshal(tool.InputSchema)
+				if !jsonEqual(t, gotSchema, w.InputSchema) {
+					t.Errorf("%s: input schema\n%s\nwant (todo-shell tools)\n%s", tool.Name, gotSchema, w.InputSchema)
+				}
+			}
+			if !reflect.DeepEqual(got, tc.tools) {
+				t.Errorf("tools %v, want %v", got, tc.tools)
+			}
+		})
+	}
+}
+
+type toolDef struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+func jsonEqual(t testing.TB, a, b []byte) bool {
+	var x, y any
+	if err := json.Unmarshal(a, &x); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &y); err != nil {
+		t.Fatal(err)
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+func TestMCPResultShapes(t *testing.T) {
+	dir := t.TempDir()
+	cs := mcpClient(t, dir, "--allow-bash", "--offload-threshold", "300")
+	list := `{"todos":[{"content":"Plan","activeForm":"Planning","status":"completed"},{"content":"Build","activeForm":"Building","status":"in_progress"}]}`
+	bad := `{"todos":[{"content":"","activeForm":"x","status":"done"}]}`
+	cases := []struct {
+		name, tool, input string
+		check             func(t *testing.T, text string, isErr bool)
+	}{
+		{"TodoWrite success", "TodoWrite", list, func(t *testing.T, text string, isErr bool) {
+			if text != `{"success":true,"count":2}` || isErr {
+				t.Errorf("got %q isError=%v", text, isErr)
+			}
+		}},
+		{"TodoRead", "TodoRead", `{}`, func(t *testing.T, text string, isErr bool) {
+			if !jsonEqual(t, []byte(text), []byte(list)) || isErr {
+				t.Errorf("got %q isError=%v, want %s", text, isErr, list)
+			}
+		}},
+		{"rejected input is the tool layer's message", "TodoWrite", bad, func(t *testing.T, text string, isErr bool) {
+			want, wantErr := serveAnswer(t, dir, "TodoWrite", bad)
+			if text != want || isErr != wantErr || !isErr {
+				t.Errorf("got %q isError=%v, want %q isError=%v", text, isErr, want, wantErr)
+			}
+		}},
+		{"not an object", "TodoWrite", `{"todos":"x"}`, func(t *testing.T, text string, isErr bool) {
+			want, _ := serveAnswer(t, dir, "TodoWrite", `{"todos":"x"}`)
+			if text != want || !isErr {
+				t.Errorf("got %q isError=%v, want %q", text, isErr, want)
+			}
+		}},
+		{"Bash", "Bash", `{"command":"echo hello from bash"}`, func(t *testing.T, text string, isErr bool) {
+			want, _ := serveAnswer(t, dir, "Bash", `{"command":"echo hello from bash"}`)
+			if text != want || isErr {
+				t.Errorf("got %q isError=%v, want %q", text, isErr, want)
+			}
+		}},
+		{"offloaded result is the pointer line", "Bash", `{"command":"seq 1 400"}`, func(t *testing.T, text string, isErr bool) {
+			path, ok := strings.CutPrefix(text, "[Tool result offloaded to file: ")
+			path, ok2 := strings.CutSuffix(path, "]")
+			if !ok || !ok2 || isErr {
+				t.Fatalf("got %q isError=%v, want the pointer line", text, isErr)
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seq, _ := exec.Command("seq", "1", "400").Output()
+			if !bytes.Contains(data, bytes.TrimSpace(seq)) {
+				t.Errorf("offload file does not hold the output:\n%.200s", data)
+			}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			text, isErr := callText(t, cs.cs, tc.tool, json.RawMessage(tc.input))
+			tc.check(t, text, isErr)
+		})
+	}
+}
+
+func TestMCPUnknownToolIsAProtocolErrorAndServerGoesOn(t *testing.T) {
+	cs := mcpClient(t, t.TempDir())
+	_, err := cs.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "Nope", Arguments: map[string]any{}})
+	if err == nil || !strings.Contains(err.Error(), "Nope") {
+		t.Fatalf("unknown tool: err = %v, want a protocol error naming it", err)
+	}
+	// Bash is not published without --allow-bash.
+	if _, err := cs.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "Bash", Arguments: map[string]any{"command": "true"}}); err == nil {
+		t.Fatal("Bash answered without --allow-bash")
+	}
+	if text, isErr := callText(t, cs.cs, "TodoRead", map[string]any{}); text != `{"todos":[]}` || isErr {
+		t.Fatalf("after the errors: %q isError=%v", text, isErr)
+	}
+}
+
+// TestMCPMalformedLinesGetErrorsAndServerGoesOn speaks raw JSON-RPC: lines the
+// SDK would end the session on get a JSON-RPC error and the next call works.
+func TestMCPMalformedLinesGetErrorsAndServerGoesOn(t *testing.T) {
+	cmd := exec.Command(binary, "mcp", "--offload-dir", t.TempDir())
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer stdin.Close()
+	lines := bufio.NewScanner(stdout)
+	lines.Buffer(nil, 1<<20)
+	next := func() map[string]any {
+		t.Helper()
+		if !lines.Scan() {
+			t.Fatalf("no answer: %v", lines.Err())
+		}
+		var m map[string]any
+		if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
+			t.Fatalf("answer %q: %v", lines.Text(), err)
+		}
+		return m
+	}
+	send := func(s string) { stdin.Write([]byte(s + "\n")) }
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if m := next(); m["id"] != 1.0 || m["result"] == nil {
+		t.Fatalf("initialize: %v", m)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for _, tc := range []struct {
+		line string
+		code float64
+		id   any
+	}{
+		{`not json {`, -32700, nil},
+		{`{"id":7}`, -32600, 7.0},
+		{`[{"jsonrpc":"2.0","id":8,"method":"tools/list"}]`, -32600, nil},
+		{`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":"x"}`, -32600, 9.0},
+	} {
+		send(tc.line)
+		m := next()
+		e, _ := m["error"].(map[string]any)
+		if e == nil || e["code"] != tc.code || m["id"] != tc.id {
+			t.Errorf("%s: answer %v, want error %v with id %v", tc.line, m, tc.code, tc.id)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"TodoRead","arguments":{}}}`)
+	m := next()
+	if m["id"] != 10.0 || !strings.Contains(fmt.Sprint(m["result"]), `{"todos":[]}`) {
+		t.Fatalf("the server did not go on: %v", m)
+	}
+}
+
+func TestMCPConcurrentCalls(t *testing.T) {
+	cs := mcpClient(t, t.TempDir())
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for i := range 32 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			list := fmt.Sprintf(`{"todos":[{"content":"item %d","activeForm":"Doing %d","status":"in_progress"}]}`, i, i)
+			res, err := cs.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "TodoWrite", Arguments: json.RawMessage(list)})
+			if err != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != `{"success":true,"count":1}` {
+				errs <- fmt.Sprintf("call %d: %v %+v", i, err, res)
+			}
+			if _, err := cs.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "TodoRead", Arguments: map[string]any{}}); err != nil {
+				errs <- fmt.Sprintf("read %d: %v", i, err)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	text, _ := callText(t, cs.cs, "TodoRead", map[string]any{})
+	if !strings.HasPrefix(text, `{"todos":[{"content":"item `) {
+		t.Errorf("final list %q is not one of the written lists", text)
+	}
+}
+
+// processesWithArgs lists the pids whose command line is exactly args.
+func processesWithArgs(args ...string) []int {
+	want := strings.Join(args, "\x00") + "\x00"
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		var pid int
+		if _, err := fmt.Sscanf(e.Name(), "%d", &pid); err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && string(b) == want {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+func exited(s *mcpServer) bool {
+	select {
+	case <-s.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// waitFor polls cond until it holds or the time is up.
+func waitFor(t *testing.T, what string, within time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v", what, within)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestMCPFaultClientDisconnectsMidCall(t *testing.T) {
+	dir := t.TempDir()
+	srv := mcpClient(t, dir, "--allow-bash")
+	marker := fmt.Sprintf("%d.%d", 300+os.Getpid()%300, time.Now().Nanosecond()%1000)
+	go srv.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "Bash", Arguments: map[string]any{"command": "sleep " + marker}})
+	waitFor(t, "the command to start", 10*time.Second, func() bool { return len(processesWithArgs("sleep", marker)) > 0 })
+	srv.stdin.Close() // the client goes away
+	waitFor(t, "the server to exit", 10*time.Second, func() bool { return exited(srv) })
+	waitFor(t, "the command to be killed", 5*time.Second, func() bool { return len(processesWithArgs("sleep", marker)) == 0 })
+	tmp, _ := filepath.Glob(filepath.Join(dir, "off", "*", ".tmp-*"))
+	if len(tmp) > 0 {
+		t.Errorf("left behind: %v", tmp)
+	}
+}
+
+func TestMCPFaultSignalsStopTheServer(t *testing.T) {
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGTERM, 143}, {syscall.SIGINT, 130}, {syscall.SIGHUP, 129}} {
+		t.Run(tc.sig.String(), func(t *testing.T) {
+			srv := mcpClient(t, t.TempDir(), "--allow-bash")
+			marker := fmt.Sprintf("%d.%d", 600+int(tc.sig), time.Now().Nanosecond()%1000)
+			go srv.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "Bash", Arguments: map[string]any{"command": "sleep " + marker}})
+			waitFor(t, "the command to start", 10*time.Second, func() bool { return len(processesWithArgs("sleep", marker)) > 0 })
+			srv.cmd.Process.Signal(tc.sig)
+			waitFor(t, "the command to be killed", 5*time.Second, func() bool { return len(processesWithArgs("sleep", marker)) == 0 })
+			waitFor(t, "the server to exit", 10*time.Second, func() bool { return exited(srv) })
+			if got := srv.cmd.ProcessState.ExitCode(); got != tc.code {
+				t.Errorf("exit status %d, want %d", got, tc.code)
+			}
+		})
+	}
+}
+
+func BenchmarkMCPTodoWriteRoundTrip(b *testing.B) {
+	cs := mcpClient(b, b.TempDir())
+	list := json.RawMessage(`{"todos":[{"content":"Read the spec","activeForm":"Reading the spec","status":"completed"},{"content":"Write the parser","activeForm":"Writing the parser","status":"in_progress"},{"content":"Add tests","activeForm":"Adding tests","status":"pending"}]}`)
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := cs.cs.CallTool(ctx, &mcp.CallToolParams{Name: "TodoWrite", Arguments: list}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
