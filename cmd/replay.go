@@ -75,31 +75,6 @@ the version breaks. --json prints one object per version.`,
 	return cmd
 }
 
-// limitsOf returns the todo limits from the environment and the flags.
-func limitsOf(o *Options) (todo.Limits, error) {
-	changed := o.changed
-	if changed == nil {
-		changed = func(string) bool { return false }
-	}
-	limits, err := todo.LimitsFromEnv(o.Getenv)
-	if err != nil {
-		return limits, &UsageError{err}
-	}
-	if changed("max-items") {
-		limits.MaxItems = o.MaxItems
-	}
-	if changed("max-content-length") {
-		limits.MaxContentLength = o.MaxContentLength
-	}
-	if changed("max-in-progress") {
-		limits.MaxInProgress = o.MaxInProgress
-	}
-	if err := limits.Validate(); err != nil {
-		return limits, &UsageError{err}
-	}
-	return limits, nil
-}
-
 func replayRun(ro *ReplayOptions) error {
 	limits, err := limitsOf(ro.Options)
 	if err != nil {
