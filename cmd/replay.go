@@ -103,17 +103,17 @@ func replayRun(ro *ReplayOptions) error {
 	var emit func(plan.Event)
 	var tl *timeline
 	if ro.JSON {
-		var prev []todo.Item
+		var prev *plan.Version
 		var buf []byte
 		emit = func(e plan.Event) {
 			if e.Kind != plan.KindVersion {
 				return
 			}
 			v := e.Version
-			buf = plan.AppendRecord(buf[:0], v, plan.Diff(prev, v.Todos), plan.Problems(v.Todos, limits))
+			buf = plan.AppendRecord(buf[:0], v, plan.Changes(prev, v), plan.Problems(v.Todos, limits))
 			buf = append(buf, '\n')
 			w.Write(buf)
-			prev = v.Todos
+			prev = v
 		}
 	} else {
 		tl = &timeline{w: w, limits: limits, file: ro.File, p: &p}
@@ -182,7 +182,7 @@ type timeline struct {
 	limits   todo.Limits
 	file     string
 	p        *plan.Parser
-	prev     []todo.Item
+	prev     *plan.Version
 	start    time.Time
 	versions int
 	dropped  int
@@ -203,7 +203,7 @@ func (t *timeline) add(e plan.Event) {
 		t.w.WriteString("\n")
 	}
 	t.versions++
-	c := plan.Diff(t.prev, v.Todos)
+	c := plan.Changes(t.prev, v)
 	problems := plan.Problems(v.Todos, t.limits)
 	done, active, pending := todo.Snapshot{Items: v.Todos}.Counts()
 	when := "--:--:--"
@@ -234,7 +234,7 @@ func (t *timeline) add(e plan.Event) {
 	if len(problems) > 0 {
 		t.broken++
 	}
-	t.prev = v.Todos
+	t.prev = v
 }
 
 func (t *timeline) finish() {

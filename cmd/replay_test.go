@@ -46,7 +46,8 @@ func TestReplay(t *testing.T) {
 			"v7  10:00:40 (+0:39)  1/2 done, 1 in progress, 0 pending  toolu_03G",
 			"    ! DROPPED without being completed: Post to the forum",
 			"v8  10:00:41 (+0:40)  2/2 done",
-			"    + added      Draft the release notes",
+			"    ✓ completed  Draft the release notes",
+			"8 versions; 1 item dropped without being completed",
 		}, nil},
 		{"todo-shell transcript", []string{"replay", "shell_transcript.jsonl"}, 0, []string{
 			"(todo-shell transcript), from 2026-11-20 09:00:02 UTC",

@@ -148,12 +148,12 @@ func watchRun(wo *WatchOptions) error {
 			if u.Version == nil {
 				return nil
 			}
-			var prev []todo.Item
+			var prev *plan.Version
 			if n := len(u.New); n > 1 {
-				prev = u.New[n-2].Todos
+				prev = u.New[n-2]
 			}
 			v := u.Version
-			_, err := out.Write(append(plan.AppendRecord(nil, v, plan.Diff(prev, v.Todos), plan.Problems(v.Todos, limits)), '\n'))
+			_, err := out.Write(append(plan.AppendRecord(nil, v, plan.Changes(prev, v), plan.Problems(v.Todos, limits)), '\n'))
 			return err
 		}
 		st, width := watchStyles(wo, out)
@@ -242,7 +242,7 @@ func watchRun(wo *WatchOptions) error {
 func watchLines(ctx context.Context, wo *WatchOptions, updates <-chan follow.Update, errc <-chan error, limits todo.Limits) error {
 	w := bufio.NewWriter(wo.Streams.Out)
 	st := render.PlainStyles()
-	var prev []todo.Item
+	var prev *plan.Version
 	var buf []byte
 	source := ""
 	for {
@@ -253,10 +253,10 @@ func watchLines(ctx context.Context, wo *WatchOptions, updates <-chan follow.Upd
 			}
 			if wo.JSON {
 				for _, v := range u.New {
-					buf = plan.AppendRecord(buf[:0], v, plan.Diff(prev, v.Todos), plan.Problems(v.Todos, limits))
+					buf = plan.AppendRecord(buf[:0], v, plan.Changes(prev, v), plan.Problems(v.Todos, limits))
 					buf = append(buf, '\n')
 					w.Write(buf)
-					prev = v.Todos
+					prev = v
 				}
 			} else if len(u.New) > 0 || u.Version == nil {
 				fmt.Fprintf(w, "%s\n%s\n\n", watchHeader(u, ""), panelText(u.Version, 80, &st))

@@ -62,7 +62,7 @@ func BenchmarkReplayJSON10MB(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		f, _ := os.Open(path)
 		var p Parser
-		var prev []todo.Item
+		var prev *Version
 		var buf []byte
 		versions := 0
 		err := Scan(f, &p, func(e Event) {
@@ -70,8 +70,8 @@ func BenchmarkReplayJSON10MB(b *testing.B) {
 				return
 			}
 			v := e.Version
-			buf = AppendRecord(buf[:0], v, Diff(prev, v.Todos), Problems(v.Todos, limits))
-			prev = v.Todos
+			buf = AppendRecord(buf[:0], v, Changes(prev, v), Problems(v.Todos, limits))
+			prev = v
 			versions++
 		}, nil)
 		f.Close()

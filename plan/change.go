@@ -11,7 +11,7 @@ import (
 )
 
 // Change is what one version changed from the one before, as lists of
-// contents. Items are matched by their content.
+// contents.
 type Change struct {
 	Added     []string // in this version, not in the last
 	Started   []string // in progress now, not before
@@ -19,17 +19,39 @@ type Change struct {
 	Dropped   []string // gone from the list without being completed
 }
 
-// Diff returns the change from prev to cur.
-func Diff(prev, cur []todo.Item) Change {
+// Diff returns the change from prev to cur, matching items by content.
+func Diff(prev, cur []todo.Item) Change { return diff(prev, cur, nil, nil) }
+
+// Changes returns the change from prev (nil before the first version) to
+// cur. Items are matched by their keys when both versions have them (task
+// ids, 1.x ids: a renamed task is the same task), by content otherwise.
+func Changes(prev, cur *Version) Change {
+	switch {
+	case prev == nil:
+		return diff(nil, cur.Todos, nil, nil)
+	case prev.Keys != nil && cur.Keys != nil:
+		return diff(prev.Todos, cur.Todos, prev.Keys, cur.Keys)
+	}
+	return diff(prev.Todos, cur.Todos, nil, nil)
+}
+
+func diff(prev, cur []todo.Item, pk, ck []string) Change {
+	key := func(items []todo.Item, keys []string, i int) string {
+		if keys != nil {
+			return keys[i]
+		}
+		return items[i].Content
+	}
 	var c Change
 	was := make(map[string]string, len(prev))
-	for _, it := range prev {
-		was[it.Content] = it.Status
+	for i, it := range prev {
+		was[key(prev, pk, i)] = it.Status
 	}
 	now := make(map[string]bool, len(cur))
-	for _, it := range cur {
-		now[it.Content] = true
-		old, ok := was[it.Content]
+	for i, it := range cur {
+		k := key(cur, ck, i)
+		now[k] = true
+		old, ok := was[k]
 		if !ok {
 			c.Added = append(c.Added, it.Content)
 		}
@@ -41,11 +63,12 @@ func Diff(prev, cur []todo.Item) Change {
 		}
 	}
 	seen := make(map[string]bool, len(prev))
-	for _, it := range prev {
-		if !now[it.Content] && !seen[it.Content] && was[it.Content] != todo.StatusCompleted {
+	for i, it := range prev {
+		k := key(prev, pk, i)
+		if !now[k] && !seen[k] && it.Status != todo.StatusCompleted {
 			c.Dropped = append(c.Dropped, it.Content)
 		}
-		seen[it.Content] = true
+		seen[k] = true
 	}
 	return c
 }

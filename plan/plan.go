@@ -35,7 +35,11 @@ type Version struct {
 	Time      time.Time   // when it was recorded; zero when the record had no time
 	ToolUseID string      // the tool call that made it
 	Todos     []todo.Item // the whole list
-	Line      int         // the line of the record that completed it
+	// Keys, when not nil, name each item of Todos for matching it across
+	// versions: the task ids of a TaskCreate list, or the ids of a 1.x
+	// TodoWrite list. Without them items are matched by their content.
+	Keys []string
+	Line int // the line of the record that completed it
 }
 
 // Kind says what an Event carries.
@@ -105,6 +109,7 @@ type pendingCall struct {
 	id         string
 	time       time.Time
 	items      []todo.Item // callWrite
+	keys       []string    // callWrite: the 1.x ids, or nil
 	subject    string      // callCreate, callUpdate (when changed)
 	activeForm string
 	taskID     string // callUpdate
@@ -262,7 +267,7 @@ func (p *Parser) toolUse(b *fastjson.Value, emit func(Event)) {
 	switch name {
 	case "TodoWrite":
 		arr := in.GetArray("todos")
-		c.kind, c.items = callWrite, items(arr)
+		c.kind, c.items, c.keys = callWrite, items(arr), ids(arr)
 		detail = plural(len(arr), "todo")
 	case "TaskCreate":
 		c.kind = callCreate
@@ -311,9 +316,10 @@ func (p *Parser) toolResult(b, rec *fastjson.Value, emit func(Event)) {
 // apply makes the new version a successful call leads to and emits it.
 func (p *Parser) apply(c pendingCall, created string, line int, emit func(Event)) {
 	var list []todo.Item
+	var keys []string
 	switch c.kind {
 	case callWrite:
-		list = c.items
+		list, keys = c.items, c.keys
 	case callCreate:
 		if created == "" {
 			created = strconv.Itoa(p.maxTask + 1)
@@ -326,7 +332,7 @@ func (p *Parser) apply(c pendingCall, created string, line int, emit func(Event)
 			af = c.subject
 		}
 		p.tasks = append(p.tasks, task{id: created, item: todo.Item{Content: c.subject, Status: todo.StatusPending, ActiveForm: af}})
-		list = p.taskItems()
+		list, keys = p.taskItems()
 	case callUpdate:
 		for i := range p.tasks {
 			t := &p.tasks[i]
@@ -351,7 +357,7 @@ func (p *Parser) apply(c pendingCall, created string, line int, emit func(Event)
 			}
 			break
 		}
-		list = p.taskItems()
+		list, keys = p.taskItems()
 	}
 	p.n++
 	t := c.time
@@ -359,16 +365,18 @@ func (p *Parser) apply(c pendingCall, created string, line int, emit func(Event)
 		t = p.last
 	}
 	emit(Event{Kind: KindVersion, Line: line, Time: t, Version: &Version{
-		N: p.n, Time: t, ToolUseID: c.id, Todos: list, Line: line,
+		N: p.n, Time: t, ToolUseID: c.id, Todos: list, Keys: keys, Line: line,
 	}})
 }
 
-func (p *Parser) taskItems() []todo.Item {
+// taskItems returns the task list as items and their ids.
+func (p *Parser) taskItems() ([]todo.Item, []string) {
 	list := make([]todo.Item, len(p.tasks))
+	keys := make([]string, len(p.tasks))
 	for i, t := range p.tasks {
-		list[i] = t.item
+		list[i], keys[i] = t.item, "task:"+t.id
 	}
-	return list
+	return list, keys
 }
 
 // createdID finds the id Claude Code gave a new task: in the structured
@@ -438,6 +446,25 @@ func items(arr []*fastjson.Value) []todo.Item {
 		list[i] = it
 	}
 	return list
+}
+
+// ids returns the ids of a 1.x todos array when every item has a distinct
+// one, nil otherwise.
+func ids(arr []*fastjson.Value) []string {
+	if len(arr) == 0 {
+		return nil
+	}
+	keys := make([]string, len(arr))
+	seen := make(map[string]bool, len(arr))
+	for i, v := range arr {
+		id := scalar(v.Get("id"))
+		if id == "" || seen[id] {
+			return nil
+		}
+		seen[id] = true
+		keys[i] = "id:" + id
+	}
+	return keys
 }
 
 // summarize picks the input field that says most about a tool call.

@@ -195,3 +195,23 @@ func TestAppendRecord(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestRenamedTaskIsNotDropped: a TaskUpdate that changes a task's subject
+// keeps the task (matched by id), so it is not "dropped" and "added".
+func TestRenamedTaskIsNotDropped(t *testing.T) {
+	vs, _ := versions(t, "claude_tasks.jsonl")
+	c := Changes(vs[6], vs[7])
+	if c.Dropped != nil || c.Added != nil || strings.Join(c.Completed, "|") != "Draft the release notes" {
+		t.Errorf("rename: %+v", c)
+	}
+	// 1.x lists are matched by their ids.
+	ones, _ := versions(t, "claude_1x.jsonl")
+	if ones[0].Keys == nil || ones[0].Keys[2] != "id:3" {
+		t.Errorf("1.x keys %q", ones[0].Keys)
+	}
+	// Without keys (todos.jsonl), by content.
+	plain, _ := versions(t, "todos.jsonl")
+	if plain[0].Keys != nil || Changes(nil, plain[0]).Added == nil {
+		t.Errorf("todos.jsonl: %+v", plain[0])
+	}
+}
