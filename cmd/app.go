@@ -28,33 +28,13 @@ type app struct {
 
 // newApp checks the options and wires the engine.
 func newApp(o *Options) (*app, error) {
+	limits, err := limitsOf(o)
+	if err != nil {
+		return nil, err
+	}
 	changed := o.changed
 	if changed == nil {
 		changed = func(string) bool { return false }
-	}
-	// A flag overrides its variable: a malformed variable that a flag
-	// overrides is never read.
-	flagFor := map[string]string{todo.EnvMaxItems: "max-items", todo.EnvMaxContentLength: "max-content-length", todo.EnvMaxInProgress: "max-in-progress"}
-	limits, err := todo.LimitsFromEnv(func(name string) string {
-		if f, ok := flagFor[name]; ok && changed(f) {
-			return ""
-		}
-		return o.Getenv(name)
-	})
-	if err != nil {
-		return nil, &UsageError{err}
-	}
-	if changed("max-items") {
-		limits.MaxItems = o.MaxItems
-	}
-	if changed("max-content-length") {
-		limits.MaxContentLength = o.MaxContentLength
-	}
-	if changed("max-in-progress") {
-		limits.MaxInProgress = o.MaxInProgress
-	}
-	if err := limits.Validate(); err != nil {
-		return nil, &UsageError{err}
 	}
 	session := o.Session
 	if session == "" {
@@ -85,6 +65,40 @@ func newApp(o *Options) (*app, error) {
 		noColor:  o.NoColor || o.Getenv("NO_COLOR") != "",
 		shell:    &router.Shell{Registry: set.Registry, Offload: off},
 	}, nil
+}
+
+// limitsOf returns the todo limits: the environment's, overridden by the
+// flags that were given.
+func limitsOf(o *Options) (todo.Limits, error) {
+	changed := o.changed
+	if changed == nil {
+		changed = func(string) bool { return false }
+	}
+	// A flag overrides its variable: a malformed variable that a flag
+	// overrides is never read.
+	flagFor := map[string]string{todo.EnvMaxItems: "max-items", todo.EnvMaxContentLength: "max-content-length", todo.EnvMaxInProgress: "max-in-progress"}
+	limits, err := todo.LimitsFromEnv(func(name string) string {
+		if f, ok := flagFor[name]; ok && changed(f) {
+			return ""
+		}
+		return o.Getenv(name)
+	})
+	if err != nil {
+		return limits, &UsageError{err}
+	}
+	if changed("max-items") {
+		limits.MaxItems = o.MaxItems
+	}
+	if changed("max-content-length") {
+		limits.MaxContentLength = o.MaxContentLength
+	}
+	if changed("max-in-progress") {
+		limits.MaxInProgress = o.MaxInProgress
+	}
+	if err := limits.Validate(); err != nil {
+		return limits, &UsageError{err}
+	}
+	return limits, nil
 }
 
 // batchGC tunes the garbage collector for serve and script mode, whose live

@@ -132,6 +132,7 @@ func newCmdRoot(s Streams, getenv func(string) string) *cobra.Command {
 		newCmdServe(opts),
 		newCmdVersion(opts),
 		newCmdAgent(opts),
+		newCmdReplay(opts), newCmdWatch(opts),
 		newCmdMCP(opts),
 	} {
 		sub.SilenceUsage, sub.SilenceErrors = true, true

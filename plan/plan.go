@@ -1,0 +1,497 @@
+// Package plan turns a stream of session records into the versions of the
+// plan they carry. It reads three formats, line by line, and tells them apart
+// by each record's shape:
+//
+//   - todo-shell's todos.jsonl: {"version":N,"time":…,"tool_use_id":…,"todos":[…]};
+//   - todo-shell's agent transcript.jsonl: {"type":"request"|"response","time":…,"message":{…}};
+//   - a Claude Code session transcript (~/.claude/projects/<dir>/<uuid>.jsonl):
+//     {"type":"assistant"|"user","timestamp":…,"message":{…}}, a format
+//     Claude Code does not document or promise.
+//
+// In the transcripts a plan version is a TodoWrite tool_use (both todo
+// shapes: {content,status,activeForm} and the 1.x {id,content,status,priority},
+// where content stands in for a missing activeForm), or a TaskCreate or
+// TaskUpdate call (Claude Code 2.1.16 and later), counted once its
+// tool_result arrives and is not an error. Records of any other type are
+// skipped. The package reads; it draws nothing and knows no terminal.
+package plan
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/valyala/fastjson"
+
+	"github.com/todo-shell/todo-shell/tools/todo"
+)
+
+// Version is one version of the plan.
+type Version struct {
+	N         int         // 1 for the first version of the stream (todos.jsonl: its own number)
+	Time      time.Time   // when it was recorded; zero when the record had no time
+	ToolUseID string      // the tool call that made it
+	Todos     []todo.Item // the whole list
+	// Keys, when not nil, name each item of Todos for matching it across
+	// versions: the task ids of a TaskCreate list, or the ids of a 1.x
+	// TodoWrite list. Without them items are matched by their content.
+	Keys []string
+	Line int // the line of the record that completed it
+}
+
+// Kind says what an Event carries.
+type Kind uint8
+
+// Kinds of events.
+const (
+	KindVersion Kind = iota // a new plan version
+	KindText                // text the assistant wrote
+	KindCall                // a tool call
+)
+
+// Event is one thing a stream shows, in order.
+type Event struct {
+	Kind    Kind
+	Line    int       // the record's line number (1-based)
+	Time    time.Time // the record's time, or the last time seen before it
+	Text    string    // KindText: the text; KindCall: the tool's name
+	Detail  string    // KindCall: a short form of the input ("10 todos", the command)
+	Version *Version  // KindVersion
+}
+
+// Format is the kind of stream a Parser has recognised.
+type Format uint8
+
+// Formats.
+const (
+	FormatUnknown Format = iota
+	FormatTodosJSONL
+	FormatShellTranscript
+	FormatClaudeTranscript
+)
+
+func (f Format) String() string {
+	switch f {
+	case FormatTodosJSONL:
+		return "todo-shell todos.jsonl"
+	case FormatShellTranscript:
+		return "todo-shell transcript"
+	case FormatClaudeTranscript:
+		return "Claude Code transcript"
+	}
+	return "unknown"
+}
+
+// LineError is a line the parser could not read.
+type LineError struct {
+	Line int
+	Err  error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+func (e *LineError) Unwrap() error { return e.Err }
+
+// callKind is what a pending tool call will do once its result arrives.
+type callKind uint8
+
+const (
+	callWrite callKind = iota
+	callCreate
+	callUpdate
+)
+
+// pendingCall is a plan tool call waiting for its tool_result.
+type pendingCall struct {
+	kind       callKind
+	id         string
+	time       time.Time
+	items      []todo.Item // callWrite
+	keys       []string    // callWrite: the 1.x ids, or nil
+	subject    string      // callCreate, callUpdate (when changed)
+	activeForm string
+	taskID     string // callUpdate
+	status     string // callUpdate
+}
+
+// task is one entry of a TaskCreate/TaskUpdate list.
+type task struct {
+	id   string
+	item todo.Item
+}
+
+// Parser reads records one line at a time. Its zero value is ready; set
+// Playback to also get text and tool-call events. A Parser is not safe for
+// concurrent use.
+type Parser struct {
+	// Playback, when set, makes Feed emit KindText and KindCall events too.
+	Playback bool
+
+	p        fastjson.Parser
+	format   Format
+	line     int
+	n        int
+	last     time.Time
+	pending  []pendingCall
+	tasks    []task
+	maxTask  int
+	records  int // lines recognised as records of a known format
+	firstBad *LineError
+}
+
+// Format returns the format recognised so far.
+func (p *Parser) Format() Format { return p.format }
+
+// Records returns how many lines were records of a known format.
+func (p *Parser) Records() int { return p.records }
+
+// Lines returns how many lines were fed.
+func (p *Parser) Lines() int { return p.line }
+
+// Feed reads one line (with or without its newline) and calls emit for each
+// event it completes. A line that is not JSON is a *LineError; the parser
+// stays usable. Blank lines and records of unknown types are skipped.
+func (p *Parser) Feed(line []byte, emit func(Event)) error {
+	p.line++
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return nil
+	}
+	v, err := p.p.ParseBytes(line)
+	if err != nil {
+		return p.bad(fmt.Errorf("not a JSON record: %v", err))
+	}
+	if v.Type() != fastjson.TypeObject {
+		return p.bad(fmt.Errorf("not a JSON object"))
+	}
+	typ := string(v.GetStringBytes("type"))
+	switch {
+	case v.Exists("todos") && v.Exists("version"):
+		p.see(FormatTodosJSONL)
+		return p.todosLine(v, emit)
+	case (typ == "request" || typ == "response") && v.Exists("message"):
+		p.see(FormatShellTranscript)
+		p.stamp(v.GetStringBytes("time"))
+		p.message(v.Get("message"), v, emit)
+	case (typ == "assistant" || typ == "user") && v.Exists("message"):
+		p.see(FormatClaudeTranscript)
+		p.stamp(v.GetStringBytes("timestamp"))
+		p.message(v.Get("message"), v, emit)
+	}
+	return nil
+}
+
+// Flush completes the calls still waiting for a result, as if each had
+// succeeded: at the end of a file, the last call of a session cut off before
+// its result still shows.
+func (p *Parser) Flush(emit func(Event)) {
+	for len(p.pending) > 0 {
+		c := p.pending[0]
+		p.pending = p.pending[1:]
+		p.apply(c, "", p.line, emit)
+	}
+}
+
+// FirstError returns the first line the parser could not read, or nil.
+func (p *Parser) FirstError() *LineError { return p.firstBad }
+
+func (p *Parser) bad(err error) error {
+	e := &LineError{Line: p.line, Err: err}
+	if p.firstBad == nil {
+		p.firstBad = e
+	}
+	return e
+}
+
+func (p *Parser) see(f Format) {
+	p.records++
+	if p.format == FormatUnknown {
+		p.format = f
+	}
+}
+
+func (p *Parser) stamp(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if t, err := time.Parse(time.RFC3339Nano, string(b)); err == nil {
+		p.last = t
+	}
+}
+
+func (p *Parser) todosLine(v *fastjson.Value, emit func(Event)) error {
+	arr, err := v.Get("todos").Array()
+	if err != nil {
+		return p.bad(fmt.Errorf("'todos' is not an array"))
+	}
+	p.stamp(v.GetStringBytes("time"))
+	n := v.GetInt("version")
+	if n <= 0 {
+		n = p.n + 1
+	}
+	p.n = n
+	emit(Event{Kind: KindVersion, Line: p.line, Time: p.last, Version: &Version{
+		N: n, Time: p.last, ToolUseID: string(v.GetStringBytes("tool_use_id")), Todos: items(arr), Line: p.line,
+	}})
+	return nil
+}
+
+// message reads one message's content blocks. rec is the whole record
+// (Claude Code puts a tool's structured result beside the message).
+func (p *Parser) message(m, rec *fastjson.Value, emit func(Event)) {
+	role := string(m.GetStringBytes("role"))
+	for _, b := range m.GetArray("content") {
+		switch string(b.GetStringBytes("type")) {
+		case "text":
+			if p.Playback && role == "assistant" {
+				if t := strings.TrimSpace(string(b.GetStringBytes("text"))); t != "" {
+					emit(Event{Kind: KindText, Line: p.line, Time: p.last, Text: t})
+				}
+			}
+		case "tool_use":
+			p.toolUse(b, emit)
+		case "tool_result":
+			p.toolResult(b, rec, emit)
+		}
+	}
+}
+
+func (p *Parser) toolUse(b *fastjson.Value, emit func(Event)) {
+	name := string(b.GetStringBytes("name"))
+	id := string(b.GetStringBytes("id"))
+	in := b.Get("input")
+	c := pendingCall{id: id, time: p.last}
+	var detail string
+	switch name {
+	case "TodoWrite":
+		arr := in.GetArray("todos")
+		c.kind, c.items, c.keys = callWrite, items(arr), ids(arr)
+		detail = plural(len(arr), "todo")
+	case "TaskCreate":
+		c.kind = callCreate
+		c.subject = string(in.GetStringBytes("subject"))
+		c.activeForm = string(in.GetStringBytes("activeForm"))
+		detail = c.subject
+	case "TaskUpdate":
+		c.kind = callUpdate
+		c.taskID = scalar(in.Get("taskId"))
+		c.status = string(in.GetStringBytes("status"))
+		c.subject = string(in.GetStringBytes("subject"))
+		c.activeForm = string(in.GetStringBytes("activeForm"))
+		detail = strings.TrimSpace("#" + c.taskID + " " + c.status)
+	default:
+		if p.Playback {
+			emit(Event{Kind: KindCall, Line: p.line, Time: p.last, Text: name, Detail: summarize(in)})
+		}
+		return
+	}
+	if p.Playback {
+		emit(Event{Kind: KindCall, Line: p.line, Time: p.last, Text: name, Detail: detail})
+	}
+	p.pending = append(p.pending, c)
+}
+
+func (p *Parser) toolResult(b, rec *fastjson.Value, emit func(Event)) {
+	id := string(b.GetStringBytes("tool_use_id"))
+	for i := range p.pending {
+		if p.pending[i].id != id {
+			continue
+		}
+		c := p.pending[i]
+		p.pending = append(p.pending[:i], p.pending[i+1:]...)
+		if b.GetBool("is_error") {
+			return // rejected: the plan did not change
+		}
+		created := ""
+		if c.kind == callCreate {
+			created = createdID(b, rec)
+		}
+		p.apply(c, created, p.line, emit)
+		return
+	}
+}
+
+// apply makes the new version a successful call leads to and emits it.
+func (p *Parser) apply(c pendingCall, created string, line int, emit func(Event)) {
+	var list []todo.Item
+	var keys []string
+	switch c.kind {
+	case callWrite:
+		list, keys = c.items, c.keys
+	case callCreate:
+		if created == "" {
+			created = strconv.Itoa(p.maxTask + 1)
+		}
+		if n, err := strconv.Atoi(created); err == nil && n > p.maxTask {
+			p.maxTask = n
+		}
+		af := c.activeForm
+		if af == "" {
+			af = c.subject
+		}
+		p.tasks = append(p.tasks, task{id: created, item: todo.Item{Content: c.subject, Status: todo.StatusPending, ActiveForm: af}})
+		list, keys = p.taskItems()
+	case callUpdate:
+		for i := range p.tasks {
+			t := &p.tasks[i]
+			if t.id != c.taskID {
+				continue
+			}
+			if c.status == "deleted" {
+				p.tasks = append(p.tasks[:i], p.tasks[i+1:]...)
+				break
+			}
+			if c.status != "" {
+				t.item.Status = c.status
+			}
+			if c.subject != "" {
+				if t.item.ActiveForm == t.item.Content {
+					t.item.ActiveForm = c.subject
+				}
+				t.item.Content = c.subject
+			}
+			if c.activeForm != "" {
+				t.item.ActiveForm = c.activeForm
+			}
+			break
+		}
+		list, keys = p.taskItems()
+	}
+	p.n++
+	t := c.time
+	if t.IsZero() {
+		t = p.last
+	}
+	emit(Event{Kind: KindVersion, Line: line, Time: t, Version: &Version{
+		N: p.n, Time: t, ToolUseID: c.id, Todos: list, Keys: keys, Line: line,
+	}})
+}
+
+// taskItems returns the task list as items and their ids.
+func (p *Parser) taskItems() ([]todo.Item, []string) {
+	list := make([]todo.Item, len(p.tasks))
+	keys := make([]string, len(p.tasks))
+	for i, t := range p.tasks {
+		list[i], keys[i] = t.item, "task:"+t.id
+	}
+	return list, keys
+}
+
+// createdID finds the id Claude Code gave a new task: in the structured
+// result beside the message ({"toolUseResult":{"task":{"id":"3"}}}) or in
+// the result text ("Task #3 created successfully: …").
+func createdID(b, rec *fastjson.Value) string {
+	if id := scalar(rec.Get("toolUseResult", "task", "id")); id != "" {
+		return id
+	}
+	text := resultText(b)
+	if i := strings.Index(text, "Task #"); i >= 0 {
+		j := i + len("Task #")
+		k := j
+		for k < len(text) && text[k] >= '0' && text[k] <= '9' {
+			k++
+		}
+		if k > j {
+			return text[j:k]
+		}
+	}
+	return ""
+}
+
+// resultText is a tool_result's content: a string, or its text blocks.
+func resultText(b *fastjson.Value) string {
+	c := b.Get("content")
+	if c == nil {
+		return ""
+	}
+	if c.Type() == fastjson.TypeString {
+		return string(c.GetStringBytes())
+	}
+	var sb strings.Builder
+	for _, part := range c.GetArray() {
+		sb.Write(part.GetStringBytes("text"))
+	}
+	return sb.String()
+}
+
+// scalar returns a string or number value as text, "" otherwise.
+func scalar(v *fastjson.Value) string {
+	if v == nil {
+		return ""
+	}
+	switch v.Type() {
+	case fastjson.TypeString:
+		return string(v.GetStringBytes())
+	case fastjson.TypeNumber:
+		return v.String()
+	}
+	return ""
+}
+
+// items reads a todos array in either shape. A missing activeForm is the
+// content; unknown fields (id, priority) are ignored.
+func items(arr []*fastjson.Value) []todo.Item {
+	list := make([]todo.Item, len(arr))
+	for i, v := range arr {
+		it := todo.Item{
+			Content:    string(v.GetStringBytes("content")),
+			Status:     string(v.GetStringBytes("status")),
+			ActiveForm: string(v.GetStringBytes("activeForm")),
+		}
+		if it.ActiveForm == "" {
+			it.ActiveForm = it.Content
+		}
+		list[i] = it
+	}
+	return list
+}
+
+// ids returns the ids of a 1.x todos array when every item has a distinct
+// one, nil otherwise.
+func ids(arr []*fastjson.Value) []string {
+	if len(arr) == 0 {
+		return nil
+	}
+	keys := make([]string, len(arr))
+	seen := make(map[string]bool, len(arr))
+	for i, v := range arr {
+		id := scalar(v.Get("id"))
+		if id == "" || seen[id] {
+			return nil
+		}
+		seen[id] = true
+		keys[i] = "id:" + id
+	}
+	return keys
+}
+
+// summarize picks the input field that says most about a tool call.
+func summarize(in *fastjson.Value) string {
+	for _, k := range []string{"command", "file_path", "path", "pattern", "url", "query", "description", "prompt"} {
+		if s := in.GetStringBytes(k); len(s) > 0 {
+			return Shorten(string(s), 60)
+		}
+	}
+	return ""
+}
+
+// Shorten returns the first line of s, cut to at most n characters with "…".
+func Shorten(s string, n int) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
