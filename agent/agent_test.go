@@ -455,7 +455,7 @@ func TestLongTextIsLinear(t *testing.T) {
 	// not make the test fail (each size is timed twice, the faster kept).
 	small := streamTextTime(t, 256<<10)
 	large := streamTextTime(t, 1<<20)
-	if large > 8*small+200*time.Millisecond {
+	if large > 12*small+200*time.Millisecond { // 16 would be quadratic; noise needs room
 		t.Fatalf("1 MB took %v, 256 KB %v: %.1f times as long for 4 times the text", large, small, float64(large)/float64(small))
 	}
 }

@@ -99,7 +99,7 @@ func streamThroughREPL(t testing.TB, text string) time.Duration {
 func TestLongStreamedAnswerIsLinear(t *testing.T) {
 	small := min(streamThroughREPL(t, longAnswer(256<<10)), streamThroughREPL(t, longAnswer(256<<10)))
 	large := min(streamThroughREPL(t, longAnswer(1<<20)), streamThroughREPL(t, longAnswer(1<<20)))
-	if large > 8*small+200*time.Millisecond {
+	if large > 12*small+200*time.Millisecond { // 16 would be quadratic; noise needs room
 		t.Fatalf("1 MB took %v, 256 KB %v: %.1f times as long for 4 times the text", large, small, float64(large)/float64(small))
 	}
 }

@@ -327,8 +327,8 @@ func TestPromptFollowsCdAtOnce(t *testing.T) {
 // file and shown once, not again in the preview.
 func TestInterruptedOffloadedOutputSaysSoOnce(t *testing.T) {
 	tm, _ := start(t, 80, 20)
-	enter(tm, "head -c 1200 /dev/zero | tr '\\0' x; echo; sleep 30")
-	waitFor(t, tm, "Running head -c 1200")
+	enter(tm, "head -c 1200 /dev/zero | tr '\\0' x; echo; echo RE''ADY; sleep 30")
+	waitFor(t, tm, "READY") // the output is in: only the sleep is left
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	waitFor(t, tm, "[Tool result offloaded to file: ", "Command interrupted")
 	finalView(t, tm)
