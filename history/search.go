@@ -68,6 +68,9 @@ func (s *Search) Older() {
 	}
 }
 
+// Entries are the entries searched, oldest first.
+func (s *Search) Entries() []string { return s.entries }
+
 // Text is the matched entry, "" for none.
 func (s *Search) Text() string {
 	if s.Failed || s.Match < 0 || s.Match >= len(s.entries) {

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/todo-shell/todo-shell/agent"
+	"github.com/todo-shell/todo-shell/markdown"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
 	"github.com/todo-shell/todo-shell/tools/todo"
@@ -70,10 +71,22 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 	switch ev := msg.ev.(type) {
 	case agent.TextDelta:
 		r.stream += ev.Text
+		if m.cfg.Markdown != nil {
+			// Print each finished block as it completes; the rest streams.
+			if done, rest := markdown.SplitDone(r.stream); done != "" {
+				r.printed += len(done)
+				r.stream = rest
+				print = m.println(m.renderMarkdown(done) + "\n")
+			}
+		}
 		r.lines = lastLines(render.SanitizeOutput(r.stream), tailLines)
 	case agent.TextDone:
-		r.stream, r.lines = "", nil
-		print = m.println(render.SanitizeOutput(ev.Text))
+		text := ev.Text
+		if r.printed > 0 && r.printed <= len(text) {
+			text = text[r.printed:]
+		}
+		r.stream, r.lines, r.printed = "", nil, 0
+		print = m.println(m.renderMarkdown(text))
 	case agent.ToolCall:
 		print = m.println(m.styles.Accent.Render("● ") + render.Sanitize(callSummary(ev.Use.Name, ev.Use.Input)))
 	case agent.ToolDone:
@@ -96,6 +109,7 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 		}
 		switch {
 		case ev.err == nil:
+			m.prompt.status = 0
 		case errors.Is(ev.err, agent.ErrInterrupted):
 			text += m.styles.Warning.Render("Interrupted: the next prompt continues the conversation")
 		default:

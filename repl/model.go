@@ -7,7 +7,6 @@ package repl
 import (
 	"context"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -18,6 +17,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/todo-shell/todo-shell/complete"
+	"github.com/todo-shell/todo-shell/history"
+	"github.com/todo-shell/todo-shell/interactive"
+	"github.com/todo-shell/todo-shell/markdown"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
 	"github.com/todo-shell/todo-shell/tools/todo"
@@ -40,6 +43,23 @@ type Config struct {
 	// (run the program with tea.WithoutRenderer): it redraws only on change,
 	// so the shell costs no CPU at its prompt.
 	Screen *Screen
+
+	// History is the lasting history (see package history); nil keeps one
+	// in memory.
+	History *history.History
+	// Terminal, when set, is handed to programs that need it (Interactive
+	// lines and /tty); see handover.go.
+	Terminal Terminal
+	// Interactive tells which lines need the terminal; nil means none do
+	// except /tty ones.
+	Interactive *interactive.Detector
+	// Completer completes words on Tab; nil turns Tab off.
+	Completer *complete.Completer
+	// Markdown, when set, renders the agent's answers with these styles;
+	// nil prints them raw.
+	Markdown *markdown.Styles
+	// Pager is $PAGER, for /open.
+	Pager string
 
 	// Transcript, when set, receives a copy of every block printed into the
 	// scrollback (tests use it; it must not block).
@@ -66,8 +86,8 @@ type Model struct {
 	input textinput.Model
 	spin  spinner.Model
 
-	history  []string
-	histPos  int    // len(history) when not browsing
+	hist     *history.History
+	histPos  int    // hist.Len() when not browsing
 	draft    string // the line being typed before browsing history
 	pending  []string
 	queue    []string // complete lines waiting for the running one
@@ -80,6 +100,11 @@ type Model struct {
 	hint     string
 	quitting bool
 	frame    string // with a Screen: the live area drawn after the last update
+
+	prompt    promptState
+	search    *searchState      // Ctrl+R in progress
+	tab       *tabState         // Tab completion in progress
+	offloaded map[string]string // tool_use id → the line whose result was offloaded
 }
 
 // run is the command in flight.
@@ -92,8 +117,9 @@ type run struct {
 	tail    *tailBuffer
 	lines   []string
 
-	events agentEvents // a prompt's events; nil for a command
-	stream string      // assistant text streaming in
+	events  agentEvents // a prompt's events; nil for a command
+	stream  string      // assistant text streaming in (not yet printed)
+	printed int         // bytes of the current text block already printed
 }
 
 var _ tea.Model = Model{}
@@ -112,19 +138,27 @@ func New(cfg Config) Model {
 	in.Focus()
 	in.Prompt = ""
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
+	hist := cfg.History
+	if hist == nil {
+		hist, _ = history.Open("")
+	}
 	m := Model{
-		cfg:   cfg,
-		keys:  defaultKeyMap(),
-		sub:   cfg.Store.Subscribe(),
-		input: in,
-		spin:  sp,
-		snap:  cfg.Store.Snapshot(),
-		trace: cfg.Trace,
-		width: 80,
+		hist:      hist,
+		histPos:   hist.Len(),
+		offloaded: map[string]string{},
+		cfg:       cfg,
+		keys:      defaultKeyMap(),
+		sub:       cfg.Store.Subscribe(),
+		input:     in,
+		spin:      sp,
+		snap:      cfg.Store.Snapshot(),
+		trace:     cfg.Trace,
+		width:     80,
 	}
 	m.styles = &cfg.Styles // shared by every copy of the model
 	m.spin.Style = m.styles.Accent
 	m.input.PromptStyle = m.styles.Prompt
+	m.refreshPrompt()
 	m.layout()
 	if cfg.Screen != nil {
 		m.frame = m.draw()
@@ -213,8 +247,15 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.running.cancel()
+		m.noteOffload(msg.out, m.running.line)
 		m.running = nil
 		m.hint = ""
+		m.prompt.status = msg.out.ExitCode
+		m.refreshPrompt()
+		m.layout()
+		if msg.out.Help {
+			msg.out.Stdout = render.WrapHelp(msg.out.Stdout, max(m.width-1, 20))
+		}
 		return m.finish(m.println(m.formatOutput(msg.out)))
 	case spinner.TickMsg:
 		if m.running == nil {
@@ -226,6 +267,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case agentEventMsg:
 		return m.handleAgentEvent(msg)
+	case handoverDoneMsg:
+		return m.attachedDone(msg)
 	case tea.KeyMsg:
 		return m.handleKey(msg)
 	}
@@ -233,6 +276,16 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if m.search != nil {
+		return m.searchKey(msg)
+	}
+	if msg.Type == tea.KeyTab && !msg.Paste {
+		return m.tabKey()
+	}
+	m.tab = nil
+	if msg.Type == tea.KeyCtrlR {
+		return m.startSearch()
+	}
 	if msg.Paste {
 		return m.paste(string(msg.Runes))
 	}
@@ -288,7 +341,7 @@ func (m Model) interrupt() (tea.Model, tea.Cmd) {
 	case m.input.Value() != "" || len(m.pending) > 0:
 		m.input.Reset()
 		m.pending = nil
-		m.histPos = len(m.history)
+		m.histPos = m.hist.Len()
 		m.layout()
 		return m, nil
 	case m.armed:
@@ -344,19 +397,32 @@ func (m Model) submit(value string) (tea.Model, tea.Cmd) {
 		return m, echo
 	}
 	m.pending = nil
+	next, cmd := m.run(text)
+	return next, tea.Sequence(echo, cmd)
+}
+
+// submitWhole runs a complete entry (from Ctrl+R), echoing it whole.
+func (m Model) submitWhole(text string) (tea.Model, tea.Cmd) {
+	echo := m.println(m.styles.Prompt.Render(m.promptText()) + render.Sanitize(oneLine(text)))
+	m.hint = ""
+	next, cmd := m.run(text)
+	return next, tea.Sequence(echo, cmd)
+}
+
+// run records a complete line in the history and runs it, or queues it
+// behind the running one.
+func (m Model) run(text string) (tea.Model, tea.Cmd) {
 	m.addHistory(text)
 	if strings.TrimSpace(text) == "" {
 		m.layout()
-		return m, echo
+		return m, nil
 	}
 	if m.running != nil {
 		m.queue = append(m.queue, text)
 		m.layout()
-		return m, echo
+		return m, nil
 	}
-	var cmd tea.Cmd
-	m, cmd = m.execute(text)
-	return m, tea.Sequence(echo, cmd)
+	return m.execute(text)
 }
 
 // execute starts a complete line: a builtin at once, anything else as a
@@ -367,7 +433,11 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 	case router.Empty:
 		return m, nil
 	case router.Builtin:
+		if next, cmd, ok := m.frontBuiltin(line); ok {
+			return next, cmd
+		}
 		b := m.cfg.Shell.Builtin(line)
+		m.prompt.status = b.ExitCode
 		switch b.Action {
 		case router.ActionExit:
 			next, cmd := m.quit()
@@ -378,6 +448,9 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 			m.trace = b.Trace
 		}
 		return m, m.println(m.formatText(b.Stdout, b.Stderr))
+	}
+	if line.Kind == router.Bash && (m.cfg.Agent == nil || line.Forced) && m.cfg.Interactive != nil && m.cfg.Interactive.Needs(line.Text) {
+		return m.attach(line.Text, text)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.runs++
@@ -429,32 +502,37 @@ func (m Model) clearScreen() tea.Cmd {
 	return tea.ClearScreen
 }
 
-// addHistory records a line, skipping blanks and repeats of the last one.
+// addHistory records a line in the lasting history (which skips blanks,
+// lines starting with a space and repeats of the last one). A failure to
+// write the file is shown once as a hint; the line stays in memory.
 func (m *Model) addHistory(text string) {
-	if strings.TrimSpace(text) != "" && (len(m.history) == 0 || m.history[len(m.history)-1] != text) {
-		m.history = append(m.history, text)
+	if err := m.hist.Add(text); err != nil && m.hist.Path != "" {
+		m.hint = err.Error() + " (history kept in memory only)"
+		m.hist.Path = ""
 	}
-	m.histPos = len(m.history)
+	m.histPos = m.hist.Len()
 	m.draft = ""
 }
 
 // browse moves through history; a multi-line entry comes back on one line.
 func (m *Model) browse(step int) {
-	if len(m.history) == 0 {
+	entries := m.hist.Entries()
+	if len(entries) == 0 {
 		return
 	}
-	if m.histPos == len(m.history) {
+	if m.histPos >= len(entries) {
+		m.histPos = len(entries)
 		m.draft = m.input.Value()
 	}
 	pos := m.histPos + step
-	if pos < 0 || pos > len(m.history) {
+	if pos < 0 || pos > len(entries) {
 		return
 	}
 	m.histPos = pos
-	if pos == len(m.history) {
+	if pos == len(entries) {
 		m.input.SetValue(m.draft)
 	} else {
-		m.input.SetValue(oneLine(m.history[pos]))
+		m.input.SetValue(oneLine(entries[pos]))
 	}
 	m.input.CursorEnd()
 }
@@ -477,15 +555,34 @@ func (m *Model) layout() {
 	m.input.Width = max(w-ansi.StringWidth(prompt)-1, 1)
 }
 
-// promptText is "dir ❯ ", or "… " aligned under it for continuation lines.
+// promptText is "dir (branch) ✗N ❯ " (see promptParts), or "… " aligned
+// under it for continuation lines.
 func (m Model) promptText() string {
-	base := filepath.Base(m.cfg.Dir())
-	if base == "." || base == "" {
-		base = "todo-shell"
-	}
-	main := render.Sanitize(base) + " ❯ "
+	main := m.promptParts()
 	if len(m.pending) > 0 {
-		return strings.Repeat(" ", max(ansi.StringWidth(main)-2, 0)) + "… "
+		return continuationPrompt(main)
 	}
 	return main
+}
+
+// inputValue is the text being typed.
+func (m Model) inputValue() string { return m.input.Value() }
+
+// setInput replaces the text being typed, with the cursor at its end.
+func (m *Model) setInput(v string) {
+	m.input.SetValue(v)
+	m.input.CursorEnd()
+}
+
+// inputCursor is the cursor's byte offset in the input.
+func (m Model) inputCursor() int {
+	r := []rune(m.input.Value())
+	pos := min(m.input.Position(), len(r))
+	return len(string(r[:pos]))
+}
+
+// setInputCursor replaces the text and puts the cursor at byte offset at.
+func (m *Model) setInputCursor(v string, at int) {
+	m.input.SetValue(v)
+	m.input.SetCursor(len([]rune(v[:min(at, len(v))])))
 }

@@ -46,7 +46,15 @@ func (m Model) draw() string {
 		b.WriteString(m.styles.Dim.Render(m.fit(m.hint)))
 		b.WriteByte('\n')
 	}
-	b.WriteString(m.input.View())
+	if m.search != nil {
+		b.WriteString(m.searchView(m.search.s))
+	} else {
+		b.WriteString(m.input.View())
+	}
+	if list := m.tabList(); list != "" {
+		b.WriteByte('\n')
+		b.WriteString(list)
+	}
 	return b.String()
 }
 
