@@ -32,6 +32,7 @@ func WrapHelp(text string, width int) string {
 		rows := strings.Split(body, "\n")
 		pad := strings.Repeat(" ", indent)
 		for i, r := range rows {
+			r = strings.TrimRight(r, " ")
 			if i == 0 {
 				out = append(out, line[:indent]+r)
 				continue
