@@ -252,7 +252,9 @@ func common(cs []Candidate) string {
 		p = p[:n]
 	}
 	if len(cs) > 1 {
-		p = strings.TrimRight(p, " ")
+		if strings.HasSuffix(p, " ") && !strings.HasSuffix(p, `\ `) {
+			p = p[:len(p)-1] // a word's end, which the candidates do not share
+		}
 		if strings.HasSuffix(p, `\`) && !strings.HasSuffix(p, `\\`) {
 			p = p[:len(p)-1] // never end inside an escape
 		}

@@ -24,6 +24,8 @@ func setup(t testing.TB) (*Completer, string) {
 	os.WriteFile(filepath.Join(work, "notes.txt"), nil, 0o644)
 	os.WriteFile(filepath.Join(work, "notes.md"), nil, 0o644)
 	os.WriteFile(filepath.Join(work, ".hidden"), nil, 0o644)
+	os.WriteFile(filepath.Join(work, "spaced one"), nil, 0o644)
+	os.WriteFile(filepath.Join(work, "spaced two"), nil, 0o644)
 	home := filepath.Join(dir, "home")
 	os.MkdirAll(filepath.Join(home, "projects"), 0o755)
 	return &Completer{
@@ -54,6 +56,7 @@ func TestComplete(t *testing.T) {
 		{"cat no", "notes.", "notes.md notes.txt"},
 		{"cat notes.t", "notes.txt ", "notes.txt"},
 		{"cd sr", `src\ dir/`, "src dir/"},
+		{"cat spa", `spaced\ `, "spaced one spaced two"},
 		{"cd 'sr", `'src dir/`, "src dir/"},
 		{"cat ~/pr", "~/projects/", "projects/"},
 		{"cat .h", ".hidden ", ".hidden"},
