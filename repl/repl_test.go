@@ -150,7 +150,9 @@ const seed002 = `TodoWrite '{"todos":[
 
 func TestMultiLinePaste(t *testing.T) {
 	tm, _ := start(t, 70, 20)
+	// A paste is text: its newlines go into the input, and Enter runs it.
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(strings.ReplaceAll(seed002, "\n", "\r") + "\r"), Paste: true})
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor(t, tm, "Todo list updated: 1 completed, 1 in_progress, 1 pending", "Tasks 1/3")
 	golden(t, screen(finalView(t, tm), ""))
 }

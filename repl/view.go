@@ -42,6 +42,10 @@ func (m Model) draw() string {
 			b.WriteByte('\n')
 		}
 	}
+	for _, q := range m.queue { // typed ahead, waiting for the running command
+		b.WriteString(m.styles.Dim.Render(m.fit(m.linePrompt(0) + render.Sanitize(oneLine(q)))))
+		b.WriteByte('\n')
+	}
 	if m.hint != "" {
 		b.WriteString(m.styles.Dim.Render(m.fit(m.hint)))
 		b.WriteByte('\n')
