@@ -524,3 +524,22 @@ func newInput(prompt lipgloss.Style) textarea.Model {
 func oneLine(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "\\\n", ""), "\n", " ")
 }
+
+// previewLines is the preview of an offloaded result as the REPL shows it,
+// with the lines it leaves out. Carriage returns overwrite, and a trailer
+// ("Command interrupted") that ends the preview is left out: the REPL
+// prints it under the preview already.
+func previewLines(out router.Output) (lines []string, more int) {
+	lines, more = render.Preview(out.Offloaded)
+	for i, l := range lines {
+		lines[i] = overwriteLine(l)
+	}
+	if n := len(lines); more == 0 && n > 0 && out.Stderr != "" && lines[n-1] == out.Stderr {
+		lines = lines[:n-1]
+	}
+	return lines, more
+}
+
+// cleanOutput makes finished output safe to print, carriage returns
+// overwriting as in a terminal.
+func cleanOutput(s string) string { return render.SanitizeOutput(overwriteCR(s)) }
