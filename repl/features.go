@@ -6,7 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/todo-shell/todo-shell/complete"
-	"github.com/todo-shell/todo-shell/history"
+	histfile "github.com/todo-shell/todo-shell/history"
 	"github.com/todo-shell/todo-shell/markdown"
 	"github.com/todo-shell/todo-shell/offloads"
 	"github.com/todo-shell/todo-shell/render"
@@ -17,7 +17,7 @@ import (
 // completion, the offloads made in this session. Held by pointer so every
 // copy of the Model shares the maps.
 type searchState struct {
-	s     *history.Search
+	s     *histfile.Search
 	draft string // what was typed before Ctrl+R, restored on cancel
 }
 
@@ -37,7 +37,7 @@ const maxListRows = 10
 
 // startSearch is Ctrl+R: search the history backwards from the newest.
 func (m Model) startSearch() (tea.Model, tea.Cmd) {
-	m.search = &searchState{s: history.NewSearch(m.hist.Entries()), draft: m.inputValue()}
+	m.search = &searchState{s: histfile.NewSearch(m.history.entries()), draft: m.input.Value()}
 	m.tab = nil
 	return m, nil
 }
@@ -70,10 +70,11 @@ func (m Model) searchKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		text := s.Text()
 		m.search = nil
 		if text == "" {
-			m.setInput(m.inputValue())
+			m.setInput(m.search.draft)
 			return m, nil
 		}
-		return m.submitEntry(text)
+		m.setInput("")
+		return m.submit(text)
 	}
 	// Right, End and any other key: accept the match for editing (and let
 	// an editing key act on it, as bash does).
@@ -83,6 +84,7 @@ func (m Model) searchKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	m.search = nil
 	m.setInput(text)
+	m.history.reset()
 	if msg.Type == tea.KeyRight || msg.Type == tea.KeyEnd {
 		return m, nil
 	}
@@ -138,11 +140,39 @@ func (m Model) tabList() string {
 	return m.styles.Dim.Render(strings.Join(m.tab.list, "\n"))
 }
 
-// submitEntry runs a history entry as if typed and Enter pressed.
-func (m Model) submitEntry(text string) (tea.Model, tea.Cmd) {
-	m.setInput("")
-	m.pending = nil
-	return m.submitWhole(text)
+// inputValue is the text being typed.
+func (m Model) inputValue() string { return m.input.Value() }
+
+// inputCursor is the cursor's byte offset in the input.
+func (m Model) inputCursor() int {
+	lines := strings.Split(m.input.Value(), "\n")
+	row := min(m.input.Line(), len(lines)-1)
+	off := 0
+	for _, l := range lines[:row] {
+		off += len(l) + 1
+	}
+	li := m.input.LineInfo()
+	r := []rune(lines[row])
+	col := min(li.StartColumn+li.ColumnOffset, len(r))
+	return off + len(string(r[:col]))
+}
+
+// setInputCursor replaces the text and puts the cursor at byte offset at.
+func (m *Model) setInputCursor(v string, at int) {
+	at = min(at, len(v))
+	m.input.SetValue(v[:at]) // the cursor at the end
+	if rest := v[at:]; rest != "" {
+		m.input.InsertString(rest)
+		for range strings.Count(rest, "\n") {
+			m.input.CursorUp()
+		}
+		head := v[:at]
+		if i := strings.LastIndexByte(head, '\n'); i >= 0 {
+			head = head[i+1:]
+		}
+		m.input.SetCursor(len([]rune(head)))
+	}
+	m.layout()
 }
 
 // frontBuiltin runs the builtins the REPL itself implements; ok is false
@@ -196,7 +226,6 @@ func (m Model) attachedDone(msg handoverDoneMsg) (tea.Model, tea.Cmd) {
 	m.hint = ""
 	out := attachedOutput(msg)
 	m.prompt.status = out.ExitCode
-	m.refreshPrompt()
 	m.layout()
 	var parts []string
 	if m.trace {

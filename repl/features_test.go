@@ -13,7 +13,7 @@ import (
 	"context"
 	"github.com/todo-shell/todo-shell/agent"
 	"github.com/todo-shell/todo-shell/complete"
-	"github.com/todo-shell/todo-shell/history"
+	histfile "github.com/todo-shell/todo-shell/history"
 	"github.com/todo-shell/todo-shell/interactive"
 	"github.com/todo-shell/todo-shell/markdown"
 	"github.com/todo-shell/todo-shell/render"
@@ -77,7 +77,7 @@ func press(tm *teatest.TestModel, k tea.KeyType) { tm.Send(tea.KeyMsg{Type: k}) 
 func TestHistoryLastsAndIgnoresSpace(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "history")
 	os.WriteFile(path, []byte(`"echo from before"`+"\n"), 0o600)
-	h, _ := history.Open(path)
+	h, _ := histfile.Open(path)
 	tm, _ := startWith(t, 60, 20, func(c *Config) { c.History = h })
 	enter(tm, "echo one")
 	waitPrinted(t, "❯ echo one\none\n")
@@ -98,7 +98,7 @@ func TestHistoryLastsAndIgnoresSpace(t *testing.T) {
 }
 
 func TestCtrlRSearch(t *testing.T) {
-	h, _ := history.Open("")
+	h, _ := histfile.Open("")
 	for _, l := range []string{"echo alpha", "printf 'q1\\n'", "echo beta", "printf 'q2\\n'"} {
 		h.Add(l)
 	}

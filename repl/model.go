@@ -6,19 +6,21 @@ package repl
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
-	"github.com/charmbracelet/bubbles/textinput"
+	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/todo-shell/todo-shell/complete"
-	"github.com/todo-shell/todo-shell/history"
+	"github.com/todo-shell/todo-shell/gitinfo"
+	histfile "github.com/todo-shell/todo-shell/history"
 	"github.com/todo-shell/todo-shell/interactive"
 	"github.com/todo-shell/todo-shell/markdown"
 	"github.com/todo-shell/todo-shell/render"
@@ -46,7 +48,7 @@ type Config struct {
 
 	// History is the lasting history (see package history); nil keeps one
 	// in memory.
-	History *history.History
+	History *histfile.History
 	// Terminal, when set, is handed to programs that need it (Interactive
 	// lines and /tty); see handover.go.
 	Terminal Terminal
@@ -83,14 +85,12 @@ type Model struct {
 	styles *render.Styles
 
 	width int
-	input textinput.Model
+	input textarea.Model // the command being typed, one or more lines
 	spin  spinner.Model
+	dir   string // the working directory shown in the prompt
 
-	hist     *history.History
-	histPos  int    // hist.Len() when not browsing
-	draft    string // the line being typed before browsing history
-	pending  []string
-	queue    []string // complete lines waiting for the running one
+	history  history
+	queue    []string // complete commands waiting for the running one
 	snap     todo.Snapshot
 	panel    string // the drawn task box, "" when hidden
 	running  *run
@@ -133,32 +133,27 @@ func New(cfg Config) Model {
 	if cfg.Dir == nil {
 		cfg.Dir = func() string { return "" }
 	}
-	in := textinput.New()
-	in.Cursor.SetMode(cursor.CursorStatic) // nothing animates at idle
-	in.Focus()
-	in.Prompt = ""
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
-	hist := cfg.History
-	if hist == nil {
-		hist, _ = history.Open("")
+	store := cfg.History
+	if store == nil {
+		store, _ = histfile.Open("")
 	}
 	m := Model{
-		hist:      hist,
-		histPos:   hist.Len(),
+		history:   history{store: store, pos: store.Len()},
 		offloaded: map[string]string{},
 		cfg:       cfg,
 		keys:      defaultKeyMap(),
 		sub:       cfg.Store.Subscribe(),
-		input:     in,
 		spin:      sp,
+		dir:       cfg.Dir(),
 		snap:      cfg.Store.Snapshot(),
 		trace:     cfg.Trace,
 		width:     80,
 	}
 	m.styles = &cfg.Styles // shared by every copy of the model
 	m.spin.Style = m.styles.Accent
-	m.input.PromptStyle = m.styles.Prompt
-	m.refreshPrompt()
+	m.input = newInput(m.styles.Prompt)
+	m.prompt.branch = gitinfo.Branch(m.dir)
 	m.layout()
 	if cfg.Screen != nil {
 		m.frame = m.draw()
@@ -171,8 +166,10 @@ type (
 	todosChangedMsg struct{ snap todo.Snapshot }
 	outputMsg       struct{ id int }
 	runDoneMsg      struct {
-		id  int
-		out router.Output
+		id     int
+		out    router.Output
+		dir    string // the working directory after the line
+		branch string // its git branch
 	}
 )
 
@@ -202,12 +199,15 @@ func waitOutput(id int, t *tailBuffer) tea.Cmd {
 	}
 }
 
-// runLine runs a classified line through the shell.
-func runLine(ctx context.Context, sh *router.Shell, id int, line router.Line, t *tailBuffer) tea.Cmd {
+// runLine runs a classified line through the shell and reads the working
+// directory it left. Only here, off the event loop, is dir called: it waits
+// for the running command.
+func runLine(ctx context.Context, sh *router.Shell, dir func() string, id int, line router.Line, t *tailBuffer) tea.Cmd {
 	return func() tea.Msg {
 		out := sh.Run(ctx, line, t)
 		t.close()
-		return runDoneMsg{id: id, out: out}
+		d := dir()
+		return runDoneMsg{id: id, out: out, dir: d, branch: gitinfo.Branch(d)}
 	}
 }
 
@@ -250,8 +250,11 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.noteOffload(msg.out, m.running.line)
 		m.running = nil
 		m.hint = ""
+		if msg.dir != "" {
+			m.dir = msg.dir
+			m.prompt.branch = msg.branch
+		}
 		m.prompt.status = msg.out.ExitCode
-		m.refreshPrompt()
 		m.layout()
 		if msg.out.Help {
 			msg.out.Stdout = render.WrapHelp(msg.out.Stdout, max(m.width-1, 20))
@@ -283,39 +286,78 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.tabKey()
 	}
 	m.tab = nil
-	if msg.Type == tea.KeyCtrlR {
+	if msg.Type == tea.KeyCtrlR && !msg.Paste {
 		return m.startSearch()
 	}
-	if msg.Paste {
-		return m.paste(string(msg.Runes))
+	if msg.Type == tea.KeyRunes {
+		// Typed or pasted text, however many words or lines: never a key
+		// binding (its String() is the text itself).
+		m.disarm()
+		m.input.InsertString(normalizeNewlines(string(msg.Runes)))
+		m.layout()
+		return m, nil
 	}
-	if !key.Matches(msg, m.keys.Interrupt) {
-		m.armed = false
-		if m.hint == doubleCtrlCMsg {
-			m.hint = ""
-		}
+	if !matches(msg, m.keys.Interrupt) {
+		m.disarm()
 	}
 	switch {
-	case key.Matches(msg, m.keys.Interrupt):
+	case matches(msg, m.keys.Interrupt):
 		return m.interrupt()
-	case key.Matches(msg, m.keys.EOF):
-		if m.input.Value() == "" && len(m.pending) == 0 {
+	case matches(msg, m.keys.EOF):
+		if m.input.Value() == "" {
 			return m.quit()
 		}
-	case key.Matches(msg, m.keys.Clear):
+	case matches(msg, m.keys.Clear):
 		return m, m.clearScreen()
-	case key.Matches(msg, m.keys.Submit):
-		return m.submit(m.input.Value())
-	case key.Matches(msg, m.keys.Prev):
-		m.browse(-1)
+	case matches(msg, m.keys.Newline):
+		m.input.InsertString("\n")
+		m.layout()
 		return m, nil
-	case key.Matches(msg, m.keys.Next):
-		m.browse(+1)
+	case matches(msg, m.keys.Submit):
+		if text := m.input.Value(); !router.Incomplete(text) {
+			return m.submit(text)
+		}
+		m.input.InsertString("\n") // an open quote: go on on the next line
+		m.layout()
+		return m, nil
+	case matches(msg, m.keys.Prev) && m.input.Line() == 0:
+		if text, ok := m.history.prev(m.input.Value()); ok {
+			m.setInput(text)
+		}
+		return m, nil
+	case matches(msg, m.keys.Next) && m.input.Line() == m.input.LineCount()-1:
+		if text, ok := m.history.next(); ok {
+			m.setInput(text)
+		}
 		return m, nil
 	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
+	m.layout()
 	return m, cmd
+}
+
+// disarm forgets a first Ctrl+C on an empty line.
+func (m *Model) disarm() {
+	m.armed = false
+	if m.hint == doubleCtrlCMsg {
+		m.hint = ""
+	}
+}
+
+// normalizeNewlines turns CRLF and CR (what terminals send for Enter inside
+// a paste) into LF.
+func normalizeNewlines(s string) string {
+	if !strings.ContainsRune(s, '\r') {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+}
+
+// setInput replaces the input with text, the cursor at its end.
+func (m *Model) setInput(text string) {
+	m.input.SetValue(text) // leaves the cursor at the end
+	m.layout()
 }
 
 // finish runs print once a line is done, then starts the next queued line.
@@ -329,19 +371,23 @@ func (m Model) finish(print tea.Cmd) (tea.Model, tea.Cmd) {
 	return m, tea.Sequence(print, start)
 }
 
-// interrupt is Ctrl+C: stop the running command, else clear the line, else
-// (twice on an empty line) leave.
+// interrupt is Ctrl+C: stop the running command (dropping the commands
+// queued behind it), else clear the input, else (twice on an empty input)
+// leave.
 func (m Model) interrupt() (tea.Model, tea.Cmd) {
 	switch {
 	case m.running != nil:
 		m.running.cancel()
-		m.queue = nil
 		m.hint = "Interrupting…"
-		return m, nil
-	case m.input.Value() != "" || len(m.pending) > 0:
+		var note tea.Cmd
+		if n := len(m.queue); n > 0 {
+			m.queue = nil
+			note = m.println(m.styles.Dim.Render(fmt.Sprintf("Dropped %d queued %s", n, plural(n, "command", "commands"))))
+		}
+		return m, note
+	case m.input.Value() != "":
 		m.input.Reset()
-		m.pending = nil
-		m.histPos = m.hist.Len()
+		m.history.reset()
 		m.layout()
 		return m, nil
 	case m.armed:
@@ -350,6 +396,13 @@ func (m Model) interrupt() (tea.Model, tea.Cmd) {
 	m.armed = true
 	m.hint = doubleCtrlCMsg
 	return m, nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func (m Model) quit() (tea.Model, tea.Cmd) {
@@ -361,68 +414,37 @@ func (m Model) quit() (tea.Model, tea.Cmd) {
 	return m, tea.Quit
 }
 
-// paste feeds pasted text line by line, as if each line had been typed and
-// Enter pressed; the text after the last newline stays in the input.
-func (m Model) paste(text string) (tea.Model, tea.Cmd) {
-	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
-	parts := strings.Split(text, "\n")
-	var cmds []tea.Cmd
-	for i, part := range parts {
-		if i == len(parts)-1 {
-			m.input.SetValue(m.input.Value() + part)
-			m.input.CursorEnd()
-			break
-		}
-		var cmd tea.Cmd
-		var next tea.Model
-		next, cmd = m.submit(m.input.Value() + part)
-		m = next.(Model)
-		cmds = append(cmds, cmd)
-	}
-	return m, tea.Sequence(cmds...)
-}
-
-// submit takes one physical line typed at the prompt.
-func (m Model) submit(value string) (tea.Model, tea.Cmd) {
-	echo := m.println(m.styles.Prompt.Render(m.promptText()) + render.Sanitize(value))
+// submit runs a complete command from the input, or queues it behind the
+// running one.
+func (m Model) submit(text string) (tea.Model, tea.Cmd) {
+	echo := m.println(m.echoText(text))
 	m.input.Reset()
 	m.hint = ""
-	text := value
-	if len(m.pending) > 0 {
-		text = strings.Join(m.pending, "\n") + "\n" + value
+	if err := m.history.add(text); err != nil {
+		m.hint = err.Error() + " (history kept in memory only)"
 	}
-	if router.Incomplete(text) {
-		m.pending = append(m.pending, value)
-		m.layout()
-		return m, echo
-	}
-	m.pending = nil
-	next, cmd := m.run(text)
-	return next, tea.Sequence(echo, cmd)
-}
-
-// submitWhole runs a complete entry (from Ctrl+R), echoing it whole.
-func (m Model) submitWhole(text string) (tea.Model, tea.Cmd) {
-	echo := m.println(m.styles.Prompt.Render(m.promptText()) + render.Sanitize(oneLine(text)))
-	m.hint = ""
-	next, cmd := m.run(text)
-	return next, tea.Sequence(echo, cmd)
-}
-
-// run records a complete line in the history and runs it, or queues it
-// behind the running one.
-func (m Model) run(text string) (tea.Model, tea.Cmd) {
-	m.addHistory(text)
 	if strings.TrimSpace(text) == "" {
 		m.layout()
-		return m, nil
+		return m, echo
 	}
 	if m.running != nil {
 		m.queue = append(m.queue, text)
 		m.layout()
-		return m, nil
+		return m, echo
 	}
-	return m.execute(text)
+	var cmd tea.Cmd
+	m, cmd = m.execute(text)
+	return m, tea.Sequence(echo, cmd)
+}
+
+// echoText is a submitted command as the scrollback shows it: each line
+// after its prompt.
+func (m Model) echoText(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = m.styles.Prompt.Render(m.linePrompt(i)) + render.Sanitize(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // execute starts a complete line: a builtin at once, anything else as a
@@ -466,7 +488,7 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 		)
 	}
 	return m, tea.Batch(
-		runLine(ctx, m.cfg.Shell, r.id, line, r.tail),
+		runLine(ctx, m.cfg.Shell, m.cfg.Dir, r.id, line, r.tail),
 		waitOutput(r.id, r.tail),
 		m.spin.Tick,
 	)
@@ -502,87 +524,81 @@ func (m Model) clearScreen() tea.Cmd {
 	return tea.ClearScreen
 }
 
-// addHistory records a line in the lasting history (which skips blanks,
-// lines starting with a space and repeats of the last one). A failure to
-// write the file is shown once as a hint; the line stays in memory.
-func (m *Model) addHistory(text string) {
-	if err := m.hist.Add(text); err != nil && m.hist.Path != "" {
-		m.hint = err.Error() + " (history kept in memory only)"
-		m.hist.Path = ""
-	}
-	m.histPos = m.hist.Len()
-	m.draft = ""
-}
+// maxInputRows caps the rows the input takes; longer text scrolls in it.
+const maxInputRows = 12
 
-// browse moves through history; a multi-line entry comes back on one line.
-func (m *Model) browse(step int) {
-	entries := m.hist.Entries()
-	if len(entries) == 0 {
-		return
-	}
-	if m.histPos >= len(entries) {
-		m.histPos = len(entries)
-		m.draft = m.input.Value()
-	}
-	pos := m.histPos + step
-	if pos < 0 || pos > len(entries) {
-		return
-	}
-	m.histPos = pos
-	if pos == len(entries) {
-		m.input.SetValue(m.draft)
-	} else {
-		m.input.SetValue(oneLine(entries[pos]))
-	}
-	m.input.CursorEnd()
-}
-
-// oneLine joins a multi-line entry: backslash-newlines vanish, other newlines
-// become spaces.
-func oneLine(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "\\\n", ""), "\n", " ")
-}
-
-// layout recomputes what depends on the width, the list and the prompt.
+// layout recomputes what depends on the width, the list, the prompt and the
+// input's lines.
 func (m *Model) layout() {
 	w := m.width
 	if w <= 0 {
 		w = 80
 	}
 	m.panel = render.TaskBox(m.snap, min(w, maxPanelWidth), m.styles)
-	prompt := m.promptText()
-	m.input.Prompt = prompt
-	m.input.Width = max(w-ansi.StringWidth(prompt)-1, 1)
+	pw := ansi.StringWidth(m.linePrompt(0))
+	m.input.SetPromptFunc(pw, m.linePrompt)
+	m.input.SetWidth(max(w-1, pw+2))
+	m.input.SetHeight(min(m.inputRows(max(w-1-pw, 1)), maxInputRows))
 }
 
-// promptText is "dir (branch) ✗N ❯ " (see promptParts), or "… " aligned
-// under it for continuation lines.
-func (m Model) promptText() string {
+// inputRows counts the rows the input's text takes at a text width.
+func (m *Model) inputRows(width int) int {
+	rows := 0
+	for _, l := range strings.Split(m.input.Value(), "\n") {
+		rows += ansi.StringWidth(l)/width + 1
+	}
+	return rows
+}
+
+// linePrompt is the prompt (see promptParts) for the first line of the
+// input, and "… " aligned under it for the others.
+func (m Model) linePrompt(line int) string {
 	main := m.promptParts()
-	if len(m.pending) > 0 {
+	if line > 0 {
 		return continuationPrompt(main)
 	}
 	return main
 }
 
-// inputValue is the text being typed.
-func (m Model) inputValue() string { return m.input.Value() }
-
-// setInput replaces the text being typed, with the cursor at its end.
-func (m *Model) setInput(v string) {
-	m.input.SetValue(v)
-	m.input.CursorEnd()
+// newInput returns the shell's multi-line input: no line numbers, no
+// character limit, no colors but the prompt's, and no blinking.
+func newInput(prompt lipgloss.Style) textarea.Model {
+	in := textarea.New()
+	in.ShowLineNumbers = false
+	in.CharLimit = 0
+	in.MaxHeight = 0
+	in.Placeholder = ""
+	in.EndOfBufferCharacter = ' '
+	plain := textarea.Style{Prompt: prompt}
+	in.FocusedStyle, in.BlurredStyle = plain, plain
+	in.Cursor.SetMode(cursor.CursorStatic) // nothing animates at idle
+	// Enter and the newline keys are the shell's (see handleKey).
+	in.KeyMap.InsertNewline.SetEnabled(false)
+	in.Focus()
+	return in
 }
 
-// inputCursor is the cursor's byte offset in the input.
-func (m Model) inputCursor() int {
-	r := []rune(m.input.Value())
-	pos := min(m.input.Position(), len(r))
-	return len(string(r[:pos]))
+// oneLine shows a multi-line command on one line, for labels: backslash-
+// newlines vanish, other newlines become spaces. (History keeps the text.)
+func oneLine(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\\\n", ""), "\n", " ")
 }
 
-// setInputCursor replaces the text and puts the cursor at byte offset at.
-func (m *Model) setInputCursor(v string, at int) {
-	m.input.SetValue(v)
-	m.input.SetCursor(len([]rune(v[:min(at, len(v))])))
+// previewLines is the preview of an offloaded result as the REPL shows it,
+// with the lines it leaves out. Carriage returns overwrite, and a trailer
+// ("Command interrupted") that ends the preview is left out: the REPL
+// prints it under the preview already.
+func previewLines(out router.Output) (lines []string, more int) {
+	lines, more = render.Preview(out.Offloaded)
+	for i, l := range lines {
+		lines[i] = overwriteLine(l)
+	}
+	if n := len(lines); more == 0 && n > 0 && out.Stderr != "" && lines[n-1] == out.Stderr {
+		lines = lines[:n-1]
+	}
+	return lines, more
 }
+
+// cleanOutput makes finished output safe to print, carriage returns
+// overwriting as in a terminal.
+func cleanOutput(s string) string { return render.SanitizeOutput(overwriteCR(s)) }

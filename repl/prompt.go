@@ -7,34 +7,21 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/todo-shell/todo-shell/gitinfo"
 	"github.com/todo-shell/todo-shell/render"
 )
 
-// promptState is what the prompt shows besides the directory, computed when
-// a line finishes (never in View).
+// promptState is what the prompt shows besides the directory, computed
+// when a line finishes (never in View).
 type promptState struct {
-	dir    string // the working directory
-	branch string // its git branch, "" outside a repository
+	branch string // the directory's git branch, "" outside a repository
 	status int    // the last line's exit status
-}
-
-// refreshPrompt reads the directory and its git branch; called at start and
-// after every line, so the prompt is right as soon as a `cd` finishes.
-func (m *Model) refreshPrompt() {
-	// The branch is read again each time: a line may have switched it.
-	m.prompt.dir = m.cfg.Dir()
-	m.prompt.branch = ""
-	if m.prompt.dir != "" {
-		m.prompt.branch = gitinfo.Branch(m.prompt.dir)
-	}
 }
 
 // promptParts returns the prompt's plain text: "dir (branch) ✗1 ❯ " in the
 // shell, with "✦" instead of "❯" in agent mode.
 func (m Model) promptParts() (text string) {
-	base := filepath.Base(m.prompt.dir)
-	if base == "." || base == "" || m.prompt.dir == "" {
+	base := filepath.Base(m.dir)
+	if base == "." || base == "" || m.dir == "" {
 		base = "todo-shell"
 	}
 	var b strings.Builder

@@ -150,7 +150,9 @@ const seed002 = `TodoWrite '{"todos":[
 
 func TestMultiLinePaste(t *testing.T) {
 	tm, _ := start(t, 70, 20)
+	// A paste is text: its newlines go into the input, and Enter runs it.
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(strings.ReplaceAll(seed002, "\n", "\r") + "\r"), Paste: true})
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor(t, tm, "Todo list updated: 1 completed, 1 in_progress, 1 pending", "Tasks 1/3")
 	golden(t, screen(finalView(t, tm), ""))
 }
@@ -250,5 +252,39 @@ func BenchmarkTodoWriteToPanel(b *testing.B) {
 		if v := next.(Model).View(); !strings.Contains(v, "Tasks 0/50") {
 			b.Fatal("panel not redrawn")
 		}
+	}
+}
+
+// TestInterruptMessageOnceWhenOffloaded: an interrupted command whose output
+// was offloaded says "Command interrupted" once, not again in the preview.
+func TestInterruptMessageOnceWhenOffloaded(t *testing.T) {
+	tm, _ := start(t, 80, 20)
+	enter(tm, "head -c 3000 /dev/zero | tr '\\0' a; echo; sleep 30")
+	waitFor(t, tm, "Running head")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	waitFor(t, tm, "Command interrupted")
+	finalView(t, tm)
+	if n := strings.Count(lastTranscript.String(), "Command interrupted"); n != 1 {
+		t.Fatalf("%d times \"Command interrupted\" in\n%s", n, lastTranscript.String())
+	}
+}
+
+// TestCarriageReturnOverwrites: progress printed with '\r' ends as one line.
+func TestCarriageReturnOverwrites(t *testing.T) {
+	tm, _ := start(t, 80, 20)
+	enter(tm, `for i in 1 2 3; do printf '\r%d%%' $i; done; echo`)
+	waitFor(t, tm, "3%")
+	finalView(t, tm)
+	got := lastTranscript.String()
+	if strings.Contains(got, "1%") || strings.Contains(got, "2%") || !strings.Contains(got, "\n3%\n") {
+		t.Fatalf("progress not overwritten:\n%q", got)
+	}
+}
+
+func TestTailOverwritesCarriageReturns(t *testing.T) {
+	tb := newTailBuffer(1 << 10)
+	tb.Write([]byte("start\n\r10%\r20%"))
+	if got := tb.lines(5); len(got) != 2 || got[1] != "20%" {
+		t.Fatalf("lines %q", got)
 	}
 }

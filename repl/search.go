@@ -3,14 +3,14 @@ package repl
 import (
 	"strings"
 
-	"github.com/todo-shell/todo-shell/history"
+	histfile "github.com/todo-shell/todo-shell/history"
 	"github.com/todo-shell/todo-shell/render"
 )
 
 // searchView draws a reverse incremental search as bash does:
 // (reverse-i-search)'query': match, with the query highlighted in the
 // match; "failed " when nothing matches.
-func (m Model) searchView(s *history.Search) string {
+func (m Model) searchView(s *histfile.Search) string {
 	label := "(reverse-i-search)"
 	if s.Failed && s.Query != "" {
 		label = "(failed reverse-i-search)"
