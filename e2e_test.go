@@ -75,7 +75,7 @@ func (s *screen) waitFor(t *testing.T, what string, within time.Duration) {
 func TestEndToEndInTerminal(t *testing.T) {
 	cmd := exec.Command(binary, "--session", "e2e", "--offload-dir", t.TempDir())
 	cmd.Dir = t.TempDir()
-	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "NO_COLOR=1")
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "NO_COLOR=1", "XDG_STATE_HOME="+t.TempDir())
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
 	if err != nil {
 		t.Fatal(err)

@@ -37,7 +37,7 @@ func BenchmarkProcessHelp(b *testing.B) {
 func startShell(b *testing.B, dir string) (*exec.Cmd, *os.File, *screen, time.Duration) {
 	cmd := exec.Command(binary, "--session", "bench", "--offload-dir", filepath.Join(dir, ".offload"))
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TERM=xterm-256color")
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+filepath.Join(dir, "state"))
 	begin := time.Now()
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 100})
 	if err != nil {
@@ -78,6 +78,27 @@ func BenchmarkProcessFirstPrompt(b *testing.B) {
 	var total time.Duration
 	for b.Loop() {
 		cmd, tty, _, d := startShell(b, b.TempDir())
+		total += d
+		b.StopTimer()
+		stopShell(cmd, tty)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms-to-prompt")
+}
+
+// BenchmarkProcessFirstPromptHistory10k is the first prompt with a full
+// history file (10,000 entries) to read.
+func BenchmarkProcessFirstPromptHistory10k(b *testing.B) {
+	dir := b.TempDir()
+	os.MkdirAll(filepath.Join(dir, "state", "todo-shell"), 0o700)
+	var sb strings.Builder
+	for i := range 10000 {
+		fmt.Fprintf(&sb, "%q\n", fmt.Sprintf("git commit -am 'change number %d' && make test", i))
+	}
+	os.WriteFile(filepath.Join(dir, "state", "todo-shell", "history"), []byte(sb.String()), 0o600)
+	var total time.Duration
+	for b.Loop() {
+		cmd, tty, _, d := startShell(b, dir)
 		total += d
 		b.StopTimer()
 		stopShell(cmd, tty)
