@@ -256,3 +256,49 @@ func TestAgentMarkdownPerBlock(t *testing.T) {
 	finalView(t, tm)
 	_ = render.Sanitize
 }
+
+// BenchmarkCtrlRKeystroke is one keystroke typed into a Ctrl+R search over
+// 10,000 entries, through Update and the redrawn view, where the query
+// matches only the oldest entry (a full scan).
+func BenchmarkCtrlRKeystroke(b *testing.B) {
+	cfg, _ := testConfig(b)
+	h, _ := histfile.Open("")
+	h.Add("needle in the haystack")
+	for i := range histfile.MaxEntries - 1 {
+		h.Add("kubectl get pods --namespace team-" + strings.Repeat("x", i%7) + " -o wide | grep -v Running " + string(rune('a'+i%26)))
+	}
+	cfg.History = h
+	m := New(cfg)
+	for b.Loop() {
+		mm, _ := m.Update(tea.KeyMsg{Type: tea.KeyCtrlR}) // a fresh search
+		for _, r := range "needle" {
+			mm, _ = mm.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		}
+		if v := mm.View(); !strings.Contains(v, "needle in the haystack") {
+			b.Fatal(v)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/7/1000, "ms/keystroke")
+}
+
+// BenchmarkTabOn10kFiles is Tab after "cat big/file-0" in a directory of
+// 10,000 files, through Update and the redrawn view with its listing.
+func BenchmarkTabOn10kFiles(b *testing.B) {
+	cfg, _ := testConfig(b)
+	dir := b.TempDir()
+	big := filepath.Join(dir, "big")
+	os.Mkdir(big, 0o755)
+	for i := range 10000 {
+		os.WriteFile(filepath.Join(big, "file-"+strings.Repeat("0", 5-len(itoa(i)))+itoa(i)), nil, 0o644)
+	}
+	cfg.Completer = &complete.Completer{Dir: func() string { return dir }}
+	m := New(cfg)
+	for b.Loop() {
+		mm := tea.Model(m)
+		mm, _ = mm.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("cat big/file-0")})
+		mm, _ = mm.Update(tea.KeyMsg{Type: tea.KeyTab})
+		if v := mm.View(); !strings.Contains(v, "more") {
+			b.Fatal(v)
+		}
+	}
+}
