@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -118,6 +119,9 @@ func attachedOutput(msg handoverDoneMsg) router.Output {
 	code := -1
 	if ps := msg.cmd.ProcessState; ps != nil {
 		code = ps.ExitCode()
+		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			code = 128 + int(ws.Signal()) // as bash reports it: 130 for Ctrl+C
+		}
 	}
 	content := fmt.Sprintf("Ran attached to the terminal; its output went to the terminal, not into this result.\nExit status: %d", code)
 	if msg.err != nil {
