@@ -144,7 +144,7 @@ func TestEndToEndInTerminal(t *testing.T) {
 	scr.waitFor(t, "Tasks 0/2", 5*time.Second)
 	scr.waitFor(t, "● Writing the e2e test", 5*time.Second)
 	tty.Write([]byte("echo from-bash\r"))
-	scr.waitFor(t, "from-bash", 5*time.Second)
+	scr.output(t, "from-bash", 5*time.Second) // the output, not the echo
 
 	tty.Write([]byte{4}) // Ctrl+D on an empty line
 	done := make(chan error, 1)
