@@ -100,8 +100,14 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 
 	screen.SetView(m.View())
 	screen.Start()
-	_, err = p.Run()
+	final, err := p.Run()
 	screen.Stop()
 	a.runner.Kill() // leave nothing running behind the shell
-	return err
+	if err != nil {
+		return err
+	}
+	if fm, ok := final.(repl.Model); ok && fm.ExitCode() != 0 {
+		return &ExitError{Code: fm.ExitCode()} // the user's `exit N`
+	}
+	return nil
 }

@@ -99,6 +99,7 @@ type Model struct {
 	armed    bool // Ctrl+C was pressed on an empty line
 	hint     string
 	quitting bool
+	exitCode int    // the status the shell leaves with
 	frame    string // with a Screen: the live area drawn after the last update
 
 	prompt    promptState
@@ -259,7 +260,15 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.out.Help {
 			msg.out.Stdout = render.WrapHelp(msg.out.Stdout, max(m.width-1, 20))
 		}
-		return m.finish(m.println(m.formatOutput(msg.out)))
+		print := m.println(m.formatOutput(msg.out))
+		if code, ok := shellExited(msg.out); ok { // the line ran `exit N`
+			m.queue = nil
+			next, quit := m.quit()
+			nm := next.(Model)
+			nm.exitCode = code
+			return nm, tea.Sequence(print, quit)
+		}
+		return m.finish(print)
 	case spinner.TickMsg:
 		if m.running == nil {
 			return m, nil // stop ticking: nothing animates at idle
@@ -403,6 +412,20 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// ExitCode is the status the shell leaves with: N after a line ran
+// `exit N`, else 0.
+func (m Model) ExitCode() int { return m.exitCode }
+
+// shellExited reports that a bash line ended the shell with `exit N`, and N.
+//
+// TODO(proc): hook for issue 8.11. Helper `proc` makes the bash runner
+// report that the user's line ran `exit N`; return that report here (the
+// REPL then quits with status N, see runDoneMsg and cmd/repl.go). Until it
+// lands, no line ends the shell this way.
+func shellExited(out router.Output) (code int, ok bool) {
+	return 0, false
 }
 
 func (m Model) quit() (tea.Model, tea.Cmd) {

@@ -117,6 +117,21 @@ func waitFor(t *testing.T, tm *teatest.TestModel, what ...string) {
 	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 }
 
+// waitLine waits for a line the shell printed on its own into the
+// scrollback: a command's output, never the echo of the typed command
+// (which has the prompt before it).
+func waitLine(t *testing.T, line string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if strings.Contains("\n"+lastTranscript.String(), "\n"+line+"\n") {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("no line %q in the scrollback:\n%s", line, lastTranscript.String())
+}
+
 func enter(tm *teatest.TestModel, line string) {
 	tm.Type(line)
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
@@ -139,6 +154,7 @@ func TestTodoWriteRedrawsPanel(t *testing.T) {
 	waitFor(t, tm, "Todo list updated: 0 completed, 1 in_progress, 1 pending", "Tasks 0/2", "● Writing code")
 	enter(tm, `TodoWrite '{"todos":[{"content":"Write code","activeForm":"Writing code","status":"completed"},{"content":"Run tests","activeForm":"Running tests","status":"in_progress"}]}'`)
 	waitFor(t, tm, "Tasks 1/2", "● Running tests")
+	waitLine(t, "Todo list updated: 1 completed, 1 in_progress, 0 pending")
 	golden(t, screen(finalView(t, tm), ""))
 }
 
@@ -191,7 +207,7 @@ func TestOffloadedResult(t *testing.T) {
 func TestCtrlCCancelsRunningCommand(t *testing.T) {
 	tm, _ := start(t, 60, 20)
 	enter(tm, "echo started; sleep 30")
-	waitFor(t, tm, "Running echo started; sleep 30")
+	waitFor(t, tm, "Running echo started; sleep 30", "  started") // its output, in the live tail
 	begin := time.Now()
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	waitFor(t, tm, "Command interrupted")
@@ -199,7 +215,7 @@ func TestCtrlCCancelsRunningCommand(t *testing.T) {
 		t.Fatalf("interrupt took %v", d)
 	}
 	enter(tm, "echo still alive")
-	waitFor(t, tm, "still alive")
+	waitLine(t, "still alive")
 	golden(t, screen(finalView(t, tm), ""))
 }
 
@@ -273,7 +289,7 @@ func TestInterruptMessageOnceWhenOffloaded(t *testing.T) {
 func TestCarriageReturnOverwrites(t *testing.T) {
 	tm, _ := start(t, 80, 20)
 	enter(tm, `for i in 1 2 3; do printf '\r%d%%' $i; done; echo`)
-	waitFor(t, tm, "3%")
+	waitLine(t, "3%")
 	finalView(t, tm)
 	got := lastTranscript.String()
 	if strings.Contains(got, "1%") || strings.Contains(got, "2%") || !strings.Contains(got, "\n3%\n") {
