@@ -29,6 +29,9 @@ type Styles struct {
 	Quote       lipgloss.Style // the bar before quoted lines
 	Bullet      lipgloss.Style
 	Rule        lipgloss.Style
+
+	// Code tokens in code blocks.
+	Keyword, String, Number, Comment lipgloss.Style
 }
 
 // DefaultStyles returns the styles drawn by r (nil: lipgloss's default).
@@ -50,6 +53,10 @@ func DefaultStyles(r *lipgloss.Renderer) Styles {
 		Quote:     r.NewStyle().Foreground(gray),
 		Bullet:    r.NewStyle().Foreground(accent),
 		Rule:      r.NewStyle().Foreground(gray),
+		Keyword:   r.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "127", Dark: "176"}).Bold(true),
+		String:    r.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "28", Dark: "114"}),
+		Number:    r.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "130", Dark: "215"}),
+		Comment:   r.NewStyle().Foreground(gray).Italic(true),
 	}
 }
 
@@ -136,17 +143,19 @@ func (w *writer) block(n ast.Node, first, rest string) {
 			seg := lines.At(i)
 			code = append(code, strings.TrimRight(string(seg.Value(w.src)), "\n"))
 		}
+		lang := ""
 		if fc, ok := n.(*ast.FencedCodeBlock); ok {
-			if lang := string(fc.Language(w.src)); lang != "" {
+			if lang = string(fc.Language(w.src)); lang != "" {
 				first += st.Rule.Render(lang) + "\n" + rest
 			}
 		}
+		cs := codeStyles{keyword: st.Keyword, str: st.String, number: st.Number, comment: st.Comment}
 		for i, l := range code {
 			p := rest
 			if i == 0 {
 				p = first
 			}
-			w.out = append(w.out, p+"  "+st.CodeBlock.Render(expandTabs(l)))
+			w.out = append(w.out, p+"  "+highlight(expandTabs(l), lang, cs, st.CodeBlock))
 		}
 		if len(code) == 0 {
 			w.out = append(w.out, first)

@@ -65,3 +65,22 @@ func TestSplitDone(t *testing.T) {
 		}
 	}
 }
+
+func TestHighlight(t *testing.T) {
+	r := lipgloss.NewRenderer(nil)
+	r.SetColorProfile(termenv.ANSI256)
+	st := DefaultStyles(r)
+	out := New(st, 80).Render("```go\nfunc main() { x := \"hi\" // note\n\treturn 42 }\n```")
+	if got := ansi.Strip(out); got != "go\n  func main() { x := \"hi\" // note\n      return 42 }" {
+		t.Fatalf("text changed: %q", got)
+	}
+	for _, want := range []string{st.Keyword.Render("func"), st.String.Render(`"hi"`), st.Comment.Render("// note"), st.Number.Render("42")} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("no %q in %q", want, out)
+		}
+	}
+	sh := New(st, 80).Render("```sh\necho '#not' # comment\n```")
+	if !strings.Contains(sh, st.Comment.Render("# comment")) || strings.Contains(sh, st.Comment.Render("#not' # comment")) {
+		t.Fatalf("%q", sh)
+	}
+}

@@ -125,7 +125,11 @@ func (m Model) tabKey() (tea.Model, tea.Cmd) {
 		for i, cand := range res.Candidates {
 			names[i] = render.Sanitize(cand.Display)
 		}
-		t.list = complete.Columns(names, max(m.width-1, 10), maxListRows)
+		rows := maxListRows
+		if m.height > 0 { // never more than the screen holds under the prompt
+			rows = max(min(rows, m.height-3), 1)
+		}
+		t.list = complete.Columns(names, max(m.width-1, 10), rows)
 	}
 	m.tab = t
 	m.setInputCursor(value, t.end)

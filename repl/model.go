@@ -84,10 +84,11 @@ type Model struct {
 	sub    *todo.Subscription
 	styles *render.Styles
 
-	width int
-	input textarea.Model // the command being typed, one or more lines
-	spin  spinner.Model
-	dir   string // the working directory shown in the prompt
+	width  int
+	height int            // the terminal's rows, 0 before the first size
+	input  textarea.Model // the command being typed, one or more lines
+	spin   spinner.Model
+	dir    string // the working directory shown in the prompt
 
 	history  history
 	queue    []string // complete commands waiting for the running one
@@ -231,6 +232,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width = msg.Width
+		m.height = msg.Height
 		m.layout()
 		return m, nil
 	case todosChangedMsg:
