@@ -25,11 +25,18 @@ import (
 type todoItem = todo.Item
 
 // streamingAgent answers every prompt with its deltas, then the whole text.
-type streamingAgent struct{ deltas []string }
+// With gate set, it waits for it to close after the first delta.
+type streamingAgent struct {
+	deltas []string
+	gate   chan struct{}
+}
 
 func (a *streamingAgent) Run(ctx context.Context, prompt string, emit func(agent.Event)) (agent.Result, error) {
-	for _, d := range a.deltas {
+	for i, d := range a.deltas {
 		emit(agent.TextDelta{Text: d})
+		if i == 0 && a.gate != nil {
+			<-a.gate
+		}
 	}
 	full := strings.Join(a.deltas, "")
 	emit(agent.TextDone{Text: full})
@@ -253,9 +260,15 @@ func TestHelpWrapped(t *testing.T) {
 
 func TestAgentMarkdownPerBlock(t *testing.T) {
 	st := markdown.DefaultStyles(nil)
-	fa := &streamingAgent{deltas: []string{"# Plan\n\n- one\n", "- two\n\nSome **bold** text"}}
+	fa := &streamingAgent{deltas: []string{"# Plan\n\n- one\n", "- two\n\nSome **bold** text"}, gate: make(chan struct{})}
 	tm, _ := startWith(t, 60, 20, func(c *Config) { c.Agent = fa; c.Markdown = &st })
 	enter(tm, "go")
+	// The heading is a finished block: drawn while the answer still streams.
+	waitPrinted(t, "# Plan\n")
+	if strings.Contains(lastTranscript.String(), "• one") {
+		t.Fatal("an unfinished block was printed")
+	}
+	close(fa.gate)
 	waitPrinted(t, "# Plan\n", "• one\n• two\n", "Some bold text")
 	finalView(t, tm)
 	_ = render.Sanitize
