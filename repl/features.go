@@ -13,9 +13,8 @@ import (
 	"github.com/todo-shell/todo-shell/router"
 )
 
-// features is the state of the shell's conveniences: history search, Tab
-// completion, the offloads made in this session. Held by pointer so every
-// copy of the Model shares the maps.
+// searchState is a Ctrl+R search in progress. The Model holds it by
+// pointer: the search advances in place as keys arrive.
 type searchState struct {
 	s     *histfile.Search
 	draft string // what was typed before Ctrl+R, restored on cancel
