@@ -56,6 +56,7 @@ type History struct {
 	Path    string
 	entries []string // oldest first: the file's lines, then this session's
 	max     int
+	base    int64 // the file's size when read or last compacted
 }
 
 // Open reads the history at path. A missing file is an empty history; an
@@ -75,6 +76,9 @@ func Open(path string) (h *History, warning string) {
 		return h, fmt.Sprintf("history: cannot read %s: %v (starting with an empty history)", path, err)
 	}
 	defer f.Close()
+	if info, err := f.Stat(); err == nil {
+		h.base = info.Size()
+	}
 	entries, bad, err := read(f)
 	if err != nil {
 		return h, fmt.Sprintf("history: cannot read %s: %v (starting with an empty history)", path, err)
@@ -185,14 +189,14 @@ func (h *History) Add(text string) error {
 	if h.Path == "" {
 		return nil
 	}
-	return appendLine(h.Path, text, h.max)
+	return appendLine(h.Path, text, h.max, &h.base)
 }
 
 // appendLine writes text as one JSON line at the end of the file at path.
 // O_APPEND puts every write at the end; the flock makes a line's one write
 // exclusive of other writers and of compaction. The file is reopened if a
 // compaction replaced it while we waited for the lock.
-func appendLine(path, text string, keep int) error {
+func appendLine(path, text string, keep int, base *int64) error {
 	b, err := json.Marshal(text)
 	if err != nil {
 		return err
@@ -223,8 +227,13 @@ func appendLine(path, text string, keep int) error {
 		if cerr != nil {
 			return fmt.Errorf("history: %w", cerr)
 		}
-		if info != nil && info.Size() > compactAt {
-			compact(path, keep)
+		// Compact when the file has grown past the threshold and to twice
+		// what it held after the last compaction (or at start), so a file of
+		// many long entries is not rewritten on every line.
+		if info != nil && info.Size() > max(compactAt, 2*(*base)) {
+			if size, err := compact(path, keep); err == nil {
+				*base = size
+			}
 		}
 		return nil
 	}
@@ -235,49 +244,56 @@ func appendLine(path, text string, keep int) error {
 // last entries.
 var compactAt int64 = 8 << 20
 
-// compact rewrites the file at path keeping its last keep entries. It
-// holds the lock on the old file while it writes the new one and renames it
-// into place; writers waiting on the old file see it replaced and reopen.
-func compact(path string, keep int) error {
+// compact rewrites the file at path keeping its last keep entries, and
+// returns the new size. It holds the lock on the old file while it writes
+// the new one and renames it into place; writers waiting on the old file
+// see it replaced and reopen.
+func compact(path string, keep int) (int64, error) {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer f.Close()
 	if err := lock(f); err != nil {
-		return err
+		return 0, err
 	}
 	if !samePath(f, path) {
-		return nil // someone else compacted it
+		info, err := os.Stat(path) // someone else compacted it
+		if err != nil {
+			return 0, err
+		}
+		return info.Size(), nil
 	}
 	entries, _, err := read(f)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if len(entries) > keep {
 		entries = entries[len(entries)-keep:]
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".history-*")
 	if err != nil {
-		return err
+		return 0, err
 	}
 	w := bufio.NewWriter(tmp)
+	var size int64
 	for _, e := range entries {
 		b, _ := json.Marshal(e)
 		w.Write(b)
 		w.WriteByte('\n')
+		size += int64(len(b)) + 1
 	}
 	if err := w.Flush(); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
-		return err
+		return 0, err
 	}
 	tmp.Chmod(0o600)
 	if err := tmp.Close(); err != nil {
 		os.Remove(tmp.Name())
-		return err
+		return 0, err
 	}
-	return os.Rename(tmp.Name(), path)
+	return size, os.Rename(tmp.Name(), path)
 }
 
 // lock takes an exclusive flock on f, waiting for it.

@@ -99,6 +99,27 @@ func TestCompact(t *testing.T) {
 	}
 }
 
+// TestCompactNotEveryLine: when the kept entries alone exceed the
+// threshold, the file is not rewritten on every line.
+func TestCompactNotEveryLine(t *testing.T) {
+	old := compactAt
+	compactAt = 1 << 10
+	defer func() { compactAt = old }()
+	path := filepath.Join(t.TempDir(), "history")
+	h, _ := Open(path)
+	h.max = 20
+	long := strings.Repeat("x", 200) // 20 entries: ~4 KB, over the threshold
+	for i := range 20 {
+		h.Add(fmt.Sprint(i, long))
+	}
+	info1, _ := os.Stat(path)
+	h.Add("one more")
+	info2, _ := os.Stat(path)
+	if !os.SameFile(info1, info2) {
+		t.Fatal("the file was rewritten for one short line")
+	}
+}
+
 func TestFaultCorruptFile(t *testing.T) {
 	cases := []struct {
 		name, content string
