@@ -22,8 +22,9 @@ type Entry struct {
 	Command string // the line that made it; "" when not known (an earlier run)
 }
 
-// List returns the .md files in dir, oldest first. commands maps a file's
-// base name without .md (its tool_use id) to the line that made it.
+// List returns the .md files in dir, oldest first, without their line
+// counts (see CountLines). commands maps a file's base name without .md
+// (its tool_use id) to the line that made it.
 func List(dir string, commands map[string]string) ([]Entry, error) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
@@ -43,12 +44,19 @@ func List(dir string, commands map[string]string) ([]Entry, error) {
 		}
 		p := filepath.Join(dir, de.Name())
 		out = append(out, Entry{
-			Path: p, Size: info.Size(), ModTime: info.ModTime(), Lines: countLines(p),
+			Path: p, Size: info.Size(), ModTime: info.ModTime(),
 			Command: commands[strings.TrimSuffix(de.Name(), ".md")],
 		})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].ModTime.Before(out[j].ModTime) })
 	return out, nil
+}
+
+// CountLines fills in the entries' line counts, reading each file.
+func CountLines(entries []Entry) {
+	for i := range entries {
+		entries[i].Lines = countLines(entries[i].Path)
+	}
 }
 
 // countLines counts the lines of a file (a last line without a newline

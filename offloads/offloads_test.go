@@ -19,6 +19,7 @@ func TestListFormatPick(t *testing.T) {
 	if err != nil || len(es) != 2 {
 		t.Fatalf("%v %v", es, err)
 	}
+	CountLines(es)
 	if es[0].Lines != 1500 || es[0].Size != 7500 || es[1].Lines != 2 {
 		t.Fatalf("%+v", es)
 	}

@@ -1,6 +1,7 @@
 package repl
 
 import (
+	"maps"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -186,12 +187,16 @@ func (m Model) frontBuiltin(line router.Line) (Model, tea.Cmd, bool) {
 		b := m.cfg.Shell.Builtin(line)
 		return m, m.println(render.WrapHelp(b.Stdout, max(m.width-1, 20))), true
 	case "offloads":
-		es, err := offloads.List(m.offloadDir(), m.offloaded)
-		if err != nil {
-			m.prompt.status = 1
-			return m, m.println(m.styles.Error.Render(err.Error())), true
-		}
-		return m, m.println(offloads.Format(es)), true
+		// Counting lines reads every file: off the event loop.
+		dir, cmds := m.offloadDir(), maps.Clone(m.offloaded)
+		return m, func() tea.Msg {
+			es, err := offloads.List(dir, cmds)
+			if err != nil {
+				return offloadsMsg{err: err}
+			}
+			offloads.CountLines(es)
+			return offloadsMsg{text: offloads.Format(es)}
+		}, true
 	case "open":
 		es, _ := offloads.List(m.offloadDir(), m.offloaded)
 		e, err := offloads.Pick(es, line.Args)
@@ -210,6 +215,22 @@ func (m Model) frontBuiltin(line router.Line) (Model, tea.Cmd, bool) {
 		return next, cmd, true
 	}
 	return m, nil, false
+}
+
+// offloadsMsg carries the /offloads listing.
+type offloadsMsg struct {
+	text string
+	err  error
+}
+
+// showOffloads prints the /offloads listing.
+func (m Model) showOffloads(msg offloadsMsg) (tea.Model, tea.Cmd) {
+	if msg.err != nil {
+		m.prompt.status = 1
+		m.layout()
+		return m, m.println(m.styles.Error.Render(render.Sanitize(msg.err.Error())))
+	}
+	return m, m.println(render.SanitizeOutput(msg.text))
 }
 
 // attach starts a command attached to the terminal.

@@ -283,6 +283,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.handleAgentEvent(msg)
 	case handoverDoneMsg:
 		return m.attachedDone(msg)
+	case offloadsMsg:
+		return m.showOffloads(msg)
 	case tea.KeyMsg:
 		return m.handleKey(msg)
 	}
