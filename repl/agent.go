@@ -111,10 +111,13 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 		case ev.err == nil:
 			m.prompt.status = 0
 		case errors.Is(ev.err, agent.ErrInterrupted):
+			m.prompt.status = 130
 			text += m.styles.Warning.Render("Interrupted: the next prompt continues the conversation")
 		default:
+			m.prompt.status = 1
 			text += m.styles.Error.Render(render.Sanitize(ev.err.Error()))
 		}
+		m.layout() // the prompt shows the status
 		return m.finish(m.println(strings.TrimSuffix(text, "\n")))
 	}
 	return m, tea.Batch(print, waitAgent(r.id, r.events))

@@ -230,6 +230,8 @@ func TestAttachedProgramsAndOffloads(t *testing.T) {
 	waitPrinted(t, "(ran in the terminal; exit status 0)")
 	enter(tm, "/open 9")
 	waitPrinted(t, "usage: /open [N] with N from 1 to 1")
+	enter(tm, "/offloads")
+	waitPrinted(t, "✗1 ❯ /offloads") // the failed /open's status
 	enter(tm, "/tty exit 4")
 	waitPrinted(t, "(ran in the terminal; exit status 4)")
 	enter(tm, "/tty kill -TERM $$")

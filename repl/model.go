@@ -483,10 +483,12 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 		return m, nil
 	case router.Builtin:
 		if next, cmd, ok := m.frontBuiltin(line); ok {
+			next.layout() // the prompt shows the status
 			return next, cmd
 		}
 		b := m.cfg.Shell.Builtin(line)
 		m.prompt.status = b.ExitCode
+		m.layout()
 		switch b.Action {
 		case router.ActionExit:
 			next, cmd := m.quit()
