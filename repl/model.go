@@ -499,6 +499,13 @@ func (m *Model) layout() {
 	m.input.SetPromptFunc(pw, m.linePrompt)
 	m.input.SetWidth(max(w-1, pw+2))
 	m.input.SetHeight(min(m.inputRows(max(w-1-pw, 1)), maxInputRows))
+	if m.input.LineCount() > m.input.Height() {
+		// Scroll the input to its cursor. The textarea scrolls against the
+		// content its last View gave its viewport: give it the current one
+		// first, or a paste of many lines shows its top, not the cursor.
+		m.input.View()
+		m.input, _ = m.input.Update(nil)
+	}
 }
 
 // inputRows counts the rows the input's text takes at a text width.
