@@ -322,8 +322,9 @@ func (m Model) finish(print tea.Cmd) (tea.Model, tea.Cmd) {
 	}
 	next := m.queue[0]
 	m.queue = m.queue[1:]
+	echo := m.println(m.echoText(next)) // shown dim under the running one until now
 	m, start := m.execute(next)
-	return m, tea.Sequence(print, start)
+	return m, tea.Sequence(print, echo, start)
 }
 
 // interrupt is Ctrl+C: stop the running command (dropping the commands
@@ -384,18 +385,19 @@ func (m Model) quit() (tea.Model, tea.Cmd) {
 }
 
 // submit runs a complete command from the input, or queues it behind the
-// running one.
+// running one: a queued command shows under the running one and is echoed
+// into the scrollback when it starts, after the output before it.
 func (m Model) submit(text string) (tea.Model, tea.Cmd) {
-	echo := m.println(m.echoText(text))
 	m.input.Reset()
 	m.hint = ""
 	m.history.add(text)
-	if strings.TrimSpace(text) == "" {
-		m.layout()
-		return m, echo
-	}
-	if m.running != nil {
+	if m.running != nil && strings.TrimSpace(text) != "" {
 		m.queue = append(m.queue, text)
+		m.layout()
+		return m, nil
+	}
+	echo := m.println(m.echoText(text))
+	if strings.TrimSpace(text) == "" {
 		m.layout()
 		return m, echo
 	}
