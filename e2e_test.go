@@ -181,9 +181,11 @@ func TestEnterWhileRunningKeepsCtrlC(t *testing.T) {
 	begin := time.Now()
 	sh.send("\x03")
 	sh.waitFor(t, "Command interrupted", 5*time.Second)
-	if d := time.Since(begin); d > time.Second {
+	d := time.Since(begin)
+	if d > time.Second { // 100 ms is the aim; a loaded machine gets slack
 		t.Errorf("Ctrl+C took %v to interrupt", d)
 	}
+	t.Logf("Ctrl+C to \"Command interrupted\" on screen: %v", d)
 	sh.waitFor(t, "Dropped 1 queued command", time.Second)
 	sh.send("echo still-alive\r")
 	sh.output(t, "still-alive", 5*time.Second)
@@ -234,11 +236,12 @@ func TestHistoryKeepsMultiLineCommands(t *testing.T) {
 	})
 }
 
-// TestBracketedPasteWaitsForEnter: pasted lines go into the input and run
-// together when Enter is pressed.
+// TestBracketedPasteWaitsForEnter: pasted lines go into the input, which
+// shows the end of them, and run together when Enter is pressed.
 func TestBracketedPasteWaitsForEnter(t *testing.T) {
 	sh := startREPL(t, 24, 100)
-	sh.send("\x1b[200~echo pasted-a\recho pasted-b\x1b[201~")
+	// 30 lines: more than the input shows, so it scrolls to the last one.
+	sh.send("\x1b[200~echo pasted-a\r" + strings.Repeat(":\r", 28) + "echo pasted-b\x1b[201~")
 	sh.waitFor(t, "… echo pasted-b", 5*time.Second)
 	if strings.Contains(sh.text(), "\npasted-a\r\n") {
 		t.Fatal("a pasted line ran without Enter")

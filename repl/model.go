@@ -380,8 +380,9 @@ func (m Model) finish(print tea.Cmd) (tea.Model, tea.Cmd) {
 	}
 	next := m.queue[0]
 	m.queue = m.queue[1:]
+	echo := m.println(m.echoText(next)) // shown dim under the running one until now
 	m, start := m.execute(next)
-	return m, tea.Sequence(print, start)
+	return m, tea.Sequence(print, echo, start)
 }
 
 // interrupt is Ctrl+C: stop the running command (dropping the commands
@@ -442,20 +443,21 @@ func (m Model) quit() (tea.Model, tea.Cmd) {
 }
 
 // submit runs a complete command from the input, or queues it behind the
-// running one.
+// running one: a queued command shows under the running one and is echoed
+// into the scrollback when it starts, after the output before it.
 func (m Model) submit(text string) (tea.Model, tea.Cmd) {
-	echo := m.println(m.echoText(text))
 	m.input.Reset()
 	m.hint = ""
 	if err := m.history.add(text); err != nil {
 		m.hint = err.Error() + " (history kept in memory only)"
 	}
-	if strings.TrimSpace(text) == "" {
-		m.layout()
-		return m, echo
-	}
-	if m.running != nil {
+	if m.running != nil && strings.TrimSpace(text) != "" {
 		m.queue = append(m.queue, text)
+		m.layout()
+		return m, nil
+	}
+	echo := m.println(m.echoText(text))
+	if strings.TrimSpace(text) == "" {
 		m.layout()
 		return m, echo
 	}
@@ -568,6 +570,13 @@ func (m *Model) layout() {
 	m.input.SetPromptFunc(pw, m.linePrompt)
 	m.input.SetWidth(max(w-1, pw+2))
 	m.input.SetHeight(min(m.inputRows(max(w-1-pw, 1)), maxInputRows))
+	if m.input.LineCount() > m.input.Height() {
+		// Scroll the input to its cursor. The textarea scrolls against the
+		// content its last View gave its viewport: give it the current one
+		// first, or a paste of many lines shows its top, not the cursor.
+		m.input.View()
+		m.input, _ = m.input.Update(nil)
+	}
 }
 
 // inputRows counts the rows the input's text takes at a text width.

@@ -304,3 +304,42 @@ func TestTailOverwritesCarriageReturns(t *testing.T) {
 		t.Fatalf("lines %q", got)
 	}
 }
+
+// TestTypeAheadQueued: a command entered while another runs waits under it
+// (not in the scrollback yet), runs after it, and a Ctrl+C that interrupts
+// drops it, saying so.
+func TestTypeAheadQueued(t *testing.T) {
+	tm, _ := start(t, 80, 20)
+	enter(tm, "echo first; sleep 30")
+	waitFor(t, tm, "Running echo first; sleep 30", "  first")
+	enter(tm, "echo queued-one")
+	enter(tm, "echo queued-two")
+	waitFor(t, tm, "project ❯ echo queued-one", "project ❯ echo queued-two")
+	if strings.Contains(lastTranscript.String(), "queued") {
+		t.Fatalf("queued commands echoed before they run:\n%s", lastTranscript.String())
+	}
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	waitLine(t, "Dropped 2 queued commands")
+	waitLine(t, "Command interrupted")
+	enter(tm, "echo after")
+	waitLine(t, "after")
+	finalView(t, tm)
+	if strings.Contains(lastTranscript.String(), "\nqueued-one\n") {
+		t.Fatal("a dropped command ran")
+	}
+}
+
+// TestTypeAheadRunsInOrder: queued commands run one after another, each
+// echoed after the output of the one before.
+func TestTypeAheadRunsInOrder(t *testing.T) {
+	tm, _ := start(t, 80, 20)
+	enter(tm, "sleep 0.3; echo one")
+	waitFor(t, tm, "Running sleep 0.3; echo one")
+	enter(tm, "echo two")
+	waitLine(t, "two")
+	finalView(t, tm)
+	want := "project ❯ sleep 0.3; echo one\none\nproject ❯ echo two\ntwo\n"
+	if got := lastTranscript.String(); got != want {
+		t.Fatalf("scrollback %q, want %q", got, want)
+	}
+}
