@@ -14,12 +14,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/creack/pty"
 )
 
@@ -37,7 +39,7 @@ func BenchmarkProcessHelp(b *testing.B) {
 func startShell(b *testing.B, dir string) (*exec.Cmd, *os.File, *screen, time.Duration) {
 	cmd := exec.Command(binary, "--session", "bench", "--offload-dir", filepath.Join(dir, ".offload"))
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TERM=xterm-256color")
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+filepath.Join(dir, "state"))
 	begin := time.Now()
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 100})
 	if err != nil {
@@ -78,6 +80,27 @@ func BenchmarkProcessFirstPrompt(b *testing.B) {
 	var total time.Duration
 	for b.Loop() {
 		cmd, tty, _, d := startShell(b, b.TempDir())
+		total += d
+		b.StopTimer()
+		stopShell(cmd, tty)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms-to-prompt")
+}
+
+// BenchmarkProcessFirstPromptHistory10k is the first prompt with a full
+// history file (10,000 entries) to read.
+func BenchmarkProcessFirstPromptHistory10k(b *testing.B) {
+	dir := b.TempDir()
+	os.MkdirAll(filepath.Join(dir, "state", "todo-shell"), 0o700)
+	var sb strings.Builder
+	for i := range 10000 {
+		fmt.Fprintf(&sb, "%q\n", fmt.Sprintf("git commit -am 'change number %d' && make test", i))
+	}
+	os.WriteFile(filepath.Join(dir, "state", "todo-shell", "history"), []byte(sb.String()), 0o600)
+	var total time.Duration
+	for b.Loop() {
+		cmd, tty, _, d := startShell(b, dir)
 		total += d
 		b.StopTimer()
 		stopShell(cmd, tty)
@@ -235,4 +258,108 @@ func BenchmarkProcessScript(b *testing.B) {
 	for b.Loop() {
 		runFile(b, path, n)
 	}
+}
+
+// waitNew waits until what the shell wrote after offset from, escape
+// sequences removed, contains what.
+func (s *screen) waitNew(b *testing.B, from int, what string) {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s.mu.Lock()
+		written := string(s.buf.Bytes()[from:]) // copied: strip without holding the writer up
+		s.mu.Unlock()
+		ok := strings.Contains(ansi.Strip(written), what)
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("%q not drawn", what)
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+}
+
+func (s *screen) len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.Len()
+}
+
+// median reports the median of ds in milliseconds under name.
+func reportMedian(b *testing.B, ds []time.Duration, name string) {
+	slices.Sort(ds)
+	b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, name)
+}
+
+// BenchmarkProcessKeystrokeEcho types 40 keys one at a time, 30 ms apart
+// (faster than anyone types), and reports the median time from a key's
+// write to its echo on the screen. Keys sent back to back would measure the
+// Screen's frame limit (a draw at most every 16.7 ms) instead.
+func BenchmarkProcessKeystrokeEcho(b *testing.B) {
+	cmd, tty, scr, _ := startShell(b, b.TempDir())
+	defer stopShell(cmd, tty)
+	var ds []time.Duration
+	for b.Loop() {
+		for i := 0; i < 40; i++ {
+			c := string(rune('a' + i%26))
+			time.Sleep(30 * time.Millisecond)
+			from := scr.len()
+			begin := time.Now()
+			tty.Write([]byte(c))
+			scr.waitNew(b, from, c)
+			ds = append(ds, time.Since(begin))
+		}
+		tty.Write([]byte{3}) // Ctrl+C clears the line
+	}
+	reportMedian(b, ds, "ms-median-echo")
+}
+
+// BenchmarkProcessPaste22KB pastes 22 KB (300 lines) in one bracketed paste
+// and reports the time until its last line is drawn in the input.
+func BenchmarkProcessPaste22KB(b *testing.B) {
+	cmd, tty, scr, _ := startShell(b, b.TempDir())
+	defer stopShell(cmd, tty)
+	var text strings.Builder
+	for i := 0; text.Len() < 22<<10-100; i++ {
+		fmt.Fprintf(&text, "echo line %03d of the pasted text, long enough to look like real input.\r", i)
+	}
+	text.WriteString("echo the-last-pasted-line")
+	paste := "\x1b[200~" + text.String() + "\x1b[201~"
+	var ds []time.Duration
+	for b.Loop() {
+		from := scr.len()
+		begin := time.Now()
+		tty.Write([]byte(paste))
+		scr.waitNew(b, from, "the-last-pasted-line")
+		ds = append(ds, time.Since(begin))
+		from = scr.len()
+		tty.Write([]byte{3}) // Ctrl+C clears the input
+		scr.waitNew(b, from, "❯")
+	}
+	reportMedian(b, ds, "ms-paste-echoed")
+}
+
+// BenchmarkProcessTodoWrite50ToPanel types a TodoWrite of 50 items and
+// reports the time from Enter to the new panel on the screen.
+func BenchmarkProcessTodoWrite50ToPanel(b *testing.B) {
+	cmd, tty, scr, _ := startShell(b, b.TempDir())
+	defer stopShell(cmd, tty)
+	var ds []time.Duration
+	round := 0
+	for b.Loop() {
+		round++
+		var items []string
+		for i := 0; i < 50; i++ {
+			items = append(items, fmt.Sprintf(`{"content":"Task %d of round %d","activeForm":"Doing task %d","status":"pending"}`, i, round, i))
+		}
+		from := scr.len()
+		tty.Write([]byte(`TodoWrite '{"todos":[` + strings.Join(items, ",") + `]}'`))
+		scr.waitNew(b, from, fmt.Sprintf(`"Task 49 of round %d"`, round))
+		from = scr.len()
+		begin := time.Now()
+		tty.Write([]byte("\r"))
+		scr.waitNew(b, from, "Tasks 0/50")
+		ds = append(ds, time.Since(begin))
+	}
+	reportMedian(b, ds, "ms-enter-to-panel")
 }

@@ -260,3 +260,17 @@ func TestServe(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpWrappedInPipe: /help written to a file or pipe is wrapped to 80
+// columns at word boundaries.
+func TestHelpWrappedInPipe(t *testing.T) {
+	r := run(t, "", nil, "-c", "/help")
+	if !strings.Contains(r.stdout, "Ctrl+R") {
+		t.Fatalf("no help:\n%s", r.stdout)
+	}
+	for _, l := range strings.Split(r.stdout, "\n") {
+		if n := len([]rune(l)); n > 80 {
+			t.Fatalf("line of %d columns: %q", n, l)
+		}
+	}
+}

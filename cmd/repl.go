@@ -13,6 +13,8 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/muesli/termenv"
 
+	"github.com/todo-shell/todo-shell/interactive"
+	"github.com/todo-shell/todo-shell/markdown"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/repl"
 )
@@ -47,6 +49,8 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 	// again.
 	r.SetHasDarkBackground(lipgloss.HasDarkBackground())
 
+	hist := openHistory(o, ag != nil) // before raw mode: it may warn
+
 	state, err := term.MakeRaw(in.Fd())
 	if err != nil {
 		return err
@@ -56,14 +60,25 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 	defer io.WriteString(out, ansi.ResetModeBracketedPaste+ansi.ShowCursor)
 
 	screen := repl.NewScreen(out)
+	var md *markdown.Styles
+	if ag != nil {
+		st := markdown.DefaultStyles(r)
+		md = &st
+	}
 	m := repl.New(repl.Config{
-		Shell:  a.shell,
-		Store:  a.store,
-		Styles: render.DefaultStyles(r),
-		Dir:    a.runner.Dir,
-		Trace:  o.Trace,
-		Agent:  ag,
-		Screen: screen,
+		Shell:       a.shell,
+		Store:       a.store,
+		Styles:      render.DefaultStyles(r),
+		Dir:         a.runner.Dir,
+		Trace:       o.Trace,
+		Agent:       ag,
+		Screen:      screen,
+		History:     hist,
+		Terminal:    &ttyTerminal{in: in, cooked: state},
+		Interactive: interactive.New(o.Getenv("TODO_SHELL_INTERACTIVE")),
+		Completer:   newCompleter(o, a),
+		Markdown:    md,
+		Pager:       o.Getenv("PAGER"),
 	})
 	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithoutRenderer())
 
@@ -92,7 +107,7 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 		return err
 	}
 	if fm, ok := final.(repl.Model); ok && fm.ExitCode() != 0 {
-		return &ExitError{fm.ExitCode()} // `exit N`
+		return &ExitError{Code: fm.ExitCode()} // the user's `exit N`
 	}
 	return nil
 }

@@ -29,6 +29,7 @@ type Options struct {
 	BashTimeout      time.Duration
 	NoColor          bool
 	Trace            bool
+	NoHistory        bool
 
 	// Root only.
 	Command string
@@ -124,6 +125,7 @@ func newCmdRoot(s Streams, getenv func(string) string) *cobra.Command {
 	pf.DurationVar(&opts.BashTimeout, "bash-timeout", 2*time.Minute, "how long a bash command may run")
 	pf.BoolVar(&opts.NoColor, "no-color", false, "draw without color (NO_COLOR is honoured too)")
 	pf.BoolVar(&opts.Trace, "trace", false, "show each call's tool_use and tool_result JSON")
+	pf.BoolVar(&opts.NoHistory, "no-history", false, "keep the shell's history in memory only (default: $XDG_STATE_HOME/todo-shell/history)")
 	cmd.Flags().StringVarP(&opts.Command, "command", "c", "", "run one line, print its output and exit with its status")
 	cmd.Flags().BoolVar(&opts.Panel, "panel", false, "script mode: print the task box after each change")
 

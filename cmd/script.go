@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"unsafe"
+
+	"github.com/charmbracelet/x/term"
 
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
@@ -27,6 +30,7 @@ type scriptRunner struct {
 	// safeOut and safeErr: that stream is a terminal, so escape codes in
 	// what goes to it are neutralised. Each stream decides for itself.
 	safeOut, safeErr bool
+	width            int // the terminal's width, for help text; 0 when not a terminal
 	styles           render.Styles
 	seen             uint64 // store version last drawn by --panel
 }
@@ -35,8 +39,21 @@ func newScriptRunner(o *Options, a *app) *scriptRunner {
 	return &scriptRunner{
 		app: a, out: bufio.NewWriterSize(o.Streams.Out, 64<<10), errOut: bufio.NewWriterSize(o.Streams.ErrOut, 4<<10),
 		trace: o.Trace, panel: o.Panel, safeOut: isTerminal(o.Streams.Out), safeErr: isTerminal(o.Streams.ErrOut),
-		styles: render.PlainStyles(),
+		styles: render.PlainStyles(), width: termWidth(o.Streams.Out),
 	}
+}
+
+// termWidth is the width of w when it is a terminal, else 0.
+func termWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok || !isTerminal(w) {
+		return 0
+	}
+	width, _, err := term.GetSize(f.Fd())
+	if err != nil {
+		return 0
+	}
+	return width
 }
 
 // startScript wires the engine for -c and script mode; Ctrl+C or SIGTERM
@@ -181,7 +198,12 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 		case router.ActionTrace:
 			r.trace = b.Trace
 		}
-		r.print(r.out, b.Stdout)
+		stdout := b.Stdout
+		if line.Name == "help" {
+			// Wrapped to the terminal, or to 80 columns in a file or pipe.
+			stdout = render.WrapHelp(stdout, cmp.Or(r.width, 81)-1)
+		}
+		r.print(r.out, stdout)
 		r.print(r.errOut, b.Stderr)
 		return b.ExitCode, false
 	}
@@ -191,7 +213,11 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 			r.print(r.errOut, t)
 		}
 	}
-	r.print(r.out, out.Stdout)
+	stdout := out.Stdout
+	if out.Help && r.width > 0 { // a tool's description: verbatim unless shown on a terminal
+		stdout = render.WrapHelp(stdout, r.width-1)
+	}
+	r.print(r.out, stdout)
 	if out.Offloaded != nil {
 		lines, more := render.Preview(out.Offloaded)
 		if more > 0 {

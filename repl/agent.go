@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/todo-shell/todo-shell/agent"
+	"github.com/todo-shell/todo-shell/markdown"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
 	"github.com/todo-shell/todo-shell/tools/offload"
@@ -103,6 +104,10 @@ func joined(first agent.TextDelta, text []byte) agent.TextDelta {
 
 // handleAgentEvent shows one event: streamed text in the live area,
 // finished text, tool calls and their results in the scrollback.
+// markdownSplitWindow bounds the unprinted text searched for a finished
+// Markdown block on each delta.
+const markdownSplitWindow = 16 << 10
+
 func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 	r := m.running
 	if r == nil || r.id != msg.id {
@@ -115,13 +120,28 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 		// long answer linear: 1 MB in 100-byte deltas took 37 s when the
 		// whole text was copied and sanitised for every delta.
 		r.stream = append(r.stream, ev.Text...)
+		if m.cfg.Markdown != nil && len(r.stream) <= markdownSplitWindow && strings.IndexByte(ev.Text, '\n') >= 0 {
+			// Print each finished block as it completes; the rest streams.
+			// (A block longer than the window is printed whole at the end,
+			// so that looking for its end stays linear.)
+			if done, rest := markdown.SplitDone(string(r.stream)); done != "" {
+				r.printed += len(done)
+				r.stream = append(r.stream[:0], rest...)
+				print = m.println(m.renderMarkdown(done) + "\n")
+			}
+		}
 		r.lines = streamTail(r.stream, tailLines)
 		if msg.next != nil { // the event that ended a batch of text
-			return m.handleAgentEvent(agentEventMsg{id: msg.id, ev: msg.next})
+			next, cmd := m.handleAgentEvent(agentEventMsg{id: msg.id, ev: msg.next})
+			return next, tea.Sequence(print, cmd)
 		}
 	case agent.TextDone:
-		r.stream, r.lines = r.stream[:0], nil
-		print = m.println(render.SanitizeOutput(ev.Text))
+		text := ev.Text
+		if r.printed > 0 && r.printed <= len(text) {
+			text = text[r.printed:]
+		}
+		r.stream, r.lines, r.printed = r.stream[:0], nil, 0
+		print = m.println(m.renderMarkdown(text))
 	case agent.ToolCall:
 		print = m.println(m.styles.Accent.Render("● ") + render.Sanitize(callSummary(ev.Use.Name, ev.Use.Input)))
 	case agent.ToolDone:
@@ -147,11 +167,15 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 		}
 		switch {
 		case ev.err == nil:
+			m.prompt.status = 0
 		case errors.Is(ev.err, agent.ErrInterrupted):
+			m.prompt.status = 130
 			text += m.styles.Warning.Render("Interrupted: the next prompt continues the conversation")
 		default:
+			m.prompt.status = 1
 			text += m.styles.Error.Render(render.Sanitize(ev.err.Error()))
 		}
+		m.layout() // the prompt shows the status
 		return m.finish(m.println(strings.TrimSuffix(text, "\n")))
 	}
 	return m, tea.Batch(print, waitAgent(r.id, r.events))

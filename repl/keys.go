@@ -1,10 +1,17 @@
 package repl
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
 
-// keyMap holds the shell's key bindings.
+// keyMap holds the shell's key bindings. They are consulted only through
+// matches, never for typed text: in Bubble Tea v1 a KeyRunes message's
+// String() is its text, so key.Matches alone would take the word "up" or
+// "enter" arriving in one read for the key.
 type keyMap struct {
 	Submit    key.Binding
+	Newline   key.Binding
 	Interrupt key.Binding
 	EOF       key.Binding
 	Clear     key.Binding
@@ -12,19 +19,25 @@ type keyMap struct {
 	Next      key.Binding
 }
 
+// matches reports whether msg is a real key press bound to b.
+func matches(msg tea.KeyMsg, b key.Binding) bool {
+	return msg.Type != tea.KeyRunes && key.Matches(msg, b)
+}
+
 // ShortHelp lists the most used keys.
 func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Submit, k.Interrupt, k.EOF, k.Prev}
+	return []key.Binding{k.Submit, k.Newline, k.Interrupt, k.EOF, k.Prev}
 }
 
 // FullHelp lists every key.
 func (k keyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Submit, k.Prev, k.Next}, {k.Interrupt, k.EOF, k.Clear}}
+	return [][]key.Binding{{k.Submit, k.Newline, k.Prev, k.Next}, {k.Interrupt, k.EOF, k.Clear}}
 }
 
 func defaultKeyMap() keyMap {
 	return keyMap{
-		Submit:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
+		Submit:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run (when quotes are closed)")),
+		Newline:   key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("alt+enter/ctrl+j", "new line")),
 		Interrupt: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "interrupt / clear / exit")),
 		EOF:       key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "exit on an empty line")),
 		Clear:     key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "clear screen")),

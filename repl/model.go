@@ -8,17 +8,21 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
-	"github.com/charmbracelet/bubbles/textinput"
+	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/todo-shell/todo-shell/complete"
+	"github.com/todo-shell/todo-shell/gitinfo"
+	histfile "github.com/todo-shell/todo-shell/history"
+	"github.com/todo-shell/todo-shell/interactive"
+	"github.com/todo-shell/todo-shell/markdown"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
 	"github.com/todo-shell/todo-shell/tools/todo"
@@ -42,6 +46,23 @@ type Config struct {
 	// so the shell costs no CPU at its prompt.
 	Screen *Screen
 
+	// History is the lasting history (see package history); nil keeps one
+	// in memory.
+	History *histfile.History
+	// Terminal, when set, is handed to programs that need it (Interactive
+	// lines and /tty); see handover.go.
+	Terminal Terminal
+	// Interactive tells which lines need the terminal; nil means none do
+	// except /tty ones.
+	Interactive *interactive.Detector
+	// Completer completes words on Tab; nil turns Tab off.
+	Completer *complete.Completer
+	// Markdown, when set, renders the agent's answers with these styles;
+	// nil prints them raw.
+	Markdown *markdown.Styles
+	// Pager is $PAGER, for /open.
+	Pager string
+
 	// Transcript, when set, receives a copy of every block printed into the
 	// scrollback (tests use it; it must not block).
 	Transcript io.Writer
@@ -63,15 +84,14 @@ type Model struct {
 	sub    *todo.Subscription
 	styles *render.Styles
 
-	width int
-	input textinput.Model
-	spin  spinner.Model
+	width  int
+	height int            // the terminal's rows, 0 before the first size
+	input  textarea.Model // the command being typed, one or more lines
+	spin   spinner.Model
+	dir    string // the working directory shown in the prompt
 
-	history  []string
-	histPos  int    // len(history) when not browsing
-	draft    string // the line being typed before browsing history
-	pending  []string
-	queue    []string // complete lines waiting for the running one
+	history  history
+	queue    []string // complete commands waiting for the running one
 	snap     todo.Snapshot
 	panel    string // the drawn task box, "" when hidden
 	running  *run
@@ -80,8 +100,13 @@ type Model struct {
 	armed    bool // Ctrl+C was pressed on an empty line
 	hint     string
 	quitting bool
-	exitCode int    // the status to leave with (`exit N`)
+	exitCode int    // the status the shell leaves with
 	frame    string // with a Screen: the live area drawn after the last update
+
+	prompt    promptState
+	search    *searchState      // Ctrl+R in progress
+	tab       *tabState         // Tab completion in progress
+	offloaded map[string]string // tool_use id → the line whose result was offloaded
 }
 
 // run is the command in flight.
@@ -94,8 +119,9 @@ type run struct {
 	tail    *tailBuffer
 	lines   []string
 
-	events agentEvents // a prompt's events; nil for a command
-	stream []byte      // assistant text streaming in (appended: see handleAgentEvent)
+	events  agentEvents // a prompt's events; nil for a command
+	stream  []byte      // assistant text streaming in, not yet printed (appended: see handleAgentEvent)
+	printed int         // bytes of the current text block already printed
 }
 
 var _ tea.Model = Model{}
@@ -109,24 +135,27 @@ func New(cfg Config) Model {
 	if cfg.Dir == nil {
 		cfg.Dir = func() string { return "" }
 	}
-	in := textinput.New()
-	in.Cursor.SetMode(cursor.CursorStatic) // nothing animates at idle
-	in.Focus()
-	in.Prompt = ""
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
+	store := cfg.History
+	if store == nil {
+		store, _ = histfile.Open("")
+	}
 	m := Model{
-		cfg:   cfg,
-		keys:  defaultKeyMap(),
-		sub:   cfg.Store.Subscribe(),
-		input: in,
-		spin:  sp,
-		snap:  cfg.Store.Snapshot(),
-		trace: cfg.Trace,
-		width: 80,
+		history:   history{store: store, pos: store.Len()},
+		offloaded: map[string]string{},
+		cfg:       cfg,
+		keys:      defaultKeyMap(),
+		sub:       cfg.Store.Subscribe(),
+		spin:      sp,
+		dir:       cfg.Dir(),
+		snap:      cfg.Store.Snapshot(),
+		trace:     cfg.Trace,
+		width:     80,
 	}
 	m.styles = &cfg.Styles // shared by every copy of the model
 	m.spin.Style = m.styles.Accent
-	m.input.PromptStyle = m.styles.Prompt
+	m.input = newInput(m.styles.Prompt)
+	m.prompt.branch = gitinfo.Branch(m.dir)
 	m.layout()
 	if cfg.Screen != nil {
 		m.frame = m.draw()
@@ -139,8 +168,10 @@ type (
 	todosChangedMsg struct{ snap todo.Snapshot }
 	outputMsg       struct{ id int }
 	runDoneMsg      struct {
-		id  int
-		out router.Output
+		id     int
+		out    router.Output
+		dir    string // the working directory after the line
+		branch string // its git branch
 	}
 )
 
@@ -170,12 +201,15 @@ func waitOutput(id int, t *tailBuffer) tea.Cmd {
 	}
 }
 
-// runLine runs a classified line through the shell.
-func runLine(ctx context.Context, sh *router.Shell, id int, line router.Line, t *tailBuffer) tea.Cmd {
+// runLine runs a classified line through the shell and reads the working
+// directory it left. Only here, off the event loop, is dir called: it waits
+// for the running command.
+func runLine(ctx context.Context, sh *router.Shell, dir func() string, id int, line router.Line, t *tailBuffer) tea.Cmd {
 	return func() tea.Msg {
 		out := sh.Run(ctx, line, t)
 		t.close()
-		return runDoneMsg{id: id, out: out}
+		d := dir()
+		return runDoneMsg{id: id, out: out, dir: d, branch: gitinfo.Branch(d)}
 	}
 }
 
@@ -198,6 +232,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width = msg.Width
+		m.height = msg.Height
 		m.layout()
 		return m, nil
 	case todosChangedMsg:
@@ -215,14 +250,25 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.running.cancel()
+		m.noteOffload(msg.out, m.running.line)
 		m.running = nil
 		m.hint = ""
-		m.layout() // the prompt shows where a cd left the shell
+		if msg.dir != "" {
+			m.dir = msg.dir
+			m.prompt.branch = msg.branch
+		}
+		m.prompt.status = msg.out.ExitCode
+		m.layout()
+		if msg.out.Help {
+			msg.out.Stdout = render.WrapHelp(msg.out.Stdout, max(m.width-1, 20))
+		}
 		print := m.println(m.formatOutput(msg.out))
-		if msg.out.Exit { // the line ran `exit N`: leave with N, as bash does
-			m.exitCode = msg.out.ExitCode
+		if code, ok := shellExited(msg.out); ok { // the line ran `exit N`
+			m.queue = nil
 			next, quit := m.quit()
-			return next, tea.Sequence(print, quit)
+			nm := next.(Model)
+			nm.exitCode = code
+			return nm, tea.Sequence(print, quit)
 		}
 		return m.finish(print)
 	case spinner.TickMsg:
@@ -235,6 +281,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case agentEventMsg:
 		return m.handleAgentEvent(msg)
+	case handoverDoneMsg:
+		return m.attachedDone(msg)
+	case offloadsMsg:
+		return m.showOffloads(msg)
 	case tea.KeyMsg:
 		return m.handleKey(msg)
 	}
@@ -242,47 +292,85 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	if msg.Paste {
-		return m.paste(string(msg.Runes))
+	if m.search != nil {
+		return m.searchKey(msg)
 	}
-	if msg.Type == tea.KeyRunes && !msg.Alt {
-		// Typed text, however it arrived: a KeyRunes message's String()
-		// is its text, so matching bindings on it would take the words
-		// "up", "enter" or "ctrl+c" for keys.
-		m.armed = false
-		if m.hint == doubleCtrlCMsg {
-			m.hint = ""
-		}
-		m.insert(msg.Runes) // not input.Update: its own bindings match words too
+	if msg.Type == tea.KeyTab && !msg.Paste {
+		return m.tabKey()
+	}
+	m.tab = nil
+	if msg.Type == tea.KeyCtrlR && !msg.Paste {
+		return m.startSearch()
+	}
+	if msg.Type == tea.KeyRunes {
+		// Typed or pasted text, however many words or lines: never a key
+		// binding (its String() is the text itself).
+		m.disarm()
+		m.input.InsertString(normalizeNewlines(string(msg.Runes)))
+		m.layout()
 		return m, nil
 	}
-	if !key.Matches(msg, m.keys.Interrupt) {
-		m.armed = false
-		if m.hint == doubleCtrlCMsg {
-			m.hint = ""
-		}
+	if !matches(msg, m.keys.Interrupt) {
+		m.disarm()
 	}
 	switch {
-	case key.Matches(msg, m.keys.Interrupt):
+	case matches(msg, m.keys.Interrupt):
 		return m.interrupt()
-	case key.Matches(msg, m.keys.EOF):
-		if m.input.Value() == "" && len(m.pending) == 0 {
+	case matches(msg, m.keys.EOF):
+		if m.input.Value() == "" {
 			return m.quit()
 		}
-	case key.Matches(msg, m.keys.Clear):
+	case matches(msg, m.keys.Clear):
 		return m, m.clearScreen()
-	case key.Matches(msg, m.keys.Submit):
-		return m.submit(m.input.Value())
-	case key.Matches(msg, m.keys.Prev):
-		m.browse(-1)
+	case matches(msg, m.keys.Newline):
+		m.input.InsertString("\n")
+		m.layout()
 		return m, nil
-	case key.Matches(msg, m.keys.Next):
-		m.browse(+1)
+	case matches(msg, m.keys.Submit):
+		if text := m.input.Value(); !router.Incomplete(text) {
+			return m.submit(text)
+		}
+		m.input.InsertString("\n") // an open quote: go on on the next line
+		m.layout()
+		return m, nil
+	case matches(msg, m.keys.Prev) && m.input.Line() == 0:
+		if text, ok := m.history.prev(m.input.Value()); ok {
+			m.setInput(text)
+		}
+		return m, nil
+	case matches(msg, m.keys.Next) && m.input.Line() == m.input.LineCount()-1:
+		if text, ok := m.history.next(); ok {
+			m.setInput(text)
+		}
 		return m, nil
 	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
+	m.layout()
 	return m, cmd
+}
+
+// disarm forgets a first Ctrl+C on an empty line.
+func (m *Model) disarm() {
+	m.armed = false
+	if m.hint == doubleCtrlCMsg {
+		m.hint = ""
+	}
+}
+
+// normalizeNewlines turns CRLF and CR (what terminals send for Enter inside
+// a paste) into LF.
+func normalizeNewlines(s string) string {
+	if !strings.ContainsRune(s, '\r') {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+}
+
+// setInput replaces the input with text, the cursor at its end.
+func (m *Model) setInput(text string) {
+	m.input.SetValue(text) // leaves the cursor at the end
+	m.layout()
 }
 
 // finish runs print once a line is done, then starts the next queued line.
@@ -292,27 +380,28 @@ func (m Model) finish(print tea.Cmd) (tea.Model, tea.Cmd) {
 	}
 	next := m.queue[0]
 	m.queue = m.queue[1:]
+	echo := m.println(m.echoText(next)) // shown dim under the running one until now
 	m, start := m.execute(next)
-	return m, tea.Sequence(print, start)
+	return m, tea.Sequence(print, echo, start)
 }
 
-// interrupt is Ctrl+C: stop the running command, else clear the line, else
-// (twice on an empty line) leave.
+// interrupt is Ctrl+C: stop the running command (dropping the commands
+// queued behind it), else clear the input, else (twice on an empty input)
+// leave.
 func (m Model) interrupt() (tea.Model, tea.Cmd) {
 	switch {
 	case m.running != nil:
 		m.running.cancel()
 		m.hint = "Interrupting…"
-		var print tea.Cmd
+		var note tea.Cmd
 		if n := len(m.queue); n > 0 {
 			m.queue = nil
-			print = m.println(m.styles.Dim.Render(fmt.Sprintf("Dropped %d queued %s", n, plural(n, "line", "lines"))))
+			note = m.println(m.styles.Dim.Render(fmt.Sprintf("Dropped %d queued %s", n, plural(n, "command", "commands"))))
 		}
-		return m, print
-	case m.input.Value() != "" || len(m.pending) > 0:
+		return m, note
+	case m.input.Value() != "":
 		m.input.Reset()
-		m.pending = nil
-		m.histPos = len(m.history)
+		m.history.reset()
 		m.layout()
 		return m, nil
 	case m.armed:
@@ -323,24 +412,21 @@ func (m Model) interrupt() (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// insert types runes at the cursor.
-func (m *Model) insert(runes []rune) {
-	v := []rune(m.input.Value())
-	pos := min(m.input.Position(), len(v))
-	next := make([]rune, 0, len(v)+len(runes))
-	next = append(append(append(next, v[:pos]...), runes...), v[pos:]...)
-	m.input.SetValue(string(next))
-	m.input.SetCursor(pos + len(runes))
-}
-
-// ExitCode is the status the shell asked to leave with: N after `exit N`.
-func (m Model) ExitCode() int { return m.exitCode }
-
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}
 	return many
+}
+
+// ExitCode is the status the shell leaves with: N after a line ran
+// `exit N`, else 0.
+func (m Model) ExitCode() int { return m.exitCode }
+
+// shellExited reports that a bash line ended the shell with `exit N`, and
+// N: the runner saw the line's own shell run exit at its top level.
+func shellExited(out router.Output) (code int, ok bool) {
+	return out.ExitCode, out.Exit
 }
 
 func (m Model) quit() (tea.Model, tea.Cmd) {
@@ -352,55 +438,38 @@ func (m Model) quit() (tea.Model, tea.Cmd) {
 	return m, tea.Quit
 }
 
-// paste feeds pasted text line by line, as if each line had been typed and
-// Enter pressed; the text after the last newline stays in the input.
-func (m Model) paste(text string) (tea.Model, tea.Cmd) {
-	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
-	parts := strings.Split(text, "\n")
-	var cmds []tea.Cmd
-	for i, part := range parts {
-		if i == len(parts)-1 {
-			m.input.SetValue(m.input.Value() + part)
-			m.input.CursorEnd()
-			break
-		}
-		var cmd tea.Cmd
-		var next tea.Model
-		next, cmd = m.submit(m.input.Value() + part)
-		m = next.(Model)
-		cmds = append(cmds, cmd)
-	}
-	return m, tea.Sequence(cmds...)
-}
-
-// submit takes one physical line typed at the prompt.
-func (m Model) submit(value string) (tea.Model, tea.Cmd) {
-	echo := m.println(m.styles.Prompt.Render(m.promptText()) + render.Sanitize(value))
+// submit runs a complete command from the input, or queues it behind the
+// running one: a queued command shows under the running one and is echoed
+// into the scrollback when it starts, after the output before it.
+func (m Model) submit(text string) (tea.Model, tea.Cmd) {
 	m.input.Reset()
 	m.hint = ""
-	text := value
-	if len(m.pending) > 0 {
-		text = strings.Join(m.pending, "\n") + "\n" + value
+	if err := m.history.add(text); err != nil {
+		m.hint = err.Error() + " (history kept in memory only)"
 	}
-	if router.Incomplete(text) {
-		m.pending = append(m.pending, value)
-		m.layout()
-		return m, echo
-	}
-	m.pending = nil
-	m.addHistory(text)
-	if strings.TrimSpace(text) == "" {
-		m.layout()
-		return m, echo
-	}
-	if m.running != nil {
+	if m.running != nil && strings.TrimSpace(text) != "" {
 		m.queue = append(m.queue, text)
+		m.layout()
+		return m, nil
+	}
+	echo := m.println(m.echoText(text))
+	if strings.TrimSpace(text) == "" {
 		m.layout()
 		return m, echo
 	}
 	var cmd tea.Cmd
 	m, cmd = m.execute(text)
 	return m, tea.Sequence(echo, cmd)
+}
+
+// echoText is a submitted command as the scrollback shows it: each line
+// after its prompt.
+func (m Model) echoText(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = m.styles.Prompt.Render(m.linePrompt(i)) + render.Sanitize(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // execute starts a complete line: a builtin at once, anything else as a
@@ -411,7 +480,13 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 	case router.Empty:
 		return m, nil
 	case router.Builtin:
+		if next, cmd, ok := m.frontBuiltin(line); ok {
+			next.layout() // the prompt shows the status
+			return next, cmd
+		}
 		b := m.cfg.Shell.Builtin(line)
+		m.prompt.status = b.ExitCode
+		m.layout()
 		switch b.Action {
 		case router.ActionExit:
 			next, cmd := m.quit()
@@ -422,6 +497,9 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 			m.trace = b.Trace
 		}
 		return m, m.println(m.formatText(b.Stdout, b.Stderr))
+	}
+	if line.Kind == router.Bash && (m.cfg.Agent == nil || line.Forced) && m.cfg.Interactive != nil && m.cfg.Interactive.Needs(line.Text) {
+		return m.attach(line.Text, text)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.runs++
@@ -437,7 +515,7 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 		)
 	}
 	return m, tea.Batch(
-		runLine(ctx, m.cfg.Shell, r.id, line, r.tail),
+		runLine(ctx, m.cfg.Shell, m.cfg.Dir, r.id, line, r.tail),
 		waitOutput(r.id, r.tail),
 		m.spin.Tick,
 	)
@@ -473,63 +551,88 @@ func (m Model) clearScreen() tea.Cmd {
 	return tea.ClearScreen
 }
 
-// addHistory records a line, skipping blanks and repeats of the last one.
-func (m *Model) addHistory(text string) {
-	if strings.TrimSpace(text) != "" && (len(m.history) == 0 || m.history[len(m.history)-1] != text) {
-		m.history = append(m.history, text)
-	}
-	m.histPos = len(m.history)
-	m.draft = ""
-}
+// maxInputRows caps the rows the input takes; longer text scrolls in it.
+const maxInputRows = 12
 
-// browse moves through history; a multi-line entry comes back on one line.
-func (m *Model) browse(step int) {
-	if len(m.history) == 0 {
-		return
-	}
-	if m.histPos == len(m.history) {
-		m.draft = m.input.Value()
-	}
-	pos := m.histPos + step
-	if pos < 0 || pos > len(m.history) {
-		return
-	}
-	m.histPos = pos
-	if pos == len(m.history) {
-		m.input.SetValue(m.draft)
-	} else {
-		m.input.SetValue(oneLine(m.history[pos]))
-	}
-	m.input.CursorEnd()
-}
-
-// oneLine joins a multi-line entry: backslash-newlines vanish, other newlines
-// become spaces.
-func oneLine(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "\\\n", ""), "\n", " ")
-}
-
-// layout recomputes what depends on the width, the list and the prompt.
+// layout recomputes what depends on the width, the list, the prompt and the
+// input's lines.
 func (m *Model) layout() {
 	w := m.width
 	if w <= 0 {
 		w = 80
 	}
 	m.panel = render.TaskBox(m.snap, min(w, maxPanelWidth), m.styles)
-	prompt := m.promptText()
-	m.input.Prompt = prompt
-	m.input.Width = max(w-ansi.StringWidth(prompt)-1, 1)
+	pw := ansi.StringWidth(m.linePrompt(0))
+	m.input.SetPromptFunc(pw, m.linePrompt)
+	m.input.SetWidth(max(w-1, pw+2))
+	m.input.SetHeight(min(m.inputRows(max(w-1-pw, 1)), maxInputRows))
+	if m.input.LineCount() > m.input.Height() {
+		// Scroll the input to its cursor. The textarea scrolls against the
+		// content its last View gave its viewport: give it the current one
+		// first, or a paste of many lines shows its top, not the cursor.
+		m.input.View()
+		m.input, _ = m.input.Update(nil)
+	}
 }
 
-// promptText is "dir ❯ ", or "… " aligned under it for continuation lines.
-func (m Model) promptText() string {
-	base := filepath.Base(m.cfg.Dir())
-	if base == "." || base == "" {
-		base = "todo-shell"
+// inputRows counts the rows the input's text takes at a text width.
+func (m *Model) inputRows(width int) int {
+	rows := 0
+	for _, l := range strings.Split(m.input.Value(), "\n") {
+		rows += ansi.StringWidth(l)/width + 1
 	}
-	main := render.Sanitize(base) + " ❯ "
-	if len(m.pending) > 0 {
-		return strings.Repeat(" ", max(ansi.StringWidth(main)-2, 0)) + "… "
+	return rows
+}
+
+// linePrompt is the prompt (see promptParts) for the first line of the
+// input, and "… " aligned under it for the others.
+func (m Model) linePrompt(line int) string {
+	main := m.promptParts()
+	if line > 0 {
+		return continuationPrompt(main)
 	}
 	return main
 }
+
+// newInput returns the shell's multi-line input: no line numbers, no
+// character limit, no colors but the prompt's, and no blinking.
+func newInput(prompt lipgloss.Style) textarea.Model {
+	in := textarea.New()
+	in.ShowLineNumbers = false
+	in.CharLimit = 0
+	in.MaxHeight = 0
+	in.Placeholder = ""
+	in.EndOfBufferCharacter = ' '
+	plain := textarea.Style{Prompt: prompt}
+	in.FocusedStyle, in.BlurredStyle = plain, plain
+	in.Cursor.SetMode(cursor.CursorStatic) // nothing animates at idle
+	// Enter and the newline keys are the shell's (see handleKey).
+	in.KeyMap.InsertNewline.SetEnabled(false)
+	in.Focus()
+	return in
+}
+
+// oneLine shows a multi-line command on one line, for labels: backslash-
+// newlines vanish, other newlines become spaces. (History keeps the text.)
+func oneLine(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\\\n", ""), "\n", " ")
+}
+
+// previewLines is the preview of an offloaded result as the REPL shows it,
+// with the lines it leaves out. Carriage returns overwrite, and a trailer
+// ("Command interrupted") that ends the preview is left out: the REPL
+// prints it under the preview already.
+func previewLines(out router.Output) (lines []string, more int) {
+	lines, more = render.Preview(out.Offloaded)
+	for i, l := range lines {
+		lines[i] = overwriteLine(l)
+	}
+	if n := len(lines); more == 0 && n > 0 && out.Stderr != "" && lines[n-1] == out.Stderr {
+		lines = lines[:n-1]
+	}
+	return lines, more
+}
+
+// cleanOutput makes finished output safe to print, carriage returns
+// overwriting as in a terminal.
+func cleanOutput(s string) string { return render.SanitizeOutput(overwriteCR(s)) }

@@ -31,6 +31,10 @@ type Screen struct {
 	done    chan struct{}
 	stopped chan struct{}
 
+	// drawMu is held while drawing, and by Suspend while another program
+	// has the terminal (see handover.go).
+	drawMu sync.Mutex
+
 	// Owned by the drawing goroutine.
 	height    int    // rows of the live area on the terminal
 	last      string // the view drawn last
@@ -119,6 +123,8 @@ func (s *Screen) run() {
 
 // draw brings the terminal up to date in one write.
 func (s *Screen) draw() {
+	s.drawMu.Lock()
+	defer s.drawMu.Unlock()
 	s.mu.Lock()
 	view, printed, clear, width := s.view, s.printed, s.clear, s.width
 	s.printed, s.clear = nil, false

@@ -42,15 +42,23 @@ func (m Model) draw() string {
 			b.WriteByte('\n')
 		}
 	}
-	for _, q := range m.queue { // typed ahead: runs when the line above ends
-		b.WriteString(m.styles.Dim.Render(m.fit("  queued: " + render.Sanitize(oneLine(q)))))
+	for _, q := range m.queue { // typed ahead, waiting for the running command
+		b.WriteString(m.styles.Dim.Render(m.fit(m.linePrompt(0) + render.Sanitize(oneLine(q)))))
 		b.WriteByte('\n')
 	}
 	if m.hint != "" {
 		b.WriteString(m.styles.Dim.Render(m.fit(m.hint)))
 		b.WriteByte('\n')
 	}
-	b.WriteString(m.input.View())
+	if m.search != nil {
+		b.WriteString(m.searchView(m.search.s))
+	} else {
+		b.WriteString(m.input.View())
+	}
+	if list := m.tabList(); list != "" {
+		b.WriteByte('\n')
+		b.WriteString(list)
+	}
 	return b.String()
 }
 
@@ -73,10 +81,10 @@ func formatElapsed(d time.Duration) string {
 func (m Model) formatText(stdout, stderr string) string {
 	var parts []string
 	if stdout != "" {
-		parts = append(parts, render.SanitizeOutput(stdout))
+		parts = append(parts, cleanOutput(stdout))
 	}
 	if stderr != "" {
-		parts = append(parts, m.styles.Error.Render(render.SanitizeOutput(stderr)))
+		parts = append(parts, m.styles.Error.Render(cleanOutput(stderr)))
 	}
 	return strings.Join(parts, "\n")
 }
@@ -91,7 +99,7 @@ func (m Model) formatOutput(out router.Output) string {
 	}
 	if o := out.Offloaded; o != nil {
 		parts = append(parts, m.styles.Accent.Render(render.Sanitize(out.Stdout)))
-		lines, more := render.Preview(o)
+		lines, more := previewLines(out)
 		for _, l := range lines {
 			parts = append(parts, m.styles.Dim.Render(m.fit("  "+render.SanitizeOutput(l))))
 		}
@@ -99,13 +107,13 @@ func (m Model) formatOutput(out router.Output) string {
 			parts = append(parts, m.styles.Dim.Render(fmt.Sprintf("  … %d more lines", more)))
 		}
 	} else if out.Stdout != "" {
-		parts = append(parts, render.SanitizeOutput(out.Stdout))
+		parts = append(parts, cleanOutput(out.Stdout))
 	}
 	if out.Warning != "" {
 		parts = append(parts, m.styles.Warning.Render(render.Sanitize(out.Warning)))
 	}
 	if out.Stderr != "" {
-		parts = append(parts, m.styles.Error.Render(render.SanitizeOutput(out.Stderr)))
+		parts = append(parts, m.styles.Error.Render(cleanOutput(out.Stderr)))
 	}
 	return strings.Join(parts, "\n")
 }

@@ -22,12 +22,17 @@ Builtins
   /tools               the tool definitions sent to a model (JSON)
   /trace on|off        show each call's tool_use and tool_result JSON
   /session             session id, offload directory, offloaded files
+  /offloads            this session's offloaded results: size, lines, the command that made each
+  /open [N]            show the last (or Nth) offloaded result in $PAGER (default less -R)
+  /tty COMMAND         run COMMAND attached to the terminal (editors, pagers, REPLs, top, ssh get it without /tty; add more with TODO_SHELL_INTERACTIVE)
   /clear               clear the screen
   /exit, exit, quit    leave (also Ctrl+D on an empty line)
 
 Keys
   Enter                run the line (an open quote or trailing \ asks for more)
-  Up/Down              history
+  Up/Down              history (kept in $XDG_STATE_HOME/todo-shell/history; a line starting with a space is not saved; --no-history keeps it in memory only)
+  Ctrl+R               search the history backwards (Ctrl+R again: older; Enter runs; Right or End edits; Esc or Ctrl+G cancels)
+  Tab                  complete commands, builtins, files, flags; again to cycle; after "TodoWrite " it inserts the current list as JSON to edit
   Ctrl+C               interrupt a running command; clear the line; twice on an empty line to leave
   Ctrl+L               clear the screen
 

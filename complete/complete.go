@@ -1,0 +1,333 @@
+// Package complete finds Tab completions for a line typed at the shell: the
+// first word from builtins, agent commands and executables on PATH; later
+// words from file paths and each agent command's flags; and, for
+// `TodoWrite `, the current todo list as editable JSON.
+package complete
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/todo-shell/todo-shell/tools/todo"
+)
+
+// Completer completes lines. Fields left nil or empty are not offered.
+type Completer struct {
+	Builtins []string            // "/help", "/exit", …
+	Commands []string            // agent commands: "TodoWrite", "TodoRead"
+	Flags    map[string][]string // flags of agent commands: "TodoRead": {"--json"}
+	Path     string              // the PATH to search for executables
+	Dir      func() string       // the working directory
+	Home     string              // what ~ stands for
+	Todos    func() []todo.Item  // the current list, for `TodoWrite ` + Tab
+
+	once  sync.Once
+	execs []string // names in PATH's directories, sorted, unique
+}
+
+// Result is what Tab does: replace Line[Start:End] with the chosen
+// candidate's Insert. With one candidate it completes; with several, Insert
+// of the common prefix (Common) goes in at once and the candidates are
+// listed.
+type Result struct {
+	Start, End int
+	Candidates []Candidate
+	Common     string // the longest common prefix of the Inserts, quoted
+}
+
+// Candidate is one completion.
+type Candidate struct {
+	Display string // what the list shows ("src/", "TodoWrite")
+	Insert  string // the text that replaces the word (quoted, with a trailing space when final)
+}
+
+// Complete completes the word that ends at cursor (a byte offset in line).
+func (c *Completer) Complete(line string, cursor int) Result {
+	if cursor < 0 || cursor > len(line) {
+		cursor = len(line)
+	}
+	before := line[:cursor]
+	words, start, partial, quote := split(before)
+	res := Result{Start: start, End: cursor}
+	cmdPos := len(words) == 0 || isSeparator(words[len(words)-1])
+	switch {
+	case len(words) == 1 && words[0] == todo.WriteName && partial == "" && strings.TrimSpace(line[cursor:]) == "" && c.Todos != nil:
+		res.Candidates = []Candidate{{Display: "the current list", Insert: TodoWriteArg(c.Todos())}}
+	case len(words) == 0 && strings.HasPrefix(partial, "/") && !strings.Contains(partial[1:], "/"):
+		res.Candidates = words2cands(prefixed(c.Builtins, partial))
+	case cmdPos && !strings.Contains(partial, "/") && !strings.HasPrefix(partial, "~"):
+		bang := ""
+		if len(words) == 0 && strings.HasPrefix(partial, "!") {
+			bang, partial = "!", partial[1:]
+		}
+		var names []string
+		if bang == "" {
+			names = append(names, prefixed(c.Commands, partial)...)
+		}
+		names = append(names, c.executables(partial)...)
+		slices.Sort(names)
+		names = slices.Compact(names)
+		for _, n := range names {
+			res.Candidates = append(res.Candidates, Candidate{Display: n, Insert: bang + quoteWord(n, quote) + " "})
+		}
+	default:
+		if len(words) > 0 && strings.HasPrefix(partial, "-") {
+			if fl := c.Flags[words[0]]; fl != nil {
+				res.Candidates = words2cands(prefixed(fl, partial))
+				break
+			}
+		}
+		res.Candidates = c.paths(partial, quote)
+	}
+	res.Common = common(res.Candidates)
+	return res
+}
+
+// TodoWriteArg is a list as TodoWrite's argument: pretty-printed JSON in
+// single quotes, ready to edit; an empty list gives a one-item template. A
+// single quote in the text becomes \u0027, so the quoting holds.
+func TodoWriteArg(items []todo.Item) string {
+	if len(items) == 0 {
+		items = []todo.Item{{Content: "", Status: todo.StatusPending, ActiveForm: ""}}
+	}
+	b, _ := json.MarshalIndent(struct {
+		Todos []todo.Item `json:"todos"`
+	}{items}, "", "  ")
+	return "'" + strings.ReplaceAll(string(b), "'", `\u0027`) + "'"
+}
+
+func words2cands(ws []string) []Candidate {
+	var out []Candidate
+	for _, w := range ws {
+		out = append(out, Candidate{Display: w, Insert: w + " "})
+	}
+	return out
+}
+
+// prefixed returns the entries of list starting with p.
+func prefixed(list []string, p string) []string {
+	var out []string
+	for _, s := range list {
+		if strings.HasPrefix(s, p) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// maxExecMatches bounds the executables checked for one Tab.
+const maxExecMatches = 500
+
+// executables returns the executables on PATH starting with p. The names
+// are read once (without a stat each); only the matches are checked.
+func (c *Completer) executables(p string) []string {
+	c.once.Do(func() {
+		for _, dir := range filepath.SplitList(c.Path) {
+			f, err := os.Open(dir)
+			if err != nil {
+				continue
+			}
+			names, _ := f.Readdirnames(-1)
+			f.Close()
+			c.execs = append(c.execs, names...)
+		}
+		sort.Strings(c.execs)
+		c.execs = slices.Compact(c.execs)
+	})
+	if p == "" {
+		return nil // every program on the system is no help
+	}
+	i := sort.SearchStrings(c.execs, p)
+	var out []string
+	for ; i < len(c.execs) && strings.HasPrefix(c.execs[i], p) && len(out) < maxExecMatches; i++ {
+		if c.isExec(c.execs[i]) {
+			out = append(out, c.execs[i])
+		}
+	}
+	return out
+}
+
+func (c *Completer) isExec(name string) bool {
+	for _, dir := range filepath.SplitList(c.Path) {
+		if info, err := os.Stat(filepath.Join(dir, name)); err == nil && !info.IsDir() && info.Mode()&0o111 != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// paths completes a file path. A leading ~ or ~/ stands for Home.
+func (c *Completer) paths(partial string, quote byte) []Candidate {
+	dirPart, base := "", partial
+	if i := strings.LastIndexByte(partial, '/'); i >= 0 {
+		dirPart, base = partial[:i+1], partial[i+1:]
+	} else if partial == "~" {
+		dirPart, base = "~/", ""
+	}
+	dir := dirPart
+	if strings.HasPrefix(dir, "~/") && c.Home != "" {
+		dir = filepath.Join(c.Home, dir[2:]) + "/"
+	}
+	if !filepath.IsAbs(dir) && c.Dir != nil {
+		dir = filepath.Join(c.Dir(), dir)
+	}
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	entries, _ := f.ReadDir(-1)
+	var out []Candidate
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, base) || (strings.HasPrefix(name, ".") && !strings.HasPrefix(base, ".")) {
+			continue
+		}
+		isDir := e.IsDir()
+		if e.Type()&os.ModeSymlink != 0 {
+			if info, err := os.Stat(filepath.Join(dir, name)); err == nil && info.IsDir() {
+				isDir = true
+			}
+		}
+		display, insert := name, quoteWord(dirPart+name, quote)
+		if isDir {
+			display += "/"
+			insert = quoteWord(dirPart+name+"/", quote)
+			if quote != 0 {
+				insert = strings.TrimSuffix(insert, string(quote)) // keep typing inside the quotes
+			}
+		} else {
+			insert += " "
+		}
+		out = append(out, Candidate{Display: display, Insert: insert})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Display < out[j].Display })
+	return out
+}
+
+// shellSpecial are the bytes quoteWord escapes with a backslash.
+const shellSpecial = " \t\n'\"\\$`!&|;<>()*?[]#{}"
+
+// quoteWord quotes s for the shell: inside the quote the word was begun
+// with (closing it), else with backslashes before special bytes. A leading
+// ~/ stays bare so the shell expands it.
+func quoteWord(s string, quote byte) string {
+	switch quote {
+	case '\'':
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	case '"':
+		r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`")
+		return `"` + r.Replace(s) + `"`
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(shellSpecial, s[i]) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// common is the longest common prefix of the candidates' inserts, without a
+// trailing space unless there is one candidate.
+func common(cs []Candidate) string {
+	if len(cs) == 0 {
+		return ""
+	}
+	p := cs[0].Insert
+	for _, c := range cs[1:] {
+		n := 0
+		for n < len(p) && n < len(c.Insert) && p[n] == c.Insert[n] {
+			n++
+		}
+		p = p[:n]
+	}
+	if len(cs) > 1 {
+		if strings.HasSuffix(p, " ") && !strings.HasSuffix(p, `\ `) {
+			p = p[:len(p)-1] // a word's end, which the candidates do not share
+		}
+		if strings.HasSuffix(p, `\`) && !strings.HasSuffix(p, `\\`) {
+			p = p[:len(p)-1] // never end inside an escape
+		}
+	}
+	return p
+}
+
+// isSeparator reports whether a word ends a command, so the next word is a
+// command again.
+func isSeparator(w string) bool {
+	switch w {
+	case "|", "||", "&&", ";", "&", "(", "$(", "`":
+		return true
+	}
+	return false
+}
+
+// split breaks the text before the cursor into finished words (unquoted),
+// and the word being typed: its start offset, its text without quotes and
+// escapes, and the quote it is open in (0 for none).
+func split(s string) (words []string, start int, partial string, quote byte) {
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case quote != 0:
+			if ch == quote {
+				quote = 0
+			} else if ch == '\\' && quote == '"' && i+1 < len(s) {
+				i++
+				cur.WriteByte(s[i])
+			} else {
+				cur.WriteByte(ch)
+			}
+		case ch == '\'' || ch == '"':
+			if !inWord {
+				inWord, start = true, i
+			}
+			quote = ch
+		case ch == '\\' && i+1 < len(s):
+			if !inWord {
+				inWord, start = true, i
+			}
+			i++
+			cur.WriteByte(s[i])
+		case ch == ' ' || ch == '\t' || ch == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case ch == ';' || ch == '|' || ch == '&':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+			op := string(ch)
+			if i+1 < len(s) && (s[i+1] == '|' || s[i+1] == '&') && ch != ';' {
+				op += string(s[i+1])
+				i++
+			}
+			words = append(words, op)
+		default:
+			if !inWord {
+				inWord, start = true, i
+			}
+			cur.WriteByte(ch)
+		}
+	}
+	if !inWord {
+		start = len(s)
+	}
+	return words, start, cur.String(), quote
+}

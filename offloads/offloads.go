@@ -1,0 +1,151 @@
+// Package offloads lists a session's offloaded results for /offloads and
+// finds the one /open shows.
+package offloads
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Entry is one offloaded file.
+type Entry struct {
+	Path    string
+	Size    int64
+	Lines   int
+	ModTime time.Time
+	Command string // the line that made it; "" when not known (an earlier run)
+}
+
+// List returns the .md files in dir, oldest first, without their line
+// counts (see CountLines). commands maps a file's base name without .md
+// (its tool_use id) to the line that made it.
+func List(dir string, commands map[string]string) ([]Entry, error) {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var out []Entry
+	for _, de := range des {
+		if de.IsDir() || !strings.HasSuffix(de.Name(), ".md") {
+			continue
+		}
+		info, err := de.Info()
+		if err != nil {
+			continue
+		}
+		p := filepath.Join(dir, de.Name())
+		out = append(out, Entry{
+			Path: p, Size: info.Size(), ModTime: info.ModTime(),
+			Command: commands[strings.TrimSuffix(de.Name(), ".md")],
+		})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].ModTime.Before(out[j].ModTime) })
+	return out, nil
+}
+
+// CountLines fills in the entries' line counts, reading each file.
+func CountLines(entries []Entry) {
+	for i := range entries {
+		entries[i].Lines = countLines(entries[i].Path)
+	}
+}
+
+// countLines counts the lines of a file (a last line without a newline
+// counts).
+func countLines(path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	n, last := 0, byte('\n')
+	for {
+		k, err := f.Read(buf)
+		if k > 0 {
+			n += bytes.Count(buf[:k], []byte{'\n'})
+			last = buf[k-1]
+		}
+		if err == io.EOF || err != nil {
+			break
+		}
+	}
+	if last != '\n' {
+		n++
+	}
+	return n
+}
+
+// Format lays entries out as a numbered table for /offloads.
+func Format(entries []Entry) string {
+	if len(entries) == 0 {
+		return "No offloaded results in this session."
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%3s  %8s  %8s  %s\n", "#", "size", "lines", "command → file")
+	for i, e := range entries {
+		cmd := e.Command
+		if cmd == "" {
+			cmd = "(from an earlier run)"
+		}
+		cmd = strings.ReplaceAll(cmd, "\n", " ")
+		if r := []rune(cmd); len(r) > 60 {
+			cmd = string(r[:59]) + "…"
+		}
+		fmt.Fprintf(&b, "%3d  %8s  %8d  %s\n%3s  %8s  %8s  %s\n", i+1, HumanSize(e.Size), e.Lines, cmd, "", "", "", "→ "+e.Path)
+	}
+	b.WriteString("Open one with /open N (the last with /open).")
+	return b.String()
+}
+
+// HumanSize is a byte count in B, KB, MB or GB.
+func HumanSize(n int64) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	case n < 1<<30:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+}
+
+// Pick returns the file /open ARG names: the last with no argument, else
+// the Nth (from 1) of List's order.
+func Pick(entries []Entry, arg string) (Entry, error) {
+	if len(entries) == 0 {
+		return Entry{}, fmt.Errorf("no offloaded results in this session")
+	}
+	arg = strings.TrimSpace(arg)
+	if arg == "" {
+		return entries[len(entries)-1], nil
+	}
+	var n int
+	if _, err := fmt.Sscanf(arg, "%d", &n); err != nil || n < 1 || n > len(entries) || fmt.Sprint(n) != arg {
+		return Entry{}, fmt.Errorf("usage: /open [N] with N from 1 to %d", len(entries))
+	}
+	return entries[n-1], nil
+}
+
+// PagerCommand is the shell command that shows path in the pager: $PAGER,
+// or less -R.
+func PagerCommand(pager, path string) string {
+	if strings.TrimSpace(pager) == "" || pager == "cat" {
+		pager = "less -R"
+	}
+	return pager + " " + shellQuote(path)
+}
+
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
