@@ -72,7 +72,7 @@ type Model struct {
 	pending  []string
 	queue    []string // complete lines waiting for the running one
 	snap     todo.Snapshot
-	panel    string // the drawn task box, "" when hidden
+	height   int // terminal rows, 0 when unknown
 	running  *run
 	runs     int // runs started, to tell stale messages apart
 	trace    bool
@@ -182,7 +182,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := m.update(msg)
 	if scr := m.cfg.Screen; scr != nil {
 		if ws, ok := msg.(tea.WindowSizeMsg); ok {
-			scr.SetWidth(ws.Width)
+			scr.SetSize(ws.Width, ws.Height)
 		}
 		nm := next.(Model)
 		nm.frame = nm.draw()
@@ -195,7 +195,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width = msg.Width
+		m.width, m.height = msg.Width, msg.Height
 		m.layout()
 		return m, nil
 	case todosChangedMsg:
@@ -471,7 +471,6 @@ func (m *Model) layout() {
 	if w <= 0 {
 		w = 80
 	}
-	m.panel = render.TaskBox(m.snap, min(w, maxPanelWidth), m.styles)
 	prompt := m.promptText()
 	m.input.Prompt = prompt
 	m.input.Width = max(w-ansi.StringWidth(prompt)-1, 1)

@@ -26,6 +26,7 @@ type Screen struct {
 	printed []string
 	clear   bool
 	width   int
+	rows    int
 
 	wake    chan struct{}
 	done    chan struct{}
@@ -62,11 +63,17 @@ func (s *Screen) SetView(view string) {
 	}
 }
 
-// SetWidth records the terminal's width; lines are cut to it.
-func (s *Screen) SetWidth(w int) {
+// SetSize records the terminal's size. Lines of the live area are cut one
+// column short of the width, and the live area keeps to the height minus
+// two rows (its top rows are left out).
+func (s *Screen) SetSize(width, rows int) {
 	s.mu.Lock()
-	s.width = w
+	changed := width != s.width || rows != s.rows
+	s.width, s.rows = width, rows
 	s.mu.Unlock()
+	if changed {
+		s.poke()
+	}
 }
 
 // Print records text to print above the live area, into the scrollback.
@@ -117,22 +124,19 @@ func (s *Screen) run() {
 	}
 }
 
-// draw brings the terminal up to date in one write.
+// draw brings the terminal up to date in one write. The live area is drawn
+// with the terminal's auto-wrap off (and turned back on at the end of the
+// same write): a line the terminal finds wider than measured — an emoji
+// with a skin tone, a Devanagari cluster — is clipped rather than wrapped,
+// so the live area keeps exactly the rows counted and each redraw erases
+// all of it.
 func (s *Screen) draw() {
 	s.mu.Lock()
-	view, printed, clear, width := s.view, s.printed, s.clear, s.width
+	view, printed, clear, width, rows := s.view, s.printed, s.clear, s.width, s.rows
 	s.printed, s.clear = nil, false
 	s.mu.Unlock()
-	if view == s.last && len(printed) == 0 && !clear {
+	if view == s.last && len(printed) == 0 && !clear && width == s.lastWidth {
 		return
-	}
-	if width > 0 && s.lastWidth > width {
-		// The terminal got narrower and rewrapped what was drawn: each old
-		// line now takes as many rows as it needs at the new width.
-		s.height = 0
-		for _, line := range strings.Split(s.last, "\n") {
-			s.height += max(1, (ansi.StringWidth(line)+width-1)/width)
-		}
 	}
 	var b strings.Builder
 	// Back to the first row of the live area, and erase it.
@@ -149,16 +153,21 @@ func (s *Screen) draw() {
 		b.WriteString("\r\n")
 	}
 	lines := strings.Split(view, "\n")
+	if rows > 0 && len(lines) > max(rows-2, 1) {
+		lines = lines[len(lines)-max(rows-2, 1):]
+	}
+	b.WriteString(ansi.ResetAutoWrapMode)
 	for i, line := range lines {
 		line = strings.TrimRight(line, " ") // padding only makes rewrapping worse
-		if width > 0 && ansi.StringWidth(line) > width {
-			line = ansi.Truncate(line, width, "")
+		if width > 1 && ansi.StringWidth(line) > width-1 {
+			line = ansi.Truncate(line, width-1, "")
 		}
 		b.WriteString(line)
 		if i < len(lines)-1 {
 			b.WriteString("\r\n")
 		}
 	}
+	b.WriteString(ansi.SetAutoWrapMode)
 	s.height, s.last, s.lastWidth = len(lines), view, width
 	io.WriteString(s.out, b.String())
 }

@@ -12,10 +12,10 @@ import (
 func TestScreenDraws(t *testing.T) {
 	var out bytes.Buffer
 	s := NewScreen(&out)
-	s.SetWidth(10)
+	s.SetSize(11, 24)
 	s.SetView("panel\nprompt ❯   ")
 	s.draw()
-	if got := out.String(); got != "\r"+ansi.EraseScreenBelow+"panel\r\nprompt ❯" {
+	if got := out.String(); got != "\r"+ansi.EraseScreenBelow+ansi.ResetAutoWrapMode+"panel\r\nprompt ❯"+ansi.SetAutoWrapMode {
 		t.Fatalf("first draw %q", got)
 	}
 	out.Reset()
@@ -26,7 +26,7 @@ func TestScreenDraws(t *testing.T) {
 	s.Print("printed line\nsecond")
 	s.SetView("prompt ❯ this line is far too long")
 	s.draw()
-	want := "\r" + ansi.CursorUp(1) + ansi.EraseScreenBelow + "printed line\r\nsecond\r\n" + "prompt ❯ t"
+	want := "\r" + ansi.CursorUp(1) + ansi.EraseScreenBelow + "printed line\r\nsecond\r\n" + ansi.ResetAutoWrapMode + "prompt ❯ t" + ansi.SetAutoWrapMode
 	if got := out.String(); got != want {
 		t.Fatalf("second draw\n got %q\nwant %q", got, want)
 	}
@@ -38,18 +38,41 @@ func TestScreenDraws(t *testing.T) {
 	}
 }
 
-func TestScreenShrinkCountsRewrappedRows(t *testing.T) {
+// TestScreenKeepsToTheHeight: the live area is never taller than the
+// terminal minus two rows; the bottom (the prompt) is what stays.
+func TestScreenKeepsToTheHeight(t *testing.T) {
 	var out bytes.Buffer
 	s := NewScreen(&out)
-	s.SetWidth(20)
-	s.SetView(strings.Repeat("x", 20) + "\n" + strings.Repeat("y", 20))
+	s.SetSize(80, 6)
+	s.SetView("1\n2\n3\n4\n5\n6\n7\nprompt")
 	s.draw()
+	if got := out.String(); !strings.HasSuffix(got, "5\r\n6\r\n7\r\nprompt"+ansi.SetAutoWrapMode) || strings.Contains(got, "4") {
+		t.Fatalf("%q", got)
+	}
 	out.Reset()
-	s.SetWidth(10) // each 20-cell line now takes two rows
-	s.SetView("z")
+	s.SetView("prompt")
 	s.draw()
-	if got := out.String(); !strings.HasPrefix(got, "\r"+ansi.CursorUp(3)) {
-		t.Fatalf("after shrinking: %q", got)
+	if got := out.String(); !strings.HasPrefix(got, "\r"+ansi.CursorUp(3)+ansi.EraseScreenBelow) {
+		t.Fatalf("went up the wrong number of rows: %q", got)
+	}
+}
+
+// TestScreenNeverLeavesAutoWrapOff: every write that turns auto-wrap off
+// turns it back on after.
+func TestScreenNeverLeavesAutoWrapOff(t *testing.T) {
+	var out bytes.Buffer
+	s := NewScreen(&out)
+	s.SetSize(20, 10)
+	for _, v := range []string{"a", "ok 👍🏽\nक्षि", strings.Repeat("x", 50), ""} {
+		out.Reset()
+		s.Print("line")
+		s.SetView(v)
+		s.draw()
+		got := out.String()
+		off, on := strings.LastIndex(got, ansi.ResetAutoWrapMode), strings.LastIndex(got, ansi.SetAutoWrapMode)
+		if off < 0 || on < off || !strings.HasSuffix(got, ansi.SetAutoWrapMode) {
+			t.Fatalf("view %q: %q", v, got)
+		}
 	}
 }
 

@@ -20,40 +20,91 @@ func (m Model) View() string {
 	return m.draw()
 }
 
-// draw assembles the live area.
+// draw assembles the live area. It is never taller than the terminal
+// minus two rows: the task panel collapses to the room left by the rest
+// (see render.TaskBoxIn), and when even that is too little the running
+// command's output lines go first.
 func (m Model) draw() string {
 	if m.quitting {
 		return ""
 	}
-	var b strings.Builder
-	if m.panel != "" {
-		b.WriteString(m.panel)
-		b.WriteByte('\n')
-	}
+	var rest []string // everything under the panel, top to bottom
+	var tail []string
+	label := ""
 	if r := m.running; r != nil {
-		label := fmt.Sprintf("%s Running %s (%s)", m.spin.View(), oneLine(r.line), formatElapsed(r.elapsed))
+		label = fmt.Sprintf("%s Running %s (%s)", m.spin.View(), oneLine(r.line), formatElapsed(r.elapsed))
 		if r.events != nil {
 			label = fmt.Sprintf("%s %s (%s · Ctrl+C to interrupt)", m.spin.View(), m.agentLabel(), formatElapsed(r.elapsed))
 		}
-		b.WriteString(m.fit(label))
-		b.WriteByte('\n')
 		for _, l := range r.lines {
-			b.WriteString(m.styles.Dim.Render(m.fit("  " + render.SanitizeOutput(l))))
+			tail = append(tail, m.styles.Dim.Render(m.fit("  "+render.SanitizeOutput(l))))
+		}
+	}
+	input := m.input.View()
+	fixed := strings.Count(input, "\n") + 1
+	if label != "" {
+		fixed++
+	}
+	if m.hint != "" {
+		fixed++
+	}
+	room := 0 // rows for the panel; 0 is no limit
+	if limit := m.maxRows(); limit > 0 {
+		// The panel needs 3 rows to show the item in progress; output
+		// lines give way to it.
+		for len(tail) > 0 && limit-fixed-len(tail) < 3 {
+			tail = tail[1:]
+		}
+		room = limit - fixed - len(tail)
+	}
+	if label != "" {
+		rest = append(rest, m.fit(label))
+	}
+	rest = append(rest, tail...)
+	if m.hint != "" {
+		rest = append(rest, m.styles.Dim.Render(m.fit(m.hint)))
+	}
+	var b strings.Builder
+	if room >= 0 {
+		if panel := m.panelIn(room); panel != "" {
+			b.WriteString(panel)
 			b.WriteByte('\n')
 		}
 	}
-	if m.hint != "" {
-		b.WriteString(m.styles.Dim.Render(m.fit(m.hint)))
+	for _, l := range rest {
+		b.WriteString(l)
 		b.WriteByte('\n')
 	}
-	b.WriteString(m.input.View())
+	b.WriteString(input)
 	return b.String()
 }
 
-// fit cuts a line to the terminal's width.
+// maxRows is the most rows the live area may take: the terminal's height
+// minus two, or 0 when the height is unknown.
+func (m Model) maxRows() int {
+	if m.height <= 0 {
+		return 0
+	}
+	return max(m.height-2, 1)
+}
+
+// panelIn draws the task panel in at most rows rows (0: no limit), one
+// column narrower than the terminal.
+func (m Model) panelIn(rows int) string {
+	if len(m.snap.Items) == 0 || (rows == 0 && m.maxRows() > 0) {
+		return ""
+	}
+	w := m.width
+	if w <= 0 {
+		w = 80
+	}
+	return render.TaskBoxIn(m.snap, min(w-1, maxPanelWidth), rows, m.styles)
+}
+
+// fit cuts a line to the terminal's width less the one-column margin.
 func (m Model) fit(s string) string {
-	if m.width > 0 && ansi.StringWidth(s) > m.width {
-		return ansi.Truncate(s, m.width, "…")
+	if m.width > 1 && ansi.StringWidth(s) > m.width-1 {
+		return ansi.Truncate(s, m.width-1, "…")
 	}
 	return s
 }
