@@ -33,9 +33,10 @@ type Screen struct {
 	stopped chan struct{}
 
 	// Owned by the drawing goroutine.
-	height    int    // rows of the live area on the terminal
-	last      string // the view drawn last
-	lastWidth int    // the width it was drawn at
+	height    int      // rows of the live area on the terminal
+	last      string   // the view drawn last
+	lastLines []string // its lines as drawn
+	lastWidth int      // the width it was drawn at
 }
 
 // NewScreen returns a Screen drawing to out. Call Start, and Stop when done.
@@ -130,6 +131,12 @@ func (s *Screen) run() {
 // with a skin tone, a Devanagari cluster — is clipped rather than wrapped,
 // so the live area keeps exactly the rows counted and each redraw erases
 // all of it.
+//
+// Rows are erased one by one (EL 2) as they are rewritten, never with
+// "erase below": tmux (scroll-on-clear) takes an erase below from the top
+// left corner for a clear screen and pushes the rows into the scrollback,
+// so once the live area reached the top of the window — after Ctrl+L, or
+// in a new window — every redraw left a copy of it behind.
 func (s *Screen) draw() {
 	s.mu.Lock()
 	view, printed, clear, width, rows := s.view, s.printed, s.clear, s.width, s.rows
@@ -138,36 +145,60 @@ func (s *Screen) draw() {
 	if view == s.last && len(printed) == 0 && !clear && width == s.lastWidth {
 		return
 	}
+	height := s.height // rows the live area takes on the terminal now
+	if width > 0 && s.lastWidth > width {
+		// The terminal got narrower and rewrapped (tmux, most emulators)
+		// what was drawn: each old line now takes as many rows as it needs
+		// at the new width.
+		height = 0
+		for _, line := range s.lastLines {
+			height += max(1, (ansi.StringWidth(line)+width-1)/width)
+		}
+		if rows > 0 {
+			height = min(height, rows) // the rest went into the scrollback
+		}
+	}
 	var b strings.Builder
-	// Back to the first row of the live area, and erase it.
+	// Back to the first row of the live area.
 	b.WriteByte('\r')
-	if s.height > 1 {
-		b.WriteString(ansi.CursorUp(s.height - 1))
+	if height > 1 {
+		b.WriteString(ansi.CursorUp(height - 1))
 	}
 	if clear {
 		b.WriteString(ansi.EraseEntireScreen + ansi.CursorHomePosition)
+		height = 0
 	}
-	b.WriteString(ansi.EraseScreenBelow)
+	written := 0
 	for _, line := range printed {
+		b.WriteString(ansi.EraseEntireLine)
 		b.WriteString(line)
 		b.WriteString("\r\n")
+		written++
 	}
 	lines := strings.Split(view, "\n")
 	if rows > 0 && len(lines) > max(rows-2, 1) {
 		lines = lines[len(lines)-max(rows-2, 1):]
 	}
 	b.WriteString(ansi.ResetAutoWrapMode)
-	for i, line := range lines {
-		line = strings.TrimRight(line, " ") // padding only makes rewrapping worse
+	for i := range lines {
+		line := strings.TrimRight(lines[i], " ") // padding only makes rewrapping worse
 		if width > 1 && ansi.StringWidth(line) > width-1 {
 			line = ansi.Truncate(line, width-1, "")
 		}
+		lines[i] = line
+		b.WriteString(ansi.EraseEntireLine)
 		b.WriteString(line)
 		if i < len(lines)-1 {
 			b.WriteString("\r\n")
 		}
+		written++
+	}
+	// Erase the rows of the old live area below the new one.
+	if left := height - written; left > 0 {
+		b.WriteString(strings.Repeat("\r\n"+ansi.EraseEntireLine, left))
+		b.WriteString(ansi.CursorUp(left))
 	}
 	b.WriteString(ansi.SetAutoWrapMode)
-	s.height, s.last, s.lastWidth = len(lines), view, width
+	s.height, s.last, s.lastLines, s.lastWidth = len(lines), view, lines, width
 	io.WriteString(s.out, b.String())
 }

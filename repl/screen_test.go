@@ -15,7 +15,7 @@ func TestScreenDraws(t *testing.T) {
 	s.SetSize(11, 24)
 	s.SetView("panel\nprompt ❯   ")
 	s.draw()
-	if got := out.String(); got != "\r"+ansi.EraseScreenBelow+ansi.ResetAutoWrapMode+"panel\r\nprompt ❯"+ansi.SetAutoWrapMode {
+	if got := out.String(); got != "\r"+ansi.ResetAutoWrapMode+ansi.EraseEntireLine+"panel\r\n"+ansi.EraseEntireLine+"prompt ❯"+ansi.SetAutoWrapMode {
 		t.Fatalf("first draw %q", got)
 	}
 	out.Reset()
@@ -26,7 +26,8 @@ func TestScreenDraws(t *testing.T) {
 	s.Print("printed line\nsecond")
 	s.SetView("prompt ❯ this line is far too long")
 	s.draw()
-	want := "\r" + ansi.CursorUp(1) + ansi.EraseScreenBelow + "printed line\r\nsecond\r\n" + ansi.ResetAutoWrapMode + "prompt ❯ t" + ansi.SetAutoWrapMode
+	el := ansi.EraseEntireLine
+	want := "\r" + ansi.CursorUp(1) + el + "printed line\r\n" + el + "second\r\n" + ansi.ResetAutoWrapMode + el + "prompt ❯ t" + ansi.SetAutoWrapMode
 	if got := out.String(); got != want {
 		t.Fatalf("second draw\n got %q\nwant %q", got, want)
 	}
@@ -46,14 +47,16 @@ func TestScreenKeepsToTheHeight(t *testing.T) {
 	s.SetSize(80, 6)
 	s.SetView("1\n2\n3\n4\n5\n6\n7\nprompt")
 	s.draw()
-	if got := out.String(); !strings.HasSuffix(got, "5\r\n6\r\n7\r\nprompt"+ansi.SetAutoWrapMode) || strings.Contains(got, "4") {
+	if got := out.String(); !strings.HasSuffix(ansi.Strip(got), "5\r\n6\r\n7\r\nprompt") || strings.Contains(got, "4") {
 		t.Fatalf("%q", got)
 	}
 	out.Reset()
 	s.SetView("prompt")
 	s.draw()
-	if got := out.String(); !strings.HasPrefix(got, "\r"+ansi.CursorUp(3)+ansi.EraseScreenBelow) {
-		t.Fatalf("went up the wrong number of rows: %q", got)
+	el := ansi.EraseEntireLine
+	want := "\r" + ansi.CursorUp(3) + ansi.ResetAutoWrapMode + el + "prompt" + strings.Repeat("\r\n"+el, 3) + ansi.CursorUp(3) + ansi.SetAutoWrapMode
+	if got := out.String(); got != want {
+		t.Fatalf("shorter view:\n got %q\nwant %q", got, want)
 	}
 }
 

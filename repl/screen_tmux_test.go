@@ -63,3 +63,52 @@ func TestTmuxWideGraphemesLeaveNoDebris(t *testing.T) {
 		}
 	}
 }
+
+// TestTmuxCtrlLClearsOnce: Ctrl+L clears the window once (tmux moves what
+// was on it into the scrollback); the keys typed after it redraw the live
+// area in place instead of clearing again (issue 8, item 6).
+func TestTmuxCtrlLClearsOnce(t *testing.T) {
+	tt := startTmux(t, 100, 20)
+	tt.command(todoWrite(1, 2), "Todo list updated: 1 completed, 1 in_progress, 2 pending")
+	tt.run("send-keys", "-t", "t", "C-l")
+	tt.waitScreen("the panel at the top after Ctrl+L", func(string) bool {
+		return strings.HasPrefix(tt.screen(), "╭─ Tasks 1/4")
+	})
+	for _, k := range []string{"a", "b", "c"} {
+		tt.run("send-keys", "-t", "t", "-l", k)
+	}
+	all := tt.waitScreen("the typed abc", func(s string) bool { return strings.Contains(s, "❯ abc") })
+	if n := count(all, "Tasks 1/4"); n != 2 { // the one cleared away, the live one
+		t.Errorf("%d panel titles, want 2:\n%s", n, all)
+	}
+	if scr := tt.screen(); count(scr, "Tasks 1/4") != 1 || !strings.HasPrefix(scr, "╭─ Tasks 1/4") {
+		t.Errorf("the window after typing:\n%s", scr)
+	}
+	lines := strings.Split(strings.TrimRight(all, "\n"), "\n")
+	for i, l := range lines[:len(lines)-1] {
+		if strings.HasSuffix(strings.TrimRight(l, " "), "❯") && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "╭─") && i > 0 && !strings.HasPrefix(lines[i-1], "╰") {
+			t.Errorf("a stray prompt at row %d:\n%s", i, all)
+		}
+	}
+}
+
+// TestTmuxNarrowerWindowKeepsTheScreen: shrinking the window from 100 to
+// 40 columns keeps the output on screen, redraws only the live area at the
+// new width, and leaves no fragments of the wide panel (issue 8, item 6).
+func TestTmuxNarrowerWindowKeepsTheScreen(t *testing.T) {
+	tt := startTmux(t, 100, 20)
+	tt.command(todoWrite(1, 2), "Todo list updated: 1 completed, 1 in_progress, 2 pending")
+	tt.command("echo keep-me-in-view", "keep-me-in-view")
+	tt.run("resize-window", "-t", "t", "-x", "40")
+	narrowBottom := "╰" + strings.Repeat("─", 37) + "╯"
+	all := tt.waitScreen("the panel redrawn 39 wide", func(s string) bool { return hasLine(s, narrowBottom) && idle(s) })
+	if n := count(all, "Tasks 1/4"); n != 1 {
+		t.Errorf("%d panel titles, want 1:\n%s", n, all)
+	}
+	if n := count(all, "──────"); n != 2 { // the new panel's top and bottom
+		t.Errorf("%d rows of box lines, want 2 (fragments of the old panel?):\n%s", n, all)
+	}
+	if scr := tt.screen(); !hasLine(scr, "keep-me-in-view") {
+		t.Errorf("the last output left the window:\n%s", scr)
+	}
+}
