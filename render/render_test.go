@@ -258,3 +258,19 @@ func BenchmarkTaskBoxIn50Collapsed(b *testing.B) {
 		TaskBoxIn(snap, 100, 16, &st)
 	}
 }
+
+func TestTaskBoxWidth(t *testing.T) {
+	st := PlainStyles()
+	snap := todo.Snapshot{Items: list("cap")}
+	w := TaskBoxWidth(snap)
+	if w != 15 { // the title " Tasks 1/3 " (11 cells) and its frame; the rows need 13
+		t.Fatalf("width %d", w)
+	}
+	box := TaskBoxIn(snap, w, 0, &st)
+	if strings.Contains(box, "…") {
+		t.Fatalf("cut at its own width:\n%s", box)
+	}
+	if got := TaskBoxWidth(mixed); got != ansi.StringWidth("Ship it 🚀 and celebrate 🎉 with the whole team")+6 {
+		t.Fatalf("mixed: %d", got)
+	}
+}

@@ -115,6 +115,21 @@ func TaskBoxIn(snap todo.Snapshot, width, height int, st *Styles) string {
 	return b.String()
 }
 
+// TaskBoxWidth is the narrowest width at which TaskBox shows every row and
+// its title whole: the widest row plus the frame.
+func TaskBoxWidth(snap todo.Snapshot) int {
+	done, _, _ := snap.Counts()
+	w := ansi.StringWidth(" Tasks "+strconv.Itoa(done)+"/"+strconv.Itoa(len(snap.Items))+" ") + 4
+	for _, it := range snap.Items {
+		text := it.Content
+		if it.Status == todo.StatusInProgress {
+			text = it.ActiveForm
+		}
+		w = max(w, ansi.StringWidth(Sanitize(text))+2+4)
+	}
+	return max(w, minBoxWidth)
+}
+
 // Row is one row of a collapsed list: an item (its index in the list) or,
 // when Summary is set, a summary of the items left out.
 type Row struct {

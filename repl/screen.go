@@ -47,10 +47,11 @@ func NewScreen(out io.Writer) *Screen {
 // Start starts drawing.
 func (s *Screen) Start() { go s.run() }
 
-// Stop draws what is pending and stops.
+// Stop draws what is pending and stops, leaving the terminal's auto-wrap on.
 func (s *Screen) Stop() {
 	close(s.done)
 	<-s.stopped
+	io.WriteString(s.out, ansi.SetAutoWrapMode)
 }
 
 // SetView records the live area to show.
@@ -181,9 +182,15 @@ func (s *Screen) draw() {
 	}
 	b.WriteString(ansi.ResetAutoWrapMode)
 	for i := range lines {
-		line := strings.TrimRight(lines[i], " ") // padding only makes rewrapping worse
-		if width > 1 && ansi.StringWidth(line) > width-1 {
-			line = ansi.Truncate(line, width-1, "")
+		// Trailing blanks (a styled input's padding too) only make
+		// rewrapping worse; cut them and the one-column margin.
+		line := lines[i]
+		w := ansi.StringWidth(strings.TrimRight(ansi.Strip(line), " "))
+		if width > 1 {
+			w = min(w, width-1)
+		}
+		if w < ansi.StringWidth(line) {
+			line = ansi.Truncate(line, w, "")
 		}
 		lines[i] = line
 		b.WriteString(ansi.EraseEntireLine)

@@ -2,6 +2,7 @@ package repl
 
 import (
 	"fmt"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -100,8 +101,11 @@ func TestTmuxNarrowerWindowKeepsTheScreen(t *testing.T) {
 	tt.command(todoWrite(1, 2), "Todo list updated: 1 completed, 1 in_progress, 2 pending")
 	tt.command("echo keep-me-in-view", "keep-me-in-view")
 	tt.run("resize-window", "-t", "t", "-x", "40")
-	narrowBottom := "╰" + strings.Repeat("─", 37) + "╯"
-	all := tt.waitScreen("the panel redrawn 39 wide", func(s string) bool { return hasLine(s, narrowBottom) && idle(s) })
+	tt.waitScreen("a 40-column window", func(string) bool {
+		return strings.TrimSpace(tt.run("display-message", "-p", "-t", "t", "#{window_width}")) == "40"
+	})
+	tt.run("send-keys", "-t", "t", "-l", "z") // a redraw after the resize
+	all := tt.waitScreen("the typed z", func(s string) bool { return strings.Contains(s, "❯ z") })
 	if n := count(all, "Tasks 1/4"); n != 1 {
 		t.Errorf("%d panel titles, want 1:\n%s", n, all)
 	}
@@ -110,5 +114,37 @@ func TestTmuxNarrowerWindowKeepsTheScreen(t *testing.T) {
 	}
 	if scr := tt.screen(); !hasLine(scr, "keep-me-in-view") {
 		t.Errorf("the last output left the window:\n%s", scr)
+	}
+}
+
+// TestFaultAutoWrapRestored: the terminal's auto-wrap, off while the live
+// area is drawn, is on again after the shell ends, however it ends.
+func TestFaultAutoWrapRestored(t *testing.T) {
+	for _, how := range []string{"ctrl+d", "SIGTERM", "SIGINT", "exit"} {
+		t.Run(how, func(t *testing.T) {
+			tt := startTmux(t, 60, 12)
+			tt.command(todoWrite(0, 1, "ok 👍🏽 क्षि"), "Todo list updated: 0 completed, 1 in_progress, 2 pending")
+			tt.paste("echo still typing")
+			tt.waitScreen("the typed line", func(s string) bool { return strings.Contains(s, "❯ echo still typing") })
+			pid := strings.TrimSpace(tt.run("display-message", "-p", "-t", "t", "#{pane_pid}"))
+			switch how {
+			case "ctrl+d":
+				tt.run("send-keys", "-t", "t", "C-u", "C-d") // empty the line, then leave
+			case "exit":
+				tt.run("send-keys", "-t", "t", "C-u")
+				tt.paste("exit")
+				tt.run("send-keys", "-t", "t", "Enter")
+			default:
+				if out, err := exec.Command("kill", "-"+strings.TrimPrefix(how, "SIG"), pid).CombinedOutput(); err != nil {
+					t.Fatalf("kill: %v %s", err, out)
+				}
+			}
+			tt.waitScreen("the shell to end", func(string) bool {
+				return strings.TrimSpace(tt.run("display-message", "-p", "-t", "t", "#{pane_dead}")) == "1"
+			})
+			if wrap := strings.TrimSpace(tt.run("display-message", "-p", "-t", "t", "#{wrap_flag}")); wrap != "1" {
+				t.Fatalf("auto-wrap left off (wrap_flag %q)", wrap)
+			}
+		})
 	}
 }

@@ -67,6 +67,7 @@ func startTmux(t *testing.T, cols, rows int) *tmuxTerm {
 	tt.run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), cmd)
 	t.Cleanup(func() { exec.Command("tmux", "-L", tt.socket, "kill-server").Run() })
 	tt.run("set-option", "-g", "history-limit", "10000")
+	tt.run("set-option", "-g", "remain-on-exit", "on") // to look at the terminal after
 	tt.waitScreen("the first prompt", func(s string) bool { return strings.Contains(s, "❯") })
 	return tt
 }

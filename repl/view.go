@@ -88,8 +88,12 @@ func (m Model) maxRows() int {
 	return max(m.height-2, 1)
 }
 
-// panelIn draws the task panel in at most rows rows (0: no limit), one
-// column narrower than the terminal.
+// panelIn draws the task panel in at most rows rows (0: no limit): as wide
+// as its widest row needs, never wider than maxPanelWidth nor than the
+// terminal less its one-column margin. A box no wider than its content
+// keeps its shape when the window gets narrower than the old box was (the
+// terminal rewraps only rows wider than the new width), so resizing rarely
+// pushes pieces of it into the scrollback.
 func (m Model) panelIn(rows int) string {
 	if len(m.snap.Items) == 0 || (rows == 0 && m.maxRows() > 0) {
 		return ""
@@ -98,7 +102,7 @@ func (m Model) panelIn(rows int) string {
 	if w <= 0 {
 		w = 80
 	}
-	return render.TaskBoxIn(m.snap, min(w-1, maxPanelWidth), rows, m.styles)
+	return render.TaskBoxIn(m.snap, min(w-1, maxPanelWidth, render.TaskBoxWidth(m.snap)), rows, m.styles)
 }
 
 // fit cuts a line to the terminal's width less the one-column margin.
