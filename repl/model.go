@@ -72,7 +72,8 @@ type Model struct {
 	pending  []string
 	queue    []string // complete lines waiting for the running one
 	snap     todo.Snapshot
-	height   int // terminal rows, 0 when unknown
+	height   int         // terminal rows, 0 when unknown
+	panels   *panelCache // the task panel drawn last, shared by copies
 	running  *run
 	runs     int // runs started, to tell stale messages apart
 	trace    bool
@@ -113,14 +114,15 @@ func New(cfg Config) Model {
 	in.Prompt = ""
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m := Model{
-		cfg:   cfg,
-		keys:  defaultKeyMap(),
-		sub:   cfg.Store.Subscribe(),
-		input: in,
-		spin:  sp,
-		snap:  cfg.Store.Snapshot(),
-		trace: cfg.Trace,
-		width: 80,
+		cfg:    cfg,
+		keys:   defaultKeyMap(),
+		sub:    cfg.Store.Subscribe(),
+		input:  in,
+		spin:   sp,
+		snap:   cfg.Store.Snapshot(),
+		trace:  cfg.Trace,
+		width:  80,
+		panels: new(panelCache),
 	}
 	m.styles = &cfg.Styles // shared by every copy of the model
 	m.spin.Style = m.styles.Accent

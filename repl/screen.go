@@ -33,10 +33,11 @@ type Screen struct {
 	stopped chan struct{}
 
 	// Owned by the drawing goroutine.
-	height    int      // rows of the live area on the terminal
-	last      string   // the view drawn last
-	lastLines []string // its lines as drawn
-	lastWidth int      // the width it was drawn at
+	height    int               // rows of the live area on the terminal
+	last      string            // the view drawn last
+	lastLines []string          // its lines as drawn
+	prep      map[string]string // fit's results for the view drawn last
+	lastWidth int               // the width it was drawn at
 }
 
 // NewScreen returns a Screen drawing to out. Call Start, and Stop when done.
@@ -181,17 +182,9 @@ func (s *Screen) draw() {
 		lines = lines[len(lines)-max(rows-2, 1):]
 	}
 	b.WriteString(ansi.ResetAutoWrapMode)
+	prep := make(map[string]string, len(lines))
 	for i := range lines {
-		// Trailing blanks (a styled input's padding too) only make
-		// rewrapping worse; cut them and the one-column margin.
-		line := lines[i]
-		w := ansi.StringWidth(strings.TrimRight(ansi.Strip(line), " "))
-		if width > 1 {
-			w = min(w, width-1)
-		}
-		if w < ansi.StringWidth(line) {
-			line = ansi.Truncate(line, w, "")
-		}
+		line := s.fit(lines[i], width, prep)
 		lines[i] = line
 		b.WriteString(ansi.EraseEntireLine)
 		b.WriteString(line)
@@ -206,6 +199,28 @@ func (s *Screen) draw() {
 		b.WriteString(ansi.CursorUp(left))
 	}
 	b.WriteString(ansi.SetAutoWrapMode)
-	s.height, s.last, s.lastLines, s.lastWidth = len(lines), view, lines, width
+	s.height, s.last, s.lastLines, s.lastWidth, s.prep = len(lines), view, lines, width, prep
 	io.WriteString(s.out, b.String())
+}
+
+// fit prepares a line of the live area for a terminal width cells wide:
+// trailing blanks (a styled input's padding too) only make rewrapping
+// worse, so they go, and the line keeps a one-column margin. Lines of the
+// last draw at the same width are taken from it (most rows of a redraw are
+// unchanged); each result is recorded in next.
+func (s *Screen) fit(line string, width int, next map[string]string) string {
+	if out, ok := s.prep[line]; ok && width == s.lastWidth {
+		next[line] = out
+		return out
+	}
+	in := line
+	w := ansi.StringWidth(strings.TrimRight(ansi.Strip(line), " "))
+	if width > 1 {
+		w = min(w, width-1)
+	}
+	if w < ansi.StringWidth(line) {
+		line = ansi.Truncate(line, w, "")
+	}
+	next[in] = line
+	return line
 }

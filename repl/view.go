@@ -9,6 +9,7 @@ import (
 
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
+	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
 // View draws the live area: the task panel, the running command with its
@@ -102,7 +103,30 @@ func (m Model) panelIn(rows int) string {
 	if w <= 0 {
 		w = 80
 	}
-	return render.TaskBoxIn(m.snap, min(w-1, maxPanelWidth, render.TaskBoxWidth(m.snap)), rows, m.styles)
+	c := m.panels
+	if c == nil {
+		c = new(panelCache)
+	}
+	if c.version != m.snap.Version || c.items == nil {
+		c.version, c.items, c.natural = m.snap.Version, m.snap.Items, render.TaskBoxWidth(m.snap)
+		c.panel = ""
+	}
+	w = min(w-1, maxPanelWidth, c.natural)
+	if c.panel == "" || c.width != w || c.rows != rows {
+		c.width, c.rows, c.panel = w, rows, render.TaskBoxIn(m.snap, w, rows, m.styles)
+	}
+	return c.panel
+}
+
+// panelCache keeps the task panel drawn last: most redraws (a keystroke, a
+// spinner tick) show the same list at the same size.
+type panelCache struct {
+	version uint64      // the snapshot drawn
+	items   []todo.Item // its items (a version 0 list has none)
+	natural int         // render.TaskBoxWidth of it
+	width   int
+	rows    int
+	panel   string
 }
 
 // fit cuts a line to the terminal's width less the one-column margin.
