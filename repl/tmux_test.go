@@ -30,6 +30,15 @@ func shellBinary(t *testing.T) string {
 	if p := os.Getenv("TODO_SHELL_BINARY"); p != "" {
 		return p
 	}
+	buildShell()
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return builtPath
+}
+
+// buildShell builds todo-shell, once.
+func buildShell() {
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "todo-shell-tmux-")
 		if err != nil {
@@ -42,10 +51,6 @@ func shellBinary(t *testing.T) string {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return builtPath
 }
 
 // tmuxTerm is todo-shell running in its own tmux server.
