@@ -134,11 +134,11 @@ func (s *Screen) run() {
 // so the live area keeps exactly the rows counted and each redraw erases
 // all of it.
 //
-// Rows are erased one by one (EL 2) as they are rewritten, never with
-// "erase below": tmux (scroll-on-clear) takes an erase below from the top
-// left corner for a clear screen and pushes the rows into the scrollback,
-// so once the live area reached the top of the window — after Ctrl+L, or
-// in a new window — every redraw left a copy of it behind.
+// The old live area's rows are erased one by one (EL 2), never with "erase
+// below": tmux (scroll-on-clear) takes an erase below from the top left
+// corner for a clear screen and pushes the rows into the scrollback, so
+// once the live area reached the top of the window — after Ctrl+L, or in a
+// new window — every redraw left a copy of it behind.
 func (s *Screen) draw() {
 	s.mu.Lock()
 	view, printed, clear, width, rows := s.view, s.printed, s.clear, s.width, s.rows
@@ -156,12 +156,13 @@ func (s *Screen) draw() {
 		for _, line := range s.lastLines {
 			height += max(1, (ansi.StringWidth(line)+width-1)/width)
 		}
-		if rows > 0 {
-			height = min(height, rows) // the rest went into the scrollback
-		}
 	}
+	if rows > 0 {
+		height = min(height, rows) // the rest went into the scrollback
+	}
+	height = max(height, 1) // at least the cursor's row
 	var b strings.Builder
-	// Back to the first row of the live area.
+	// Back to the first row of the live area, and erase its rows.
 	b.WriteByte('\r')
 	if height > 1 {
 		b.WriteString(ansi.CursorUp(height - 1))
@@ -170,12 +171,18 @@ func (s *Screen) draw() {
 		b.WriteString(ansi.EraseEntireScreen + ansi.CursorHomePosition)
 		height = 0
 	}
-	written := 0
-	for _, line := range printed {
+	for i := range height {
 		b.WriteString(ansi.EraseEntireLine)
+		if i < height-1 {
+			b.WriteString(ansi.CursorDown1) // never scrolls
+		}
+	}
+	if height > 1 {
+		b.WriteString(ansi.CursorUp(height - 1))
+	}
+	for _, line := range printed {
 		b.WriteString(line)
 		b.WriteString("\r\n")
-		written++
 	}
 	lines := strings.Split(view, "\n")
 	if rows > 0 && len(lines) > max(rows-2, 1) {
@@ -184,19 +191,11 @@ func (s *Screen) draw() {
 	b.WriteString(ansi.ResetAutoWrapMode)
 	prep := make(map[string]string, len(lines))
 	for i := range lines {
-		line := s.fit(lines[i], width, prep)
-		lines[i] = line
-		b.WriteString(ansi.EraseEntireLine)
-		b.WriteString(line)
+		lines[i] = s.fit(lines[i], width, prep)
+		b.WriteString(lines[i])
 		if i < len(lines)-1 {
 			b.WriteString("\r\n")
 		}
-		written++
-	}
-	// Erase the rows of the old live area below the new one.
-	if left := height - written; left > 0 {
-		b.WriteString(strings.Repeat("\r\n"+ansi.EraseEntireLine, left))
-		b.WriteString(ansi.CursorUp(left))
 	}
 	b.WriteString(ansi.SetAutoWrapMode)
 	s.height, s.last, s.lastLines, s.lastWidth, s.prep = len(lines), view, lines, width, prep

@@ -20,7 +20,7 @@ func TestScreenDraws(t *testing.T) {
 	s.SetSize(11, 24)
 	s.SetView("panel\nprompt ❯   ")
 	s.draw()
-	if got := out.String(); got != "\r"+ansi.ResetAutoWrapMode+ansi.EraseEntireLine+"panel\r\n"+ansi.EraseEntireLine+"prompt ❯"+ansi.SetAutoWrapMode {
+	if got := out.String(); got != "\r"+ansi.EraseEntireLine+ansi.ResetAutoWrapMode+"panel\r\nprompt ❯"+ansi.SetAutoWrapMode {
 		t.Fatalf("first draw %q", got)
 	}
 	out.Reset()
@@ -32,7 +32,7 @@ func TestScreenDraws(t *testing.T) {
 	s.SetView("prompt ❯ this line is far too long")
 	s.draw()
 	el := ansi.EraseEntireLine
-	want := "\r" + ansi.CursorUp(1) + el + "printed line\r\n" + el + "second\r\n" + ansi.ResetAutoWrapMode + el + "prompt ❯ t" + ansi.SetAutoWrapMode
+	want := "\r" + ansi.CursorUp(1) + el + ansi.CursorDown1 + el + ansi.CursorUp(1) + "printed line\r\nsecond\r\n" + ansi.ResetAutoWrapMode + "prompt ❯ t" + ansi.SetAutoWrapMode
 	if got := out.String(); got != want {
 		t.Fatalf("second draw\n got %q\nwant %q", got, want)
 	}
@@ -59,7 +59,7 @@ func TestScreenKeepsToTheHeight(t *testing.T) {
 	s.SetView("prompt")
 	s.draw()
 	el := ansi.EraseEntireLine
-	want := "\r" + ansi.CursorUp(3) + ansi.ResetAutoWrapMode + el + "prompt" + strings.Repeat("\r\n"+el, 3) + ansi.CursorUp(3) + ansi.SetAutoWrapMode
+	want := "\r" + ansi.CursorUp(3) + strings.Repeat(el+ansi.CursorDown1, 3) + el + ansi.CursorUp(3) + ansi.ResetAutoWrapMode + "prompt" + ansi.SetAutoWrapMode
 	if got := out.String(); got != want {
 		t.Fatalf("shorter view:\n got %q\nwant %q", got, want)
 	}
