@@ -203,8 +203,9 @@ func (s *Screen) draw() {
 }
 
 // fit prepares a line of the live area for a terminal width cells wide:
-// trailing blanks (a styled input's padding too) only make rewrapping
-// worse, so they go, and the line keeps a one-column margin. Lines of the
+// trailing blanks only make rewrapping worse, so they go (unstyled ones
+// only: a styled blank may be the input's cursor), and the line keeps a
+// one-column margin. Lines of the
 // last draw at the same width are taken from it (most rows of a redraw are
 // unchanged); each result is recorded in next.
 func (s *Screen) fit(line string, width int, next map[string]string) string {
@@ -213,12 +214,9 @@ func (s *Screen) fit(line string, width int, next map[string]string) string {
 		return out
 	}
 	in := line
-	w := ansi.StringWidth(strings.TrimRight(ansi.Strip(line), " "))
-	if width > 1 {
-		w = min(w, width-1)
-	}
-	if w < ansi.StringWidth(line) {
-		line = ansi.Truncate(line, w, "")
+	line = strings.TrimRight(line, " ")
+	if width > 1 && ansi.StringWidth(line) > width-1 {
+		line = ansi.Truncate(line, width-1, "")
 	}
 	next[in] = line
 	return line
