@@ -56,7 +56,7 @@ func buildShell() {
 // tmuxTerm is todo-shell running in its own tmux server.
 type tmuxTerm struct {
 	t      *testing.T
-	socket string
+	socket string // path of its server's socket
 }
 
 // startTmux runs todo-shell in a cols×rows tmux window.
@@ -66,11 +66,11 @@ func startTmux(t *testing.T, cols, rows int) *tmuxTerm {
 		t.Skip("tmux is not installed: the terminal tests need a real tmux")
 	}
 	bin := shellBinary(t)
-	tt := &tmuxTerm{t: t, socket: fmt.Sprintf("todo-shell-test-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "_"))}
 	dir := t.TempDir()
+	tt := &tmuxTerm{t: t, socket: filepath.Join(dir, "tmux.sock")} // a server of its own, removed with dir
 	cmd := fmt.Sprintf("cd %s && NO_COLOR=1 TERM=tmux-256color exec %s --offload-dir %s", dir, bin, filepath.Join(dir, ".offload"))
 	tt.run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), cmd)
-	t.Cleanup(func() { exec.Command("tmux", "-L", tt.socket, "kill-server").Run() })
+	t.Cleanup(func() { exec.Command("tmux", "-S", tt.socket, "kill-server").Run() })
 	tt.run("set-option", "-g", "history-limit", "10000")
 	tt.run("set-option", "-g", "remain-on-exit", "on") // to look at the terminal after
 	tt.waitScreen("the first prompt", func(s string) bool { return strings.Contains(s, "❯") })
@@ -79,7 +79,7 @@ func startTmux(t *testing.T, cols, rows int) *tmuxTerm {
 
 func (tt *tmuxTerm) run(args ...string) string {
 	tt.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-L", tt.socket}, args...)...).CombinedOutput()
+	out, err := exec.Command("tmux", append([]string{"-S", tt.socket}, args...)...).CombinedOutput()
 	if err != nil {
 		tt.t.Fatalf("tmux %v: %v\n%s", args, err, out)
 	}
@@ -109,7 +109,7 @@ func (tt *tmuxTerm) waitScreen(what string, ok func(string) bool) string {
 // paste types text as a bracketed paste (one line: it waits for Enter).
 func (tt *tmuxTerm) paste(text string) {
 	tt.t.Helper()
-	cmd := exec.Command("tmux", "-L", tt.socket, "load-buffer", "-")
+	cmd := exec.Command("tmux", "-S", tt.socket, "load-buffer", "-")
 	cmd.Stdin = strings.NewReader(text)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		tt.t.Fatalf("load-buffer: %v\n%s", err, out)
