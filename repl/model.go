@@ -114,17 +114,17 @@ func New(cfg Config) Model {
 	in.Prompt = ""
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m := Model{
-		cfg:    cfg,
-		keys:   defaultKeyMap(),
-		sub:    cfg.Store.Subscribe(),
-		input:  in,
-		spin:   sp,
-		snap:   cfg.Store.Snapshot(),
-		trace:  cfg.Trace,
-		width:  80,
-		panels: new(panelCache),
+		cfg:   cfg,
+		keys:  defaultKeyMap(),
+		sub:   cfg.Store.Subscribe(),
+		input: in,
+		spin:  sp,
+		snap:  cfg.Store.Snapshot(),
+		trace: cfg.Trace,
+		width: 80,
 	}
 	m.styles = &cfg.Styles // shared by every copy of the model
+	m.panels = new(panelCache)
 	m.spin.Style = m.styles.Accent
 	m.input.PromptStyle = m.styles.Prompt
 	m.layout()
