@@ -57,7 +57,7 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 	}
 	defer term.Restore(in.Fd(), state)
 	io.WriteString(out, ansi.HideCursor+ansi.SetModeBracketedPaste)
-	defer io.WriteString(out, ansi.ResetModeBracketedPaste+ansi.ShowCursor)
+	defer io.WriteString(out, ansi.ResetModeBracketedPaste+ansi.ShowCursor+ansi.SetAutoWrapMode) // auto-wrap: see repl.Screen
 
 	screen := repl.NewScreen(out)
 	var md *markdown.Styles

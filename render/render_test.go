@@ -143,3 +143,134 @@ func BenchmarkTaskBox50(b *testing.B) {
 		TaskBox(snap, 80, &st)
 	}
 }
+
+// list builds a list from a status string: c completed, a in progress, p pending.
+func list(statuses string) []todo.Item {
+	var items []todo.Item
+	for i, c := range statuses {
+		st := map[rune]string{'c': todo.StatusCompleted, 'a': todo.StatusInProgress, 'p': todo.StatusPending}[c]
+		items = append(items, todo.Item{Content: fmt.Sprintf("item %d", i), ActiveForm: fmt.Sprintf("doing %d", i), Status: st})
+	}
+	return items
+}
+
+// shown renders Collapse's rows compactly: item indexes and summaries.
+func shown(items []todo.Item, rows []Row) string {
+	var parts []string
+	for _, r := range rows {
+		if r.Summary != "" {
+			parts = append(parts, "["+r.Summary+"]")
+		} else {
+			parts = append(parts, fmt.Sprint(r.Item))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func TestCollapse(t *testing.T) {
+	tests := []struct {
+		name     string
+		statuses string
+		rows     int
+		want     string
+	}{
+		{"fits", "cap", 3, "0 1 2"},
+		{"fits with room", "cap", 10, "0 1 2"},
+		{"no room", "cap", 0, ""},
+		{"one row keeps the item in progress", "ccccapppp", 1, "4"},
+		{"two rows", "ccccapppp", 2, "[✓ 4 completed] 4"},
+		{"three rows", "ccccapppp", 3, "[✓ 4 completed] 4 [… 4 more pending]"},
+		{"around the item in progress", "ccccccccccccapppppppppppppppppppppppp", 8, "[✓ 11 completed] 11 12 13 14 15 16 [… 20 more pending]"},
+		{"at the top", "apppppppppp", 4, "0 1 2 [… 8 more pending]"},
+		{"at the bottom", "cccccccccca", 4, "[✓ 8 completed] 8 9 10"},
+		{"no item in progress: first pending", "ccccccpppppp", 5, "[✓ 6 completed] 6 7 8 [… 3 more pending]"},
+		{"all completed: the last", "cccccccc", 3, "[✓ 6 completed] 6 7"},
+		{"mixed above and below", "pcpcpcapcpcpc", 5, "[… 6 more above (3 completed, 3 pending)] 6 7 8 [… 4 more below (2 completed, 2 pending)]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			items := list(tt.statuses)
+			rows := Collapse(items, tt.rows)
+			if len(rows) > max(tt.rows, 0) {
+				t.Fatalf("%d rows for a room of %d", len(rows), tt.rows)
+			}
+			if got := shown(items, rows); got != tt.want {
+				t.Fatalf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCollapseAlwaysKeepsTheItemInProgress(t *testing.T) {
+	for n := 1; n <= 60; n++ {
+		for a := 0; a < n; a++ {
+			items := list(strings.Repeat("c", a) + "a" + strings.Repeat("p", n-a-1))
+			for rows := 1; rows <= n+2; rows++ {
+				got := Collapse(items, rows)
+				if len(got) > rows {
+					t.Fatalf("n=%d a=%d rows=%d: %d rows", n, a, rows, len(got))
+				}
+				found := false
+				for _, r := range got {
+					found = found || (r.Summary == "" && r.Item == a)
+				}
+				if !found {
+					t.Fatalf("n=%d a=%d rows=%d: item in progress left out: %s", n, a, rows, shown(items, got))
+				}
+			}
+		}
+	}
+}
+
+func fifty() todo.Snapshot {
+	items := list(strings.Repeat("c", 12) + "a" + strings.Repeat("p", 37))
+	items[20].Content = "ok 👍🏽 and क्षि"
+	return todo.Snapshot{Items: items}
+}
+
+func TestTaskBoxInGolden(t *testing.T) {
+	st := PlainStyles()
+	for _, h := range []int{0, 1, 2, 3, 5, 10, 18} {
+		t.Run(fmt.Sprint(h), func(t *testing.T) {
+			box := TaskBoxIn(fifty(), 40, h, &st)
+			golden(t, fmt.Sprintf("taskbox_in_%d", h), box)
+			lines := strings.Split(box, "\n")
+			if h > 0 && len(lines) > h {
+				t.Fatalf("%d lines in a height of %d", len(lines), h)
+			}
+			if !strings.Contains(lines[0], "Tasks 12/50") {
+				t.Fatalf("title row %q", lines[0])
+			}
+			if h >= 3 && !strings.Contains(box, "● doing 12") {
+				t.Fatal("the item in progress is not shown")
+			}
+		})
+	}
+}
+
+func BenchmarkTaskBoxIn50Collapsed(b *testing.B) {
+	r := lipgloss.NewRenderer(os.Stdout)
+	r.SetColorProfile(termenv.TrueColor)
+	st := DefaultStyles(r)
+	snap := fifty()
+	b.ReportAllocs()
+	for b.Loop() {
+		TaskBoxIn(snap, 100, 16, &st)
+	}
+}
+
+func TestTaskBoxWidth(t *testing.T) {
+	st := PlainStyles()
+	snap := todo.Snapshot{Items: list("cap")}
+	w := TaskBoxWidth(snap)
+	if w != 15 { // the title " Tasks 1/3 " (11 cells) and its frame; the rows need 13
+		t.Fatalf("width %d", w)
+	}
+	box := TaskBoxIn(snap, w, 0, &st)
+	if strings.Contains(box, "…") {
+		t.Fatalf("cut at its own width:\n%s", box)
+	}
+	if got := TaskBoxWidth(mixed); got != ansi.StringWidth("Ship it 🚀 and celebrate 🎉 with the whole team")+6 {
+		t.Fatalf("mixed: %d", got)
+	}
+}

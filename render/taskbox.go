@@ -26,7 +26,16 @@ const minBoxWidth = 12
 // that do not fit are cut with "…" and the frame stays whole. An empty list
 // draws nothing.
 func TaskBox(snap todo.Snapshot, width int, st *Styles) string {
-	if len(snap.Items) == 0 {
+	return TaskBoxIn(snap, width, 0, st)
+}
+
+// TaskBoxIn is TaskBox in at most height rows (0 means no limit): when the
+// list does not fit it is collapsed by Collapse — the title with its counts
+// always, the item in progress always, the items around it, and summary
+// rows ("✓ 12 completed", "… 25 more pending") for the rest. Below 3 rows
+// only the title row is drawn; below 1, nothing.
+func TaskBoxIn(snap todo.Snapshot, width, height int, st *Styles) string {
+	if len(snap.Items) == 0 || height < 0 {
 		return ""
 	}
 	if width < minBoxWidth {
@@ -35,9 +44,15 @@ func TaskBox(snap todo.Snapshot, width int, st *Styles) string {
 	inner := width - 4 // "│ " and " │"
 	border, title, count := st.border, st.title, st.count
 	done, _, _ := snap.Counts()
+	rows := len(snap.Items)
+	var fitted []Row
+	if height > 0 && rows+2 > height {
+		fitted = Collapse(snap.Items, height-2)
+		rows = len(fitted)
+	}
 
 	var b strings.Builder
-	b.Grow((width + 16) * (len(snap.Items) + 2) * 2)
+	b.Grow((width + 16) * (rows + 2) * 2)
 
 	// ╭─ Tasks 1/3 ───╮
 	label := " Tasks "
@@ -54,10 +69,26 @@ func TaskBox(snap todo.Snapshot, width int, st *Styles) string {
 	b.WriteString(title.apply(label))
 	b.WriteString(count.apply(tally))
 	b.WriteString(border.apply(strings.Repeat("─", fill) + "╮"))
+	if height > 0 && height < 3 {
+		return b.String()
+	}
 	b.WriteByte('\n')
 
 	side := border.apply("│")
-	for _, it := range snap.Items {
+	row := func(text string, p paint) {
+		w := ansi.StringWidth(text)
+		if w > inner {
+			text = ansi.Truncate(text, inner, "…")
+			w = ansi.StringWidth(text)
+		}
+		b.WriteString(side)
+		b.WriteByte(' ')
+		b.WriteString(p.apply(text))
+		b.WriteString(strings.Repeat(" ", inner-w+1))
+		b.WriteString(side)
+		b.WriteByte('\n')
+	}
+	item := func(it todo.Item) {
 		icon, text, p := IconPending, it.Content, st.pending
 		switch it.Status {
 		case todo.StatusCompleted:
@@ -65,21 +96,133 @@ func TaskBox(snap todo.Snapshot, width int, st *Styles) string {
 		case todo.StatusInProgress:
 			icon, text, p = IconActive, it.ActiveForm, st.active
 		}
-		row := icon + " " + Sanitize(text)
-		w := ansi.StringWidth(row)
-		if w > inner {
-			row = ansi.Truncate(row, inner, "…")
-			w = ansi.StringWidth(row)
+		row(icon+" "+Sanitize(text), p)
+	}
+	if fitted == nil {
+		for _, it := range snap.Items {
+			item(it)
 		}
-		b.WriteString(side)
-		b.WriteByte(' ')
-		b.WriteString(p.apply(row))
-		b.WriteString(strings.Repeat(" ", inner-w+1))
-		b.WriteString(side)
-		b.WriteByte('\n')
+	} else {
+		for _, r := range fitted {
+			if r.Summary != "" {
+				row(r.Summary, st.done)
+			} else {
+				item(snap.Items[r.Item])
+			}
+		}
 	}
 	b.WriteString(border.apply("╰" + strings.Repeat("─", width-2) + "╯"))
 	return b.String()
+}
+
+// TaskBoxWidth is the narrowest width at which TaskBox shows every row and
+// its title whole: the widest row plus the frame.
+func TaskBoxWidth(snap todo.Snapshot) int {
+	done, _, _ := snap.Counts()
+	w := ansi.StringWidth(" Tasks "+strconv.Itoa(done)+"/"+strconv.Itoa(len(snap.Items))+" ") + 4
+	for _, it := range snap.Items {
+		text := it.Content
+		if it.Status == todo.StatusInProgress {
+			text = it.ActiveForm
+		}
+		w = max(w, ansi.StringWidth(Sanitize(text))+2+4)
+	}
+	return max(w, minBoxWidth)
+}
+
+// Row is one row of a collapsed list: an item (its index in the list) or,
+// when Summary is set, a summary of the items left out.
+type Row struct {
+	Item    int
+	Summary string
+}
+
+// Collapse chooses at most rows rows to show a list in. A list that fits is
+// shown whole. Otherwise the anchor — the first item in progress, else the
+// first pending one, else the last — is always shown, with the items around
+// it (about a third of the room before it, the rest after), and each run of
+// items left out above or below becomes one summary row: "✓ 12 completed",
+// "… 25 more pending", or with mixed statuses "… 7 more above (5 completed,
+// 2 pending)". With no room at all (rows < 1) it returns nil.
+func Collapse(items []todo.Item, rows int) []Row {
+	n := len(items)
+	if rows < 1 || n == 0 {
+		return nil
+	}
+	if n <= rows {
+		out := make([]Row, n)
+		for i := range out {
+			out[i].Item = i
+		}
+		return out
+	}
+	anchor := -1
+	for i, it := range items {
+		if it.Status == todo.StatusInProgress {
+			anchor = i
+			break
+		}
+	}
+	if anchor < 0 {
+		for i, it := range items {
+			if it.Status == todo.StatusPending {
+				anchor = i
+				break
+			}
+		}
+	}
+	if anchor < 0 {
+		anchor = n - 1
+	}
+	start, end := anchor, anchor+1
+	for w := rows; w >= 1; w-- {
+		start = min(max(anchor-(w-1)/3, 0), n-w)
+		end = start + w
+		used := w
+		if start > 0 {
+			used++
+		}
+		if end < n {
+			used++
+		}
+		if used <= rows {
+			break
+		}
+	}
+	out := make([]Row, 0, rows)
+	if start > 0 && len(out) < rows-(end-start) {
+		out = append(out, Row{Item: -1, Summary: summary(items[:start], "above")})
+	}
+	for i := start; i < end; i++ {
+		out = append(out, Row{Item: i})
+	}
+	if end < n && len(out) < rows {
+		out = append(out, Row{Item: -1, Summary: summary(items[end:], "below")})
+	}
+	return out
+}
+
+// summary describes items left out of a collapsed list.
+func summary(items []todo.Item, where string) string {
+	s := todo.Snapshot{Items: items}
+	done, active, pending := s.Counts()
+	n := strconv.Itoa(len(items))
+	switch len(items) {
+	case done:
+		return IconDone + " " + n + " completed"
+	case pending:
+		return "… " + n + " more pending"
+	}
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		what string
+	}{{done, "completed"}, {active, "in progress"}, {pending, "pending"}} {
+		if p.n > 0 {
+			parts = append(parts, strconv.Itoa(p.n)+" "+p.what)
+		}
+	}
+	return "… " + n + " more " + where + " (" + strings.Join(parts, ", ") + ")"
 }
 
 // Plain draws the list the way the reference implementations do:

@@ -93,7 +93,7 @@ type Model struct {
 	history  history
 	queue    []string // complete commands waiting for the running one
 	snap     todo.Snapshot
-	panel    string // the drawn task box, "" when hidden
+	panels   *panelCache // the task panel drawn last, shared by copies
 	running  *run
 	runs     int // runs started, to tell stale messages apart
 	trace    bool
@@ -153,6 +153,7 @@ func New(cfg Config) Model {
 		width:     80,
 	}
 	m.styles = &cfg.Styles // shared by every copy of the model
+	m.panels = new(panelCache)
 	m.spin.Style = m.styles.Accent
 	m.input = newInput(m.styles.Prompt)
 	m.prompt.branch = gitinfo.Branch(m.dir)
@@ -218,7 +219,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := m.update(msg)
 	if scr := m.cfg.Screen; scr != nil {
 		if ws, ok := msg.(tea.WindowSizeMsg); ok {
-			scr.SetWidth(ws.Width)
+			scr.SetSize(ws.Width, ws.Height)
 		}
 		nm := next.(Model)
 		nm.frame = nm.draw()
@@ -231,8 +232,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width = msg.Width
-		m.height = msg.Height
+		m.width, m.height = msg.Width, msg.Height
 		m.layout()
 		return m, nil
 	case todosChangedMsg:
@@ -561,7 +561,6 @@ func (m *Model) layout() {
 	if w <= 0 {
 		w = 80
 	}
-	m.panel = render.TaskBox(m.snap, min(w, maxPanelWidth), m.styles)
 	pw := ansi.StringWidth(m.linePrompt(0))
 	m.input.SetPromptFunc(pw, m.linePrompt)
 	m.input.SetWidth(max(w-1, pw+2))

@@ -224,7 +224,10 @@ func TestResize(t *testing.T) {
 	enter(tm, writeTwo)
 	waitFor(t, tm, "Tasks 0/2")
 	tm.Send(tea.WindowSizeMsg{Width: 24, Height: 20})
-	waitFor(t, tm, "╭─ Tasks 0/2 ──────────╮") // the panel redrawn at the new width
+	// Messages are handled in order: once this line's output is in, the
+	// resize was handled before it.
+	enter(tm, "echo resized | tr a-z A-Z")
+	waitFor(t, tm, "RESIZED")
 	view := finalView(t, tm)
 	for _, line := range strings.Split(view, "\n") {
 		if w := lipgloss.Width(line); w > 24 {

@@ -26,6 +26,7 @@ type Screen struct {
 	printed []string
 	clear   bool
 	width   int
+	rows    int
 
 	wake    chan struct{}
 	done    chan struct{}
@@ -36,9 +37,11 @@ type Screen struct {
 	drawMu sync.Mutex
 
 	// Owned by the drawing goroutine.
-	height    int    // rows of the live area on the terminal
-	last      string // the view drawn last
-	lastWidth int    // the width it was drawn at
+	height    int               // rows of the live area on the terminal
+	last      string            // the view drawn last
+	lastLines []string          // its lines as drawn
+	prep      map[string]string // fit's results for the view drawn last
+	lastWidth int               // the width it was drawn at
 }
 
 // NewScreen returns a Screen drawing to out. Call Start, and Stop when done.
@@ -49,10 +52,11 @@ func NewScreen(out io.Writer) *Screen {
 // Start starts drawing.
 func (s *Screen) Start() { go s.run() }
 
-// Stop draws what is pending and stops.
+// Stop draws what is pending and stops, leaving the terminal's auto-wrap on.
 func (s *Screen) Stop() {
 	close(s.done)
 	<-s.stopped
+	io.WriteString(s.out, ansi.SetAutoWrapMode)
 }
 
 // SetView records the live area to show.
@@ -66,11 +70,17 @@ func (s *Screen) SetView(view string) {
 	}
 }
 
-// SetWidth records the terminal's width; lines are cut to it.
-func (s *Screen) SetWidth(w int) {
+// SetSize records the terminal's size. Lines of the live area are cut one
+// column short of the width, and the live area keeps to the height minus
+// two rows (its top rows are left out).
+func (s *Screen) SetSize(width, rows int) {
 	s.mu.Lock()
-	s.width = w
+	changed := width != s.width || rows != s.rows
+	s.width, s.rows = width, rows
 	s.mu.Unlock()
+	if changed {
+		s.poke()
+	}
 }
 
 // Print records text to print above the live area, into the scrollback.
@@ -121,50 +131,99 @@ func (s *Screen) run() {
 	}
 }
 
-// draw brings the terminal up to date in one write.
+// draw brings the terminal up to date in one write. The live area is drawn
+// with the terminal's auto-wrap off (and turned back on at the end of the
+// same write): a line the terminal finds wider than measured — an emoji
+// with a skin tone, a Devanagari cluster — is clipped rather than wrapped,
+// so the live area keeps exactly the rows counted and each redraw erases
+// all of it.
+//
+// The old live area's rows are erased one by one (EL 2), never with "erase
+// below": tmux (scroll-on-clear) takes an erase below from the top left
+// corner for a clear screen and pushes the rows into the scrollback, so
+// once the live area reached the top of the window — after Ctrl+L, or in a
+// new window — every redraw left a copy of it behind.
 func (s *Screen) draw() {
 	s.drawMu.Lock()
 	defer s.drawMu.Unlock()
 	s.mu.Lock()
-	view, printed, clear, width := s.view, s.printed, s.clear, s.width
+	view, printed, clear, width, rows := s.view, s.printed, s.clear, s.width, s.rows
 	s.printed, s.clear = nil, false
 	s.mu.Unlock()
-	if view == s.last && len(printed) == 0 && !clear {
+	if view == s.last && len(printed) == 0 && !clear && width == s.lastWidth {
 		return
 	}
+	height := s.height // rows the live area takes on the terminal now
 	if width > 0 && s.lastWidth > width {
-		// The terminal got narrower and rewrapped what was drawn: each old
-		// line now takes as many rows as it needs at the new width.
-		s.height = 0
-		for _, line := range strings.Split(s.last, "\n") {
-			s.height += max(1, (ansi.StringWidth(line)+width-1)/width)
+		// The terminal got narrower and rewrapped (tmux, most emulators)
+		// what was drawn: each old line now takes as many rows as it needs
+		// at the new width.
+		height = 0
+		for _, line := range s.lastLines {
+			height += max(1, (ansi.StringWidth(line)+width-1)/width)
 		}
 	}
+	if rows > 0 {
+		height = min(height, rows) // the rest went into the scrollback
+	}
+	height = max(height, 1) // at least the cursor's row
 	var b strings.Builder
-	// Back to the first row of the live area, and erase it.
+	// Back to the first row of the live area, and erase its rows.
 	b.WriteByte('\r')
-	if s.height > 1 {
-		b.WriteString(ansi.CursorUp(s.height - 1))
+	if height > 1 {
+		b.WriteString(ansi.CursorUp(height - 1))
 	}
 	if clear {
 		b.WriteString(ansi.EraseEntireScreen + ansi.CursorHomePosition)
+		height = 0
 	}
-	b.WriteString(ansi.EraseScreenBelow)
+	for i := range height {
+		b.WriteString(ansi.EraseEntireLine)
+		if i < height-1 {
+			b.WriteString(ansi.CursorDown1) // never scrolls
+		}
+	}
+	if height > 1 {
+		b.WriteString(ansi.CursorUp(height - 1))
+	}
 	for _, line := range printed {
 		b.WriteString(line)
 		b.WriteString("\r\n")
 	}
 	lines := strings.Split(view, "\n")
-	for i, line := range lines {
-		line = strings.TrimRight(line, " ") // padding only makes rewrapping worse
-		if width > 0 && ansi.StringWidth(line) > width {
-			line = ansi.Truncate(line, width, "")
-		}
-		b.WriteString(line)
+	if rows > 0 && len(lines) > max(rows-2, 1) {
+		lines = lines[len(lines)-max(rows-2, 1):]
+	}
+	b.WriteString(ansi.ResetAutoWrapMode)
+	prep := make(map[string]string, len(lines))
+	for i := range lines {
+		lines[i] = s.fit(lines[i], width, prep)
+		b.WriteString(lines[i])
 		if i < len(lines)-1 {
 			b.WriteString("\r\n")
 		}
 	}
-	s.height, s.last, s.lastWidth = len(lines), view, width
+	b.WriteString(ansi.SetAutoWrapMode)
+	s.height, s.last, s.lastLines, s.lastWidth, s.prep = len(lines), view, lines, width, prep
 	io.WriteString(s.out, b.String())
+}
+
+// fit prepares a line of the live area for a terminal width cells wide:
+// trailing blanks only make rewrapping worse, so they go (unstyled ones
+// only: a styled blank may be the input's cursor), and the line keeps a
+// one-column margin. Lines of the
+// last draw at the same width are taken from it (most rows of a redraw are
+// unchanged); each result is recorded in next.
+func (s *Screen) fit(line string, width int, next map[string]string) string {
+	if out, ok := s.prep[line]; ok && width == s.lastWidth {
+		next[line] = out
+		return out
+	}
+	in := line
+	line = strings.TrimRight(line, " ")
+	if width > 1 && ansi.StringWidth(line) > width-1 {
+		line = ansi.Truncate(line, width-1, "")
+	}
+	next[in] = line
+	return line
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
+	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
 // View draws the live area: the task panel, the running command with its
@@ -20,52 +21,129 @@ func (m Model) View() string {
 	return m.draw()
 }
 
-// draw assembles the live area.
+// draw assembles the live area. It is never taller than the terminal
+// minus two rows: the task panel collapses to the room left by the rest
+// (see render.TaskBoxIn), and when even that is too little the running
+// command's output lines go first.
 func (m Model) draw() string {
 	if m.quitting {
 		return ""
 	}
-	var b strings.Builder
-	if m.panel != "" {
-		b.WriteString(m.panel)
-		b.WriteByte('\n')
-	}
+	var rest []string // everything under the panel, top to bottom
+	var tail []string
+	label := ""
 	if r := m.running; r != nil {
-		label := fmt.Sprintf("%s Running %s (%s)", m.spin.View(), oneLine(r.line), formatElapsed(r.elapsed))
+		label = fmt.Sprintf("%s Running %s (%s)", m.spin.View(), oneLine(r.line), formatElapsed(r.elapsed))
 		if r.events != nil {
 			label = fmt.Sprintf("%s %s (%s · Ctrl+C to interrupt)", m.spin.View(), m.agentLabel(), formatElapsed(r.elapsed))
 		}
-		b.WriteString(m.fit(label))
-		b.WriteByte('\n')
 		for _, l := range r.lines {
-			b.WriteString(m.styles.Dim.Render(m.fit("  " + render.SanitizeOutput(l))))
+			tail = append(tail, m.styles.Dim.Render(m.fit("  "+render.SanitizeOutput(l))))
+		}
+	}
+	input := m.input.View()
+	if m.search != nil {
+		input = m.searchView(m.search.s)
+	}
+	if list := m.tabList(); list != "" {
+		input += "\n" + list
+	}
+	var queued []string // typed ahead, waiting for the running command
+	for _, q := range m.queue {
+		queued = append(queued, m.styles.Dim.Render(m.fit(m.linePrompt(0)+render.Sanitize(oneLine(q)))))
+	}
+	fixed := strings.Count(input, "\n") + 1 + len(queued)
+	if label != "" {
+		fixed++
+	}
+	if m.hint != "" {
+		fixed++
+	}
+	room := 0 // rows for the panel; 0 is no limit
+	if limit := m.maxRows(); limit > 0 {
+		// The panel needs 3 rows to show the item in progress; output
+		// lines give way to it.
+		for len(tail) > 0 && limit-fixed-len(tail) < 3 {
+			tail = tail[1:]
+		}
+		room = limit - fixed - len(tail)
+	}
+	if label != "" {
+		rest = append(rest, m.fit(label))
+	}
+	rest = append(rest, tail...)
+	rest = append(rest, queued...)
+	if m.hint != "" {
+		rest = append(rest, m.styles.Dim.Render(m.fit(m.hint)))
+	}
+	var b strings.Builder
+	if room >= 0 {
+		if panel := m.panelIn(room); panel != "" {
+			b.WriteString(panel)
 			b.WriteByte('\n')
 		}
 	}
-	for _, q := range m.queue { // typed ahead, waiting for the running command
-		b.WriteString(m.styles.Dim.Render(m.fit(m.linePrompt(0) + render.Sanitize(oneLine(q)))))
+	for _, l := range rest {
+		b.WriteString(l)
 		b.WriteByte('\n')
 	}
-	if m.hint != "" {
-		b.WriteString(m.styles.Dim.Render(m.fit(m.hint)))
-		b.WriteByte('\n')
-	}
-	if m.search != nil {
-		b.WriteString(m.searchView(m.search.s))
-	} else {
-		b.WriteString(m.input.View())
-	}
-	if list := m.tabList(); list != "" {
-		b.WriteByte('\n')
-		b.WriteString(list)
-	}
+	b.WriteString(input)
 	return b.String()
 }
 
-// fit cuts a line to the terminal's width.
+// maxRows is the most rows the live area may take: the terminal's height
+// minus two, or 0 when the height is unknown.
+func (m Model) maxRows() int {
+	if m.height <= 0 {
+		return 0
+	}
+	return max(m.height-2, 1)
+}
+
+// panelIn draws the task panel in at most rows rows (0: no limit): as wide
+// as its widest row needs, never wider than maxPanelWidth nor than the
+// terminal less its one-column margin. A box no wider than its content
+// keeps its shape when the window gets narrower than the old box was (the
+// terminal rewraps only rows wider than the new width), so resizing rarely
+// pushes pieces of it into the scrollback.
+func (m Model) panelIn(rows int) string {
+	if len(m.snap.Items) == 0 || (rows == 0 && m.maxRows() > 0) {
+		return ""
+	}
+	w := m.width
+	if w <= 0 {
+		w = 80
+	}
+	c := m.panels
+	if c == nil {
+		c = new(panelCache)
+	}
+	if c.version != m.snap.Version || c.items == nil {
+		c.version, c.items, c.natural = m.snap.Version, m.snap.Items, render.TaskBoxWidth(m.snap)
+		c.panel = ""
+	}
+	w = min(w-1, maxPanelWidth, c.natural)
+	if c.panel == "" || c.width != w || c.rows != rows {
+		c.width, c.rows, c.panel = w, rows, render.TaskBoxIn(m.snap, w, rows, m.styles)
+	}
+	return c.panel
+}
+
+// panelCache keeps the task panel drawn last: most redraws (a keystroke, a
+// spinner tick) show the same list at the same size.
+type panelCache struct {
+	version uint64      // the snapshot drawn
+	items   []todo.Item // its items (a version 0 list has none)
+	natural int         // render.TaskBoxWidth of it
+	width   int
+	rows    int
+	panel   string
+}
+
+// fit cuts a line to the terminal's width less the one-column margin.
 func (m Model) fit(s string) string {
-	if m.width > 0 && ansi.StringWidth(s) > m.width {
-		return ansi.Truncate(s, m.width, "…")
+	if m.width > 1 && ansi.StringWidth(s) > m.width-1 {
+		return ansi.Truncate(s, m.width-1, "…")
 	}
 	return s
 }

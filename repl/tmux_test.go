@@ -1,0 +1,179 @@
+package repl
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// These tests drive the built todo-shell in a real tmux, the terminal a
+// person would use, and read back what it shows with capture-pane. They
+// wait for the output they assert on (polling capture-pane), never for a
+// fixed time. TODO_SHELL_BINARY runs them against another build (to see
+// them fail before a fix).
+
+var (
+	buildOnce sync.Once
+	builtPath string
+	buildErr  error
+)
+
+// shellBinary builds todo-shell once for the tmux tests.
+func shellBinary(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("TODO_SHELL_BINARY"); p != "" {
+		return p
+	}
+	buildShell()
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return builtPath
+}
+
+// buildShell builds todo-shell, once.
+func buildShell() {
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "todo-shell-tmux-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		builtPath = filepath.Join(dir, "todo-shell")
+		out, err := exec.Command("go", "build", "-o", builtPath, "github.com/todo-shell/todo-shell").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+}
+
+// tmuxTerm is todo-shell running in its own tmux server.
+type tmuxTerm struct {
+	t      *testing.T
+	socket string // path of its server's socket
+}
+
+// startTmux runs todo-shell in a cols×rows tmux window.
+func startTmux(t *testing.T, cols, rows int) *tmuxTerm {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: the terminal tests need a real tmux")
+	}
+	bin := shellBinary(t)
+	dir := t.TempDir()
+	tt := &tmuxTerm{t: t, socket: filepath.Join(dir, "tmux.sock")} // a server of its own, removed with dir
+	cmd := fmt.Sprintf("cd %s && NO_COLOR=1 TERM=tmux-256color exec %s --offload-dir %s", dir, bin, filepath.Join(dir, ".offload"))
+	tt.run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), cmd)
+	t.Cleanup(func() { exec.Command("tmux", "-S", tt.socket, "kill-server").Run() })
+	tt.run("set-option", "-g", "history-limit", "10000")
+	tt.run("set-option", "-g", "remain-on-exit", "on") // to look at the terminal after
+	tt.waitScreen("the first prompt", func(s string) bool { return strings.Contains(s, "❯") })
+	return tt
+}
+
+func (tt *tmuxTerm) run(args ...string) string {
+	tt.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-S", tt.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		tt.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// screen is what the window shows; all is the scrollback and the window.
+func (tt *tmuxTerm) screen() string { return tt.run("capture-pane", "-p", "-t", "t") }
+func (tt *tmuxTerm) all() string    { return tt.run("capture-pane", "-p", "-S", "-", "-t", "t") }
+
+// waitScreen waits until ok holds for the scrollback and window.
+func (tt *tmuxTerm) waitScreen(what string, ok func(string) bool) string {
+	tt.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s := tt.all()
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			tt.t.Fatalf("waited 10s for %s; the terminal holds:\n%s", what, s)
+		}
+		time.Sleep(20 * time.Millisecond) // polling the output, not waiting blind
+	}
+}
+
+// paste types text as a bracketed paste (one line: it waits for Enter).
+func (tt *tmuxTerm) paste(text string) {
+	tt.t.Helper()
+	cmd := exec.Command("tmux", "-S", tt.socket, "load-buffer", "-")
+	cmd.Stdin = strings.NewReader(text)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		tt.t.Fatalf("load-buffer: %v\n%s", err, out)
+	}
+	tt.run("paste-buffer", "-p", "-d", "-t", "t")
+}
+
+// command runs a line and waits for the output line want.
+func (tt *tmuxTerm) command(line, want string) string {
+	tt.t.Helper()
+	tt.paste(line)
+	tt.run("send-keys", "-t", "t", "Enter")
+	return tt.waitScreen(fmt.Sprintf("%q after %q", want, line), func(s string) bool {
+		return hasLine(s, want) && idle(s)
+	})
+}
+
+// hasLine reports whether a line of s is exactly want (trailing blanks aside).
+func hasLine(s, want string) bool {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimRight(l, " ") == want {
+			return true
+		}
+	}
+	return false
+}
+
+// idle reports that the last non-blank row is an empty prompt.
+func idle(s string) bool {
+	lines := strings.Split(strings.TrimRight(s, "\n "), "\n")
+	last := strings.TrimRight(lines[len(lines)-1], " ")
+	return strings.HasSuffix(last, "❯")
+}
+
+// count counts the lines of s containing sub.
+func count(s, sub string) int {
+	n := 0
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			n++
+		}
+	}
+	return n
+}
+
+// todoWrite is a TodoWrite line: done completed items, one in progress,
+// pending items, with extra contents placed just after the item in progress.
+func todoWrite(done, pending int, extra ...string) string {
+	type item struct {
+		Content    string `json:"content"`
+		ActiveForm string `json:"activeForm"`
+		Status     string `json:"status"`
+	}
+	var items []item
+	for i := 0; i < done; i++ {
+		items = append(items, item{fmt.Sprintf("Finished step %d", i), "x", "completed"})
+	}
+	items = append(items, item{"Current step", "Working on the current step", "in_progress"})
+	for _, e := range extra {
+		items = append(items, item{e, "x", "pending"})
+	}
+	for i := 0; i < pending; i++ {
+		items = append(items, item{fmt.Sprintf("Later step %d", i), "x", "pending"})
+	}
+	b, _ := json.Marshal(map[string]any{"todos": items})
+	return "TodoWrite '" + string(b) + "'"
+}
