@@ -20,6 +20,8 @@ type Options struct {
 	Getenv  func(string) string
 
 	Session          string
+	Resume           string // --resume ID
+	Continue         bool   // --continue
 	OffloadDir       string
 	OffloadThreshold int
 	MaxItems         int
@@ -114,6 +116,8 @@ func newCmdRoot(s Streams, getenv func(string) string) *cobra.Command {
 
 	pf := cmd.PersistentFlags()
 	pf.StringVar(&opts.Session, "session", "", "session id, [A-Za-z0-9_-] (default: a fresh unique id)")
+	pf.StringVar(&opts.Resume, "resume", "", "resume the session ID: its list, its files and (agent) its conversation")
+	pf.BoolVar(&opts.Continue, "continue", false, "resume the most recent session in the offload directory")
 	pf.StringVar(&opts.OffloadDir, "offload-dir", ".offload", "where offloaded results go")
 	pf.IntVar(&opts.OffloadThreshold, "offload-threshold", offload.DefaultThreshold, "offload results of this many characters or more (0: never)")
 	pf.IntVar(&opts.MaxItems, "max-items", todo.DefaultLimits().MaxItems, "most todos in a list (overrides "+todo.EnvMaxItems+")")
@@ -130,6 +134,8 @@ func newCmdRoot(s Streams, getenv func(string) string) *cobra.Command {
 		newCmdServe(opts),
 		newCmdVersion(opts),
 		newCmdAgent(opts),
+		newCmdSessions(opts),
+		newCmdClean(opts),
 	} {
 		sub.SilenceUsage, sub.SilenceErrors = true, true
 		cmd.AddCommand(sub)

@@ -39,17 +39,21 @@ func newCmdVersion(o *Options) *cobra.Command {
 		Short: "Print todo-shell's version",
 		Args:  noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			v := Version
-			if v == "" {
-				v = "(devel)"
-				if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
-					v = info.Main.Version
-				}
-			}
-			_, err := o.Streams.Out.Write([]byte("todo-shell " + v + "\n"))
+			_, err := o.Streams.Out.Write([]byte("todo-shell " + versionString() + "\n"))
 			return err
 		},
 	}
+}
+
+// versionString is Version, or the module's version, or "(devel)".
+func versionString() string {
+	if Version != "" {
+		return Version
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
+		return info.Main.Version
+	}
+	return "(devel)"
 }
 
 // noArgs is cobra.NoArgs reporting bad usage.
