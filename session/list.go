@@ -1,11 +1,13 @@
 package session
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/todo-shell/todo-shell/tools/offload"
@@ -37,6 +39,9 @@ type Info struct {
 // offloaded result.
 var known = map[string]bool{TodosFile: true, JournalFile: true, MetaFile: true, LockFile: true, TranscriptFile: true}
 
+// anyList are limits any saved list meets.
+var anyList = todo.Limits{MaxItems: 1 << 30, MaxContentLength: 1 << 30}
+
 // List sums up every session under dir, most recently changed first. A
 // directory that does not exist holds no sessions.
 func List(dir string) ([]Info, error) {
@@ -47,12 +52,30 @@ func List(dir string) ([]Info, error) {
 		}
 		return nil, err
 	}
-	out := make([]Info, 0, len(entries))
+	var paths []string
 	for _, e := range entries {
-		if !e.IsDir() || offload.CheckID("", e.Name()) != nil {
-			continue
+		if e.IsDir() && offload.CheckID("", e.Name()) == nil {
+			paths = append(paths, filepath.Join(dir, e.Name()))
 		}
-		if info, ok := Stat(filepath.Join(dir, e.Name())); ok {
+	}
+	// Each session costs a dozen system calls: spread them over the CPUs.
+	infos := make([]Info, len(paths))
+	oks := make([]bool, len(paths))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(paths)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(paths); i = int(next.Add(1) - 1) {
+				infos[i], oks[i] = Stat(paths[i])
+			}
+		}()
+	}
+	wg.Wait()
+	out := make([]Info, 0, len(paths))
+	for i, info := range infos {
+		if oks[i] {
 			out = append(out, info)
 		}
 	}
@@ -72,10 +95,14 @@ func Stat(path string) (Info, bool) {
 	if err != nil {
 		return info, true
 	}
+	lockHeld := false
 	for _, e := range entries {
 		fi, err := e.Info()
 		if err != nil || fi.IsDir() {
 			continue
+		}
+		if e.Name() == LockFile {
+			lockHeld = fi.Size() > 0 // a holder writes its pid; Close empties it
 		}
 		info.Bytes += fi.Size()
 		if fi.ModTime().After(info.LastChange) {
@@ -92,13 +119,12 @@ func Stat(path string) (Info, bool) {
 			info.Mode, info.Created, info.Dir, info.AgentTurns = m.Mode, m.Created, m.Dir, m.AgentTurns
 		}
 	}
-	if b, err := os.ReadFile(filepath.Join(path, TodosFile)); err == nil && len(bytes.TrimSpace(b)) > 0 {
-		var list struct {
-			Todos []todo.Item `json:"todos"`
-		}
-		if json.Unmarshal(b, &list) == nil {
-			info.Total = len(list.Todos)
-			for _, it := range list.Todos {
+	if b, err := os.ReadFile(filepath.Join(path, TodosFile)); err == nil {
+		// todo.Validate's scanner is several times faster than
+		// encoding/json, and todos.json is a list TodoWrite accepted.
+		if items, err := todo.Validate(b, anyList); err == nil {
+			info.Total = len(items)
+			for _, it := range items {
 				switch it.Status {
 				case todo.StatusCompleted:
 					info.Done++
@@ -110,7 +136,9 @@ func Stat(path string) (Info, bool) {
 			}
 		}
 	}
-	info.Live, info.PID = Live(path)
+	if lockHeld {
+		info.Live, info.PID = Live(path)
+	}
 	return info, true
 }
 

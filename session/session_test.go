@@ -244,30 +244,48 @@ func wholeVersion(b []byte) error {
 // see part of one, and todos.jsonl holds every version up to the last one
 // reported on disk, in order, with at most a cut-off last line.
 func TestFaultKill9(t *testing.T) {
-	for round := range 4 {
+	for round := range 6 {
 		dir := t.TempDir()
 		cmd, out, _ := helper(t, "write", dir, "crash")
 		want := 100 * (1 + round*2)
 		todos := filepath.Join(dir, "crash", TodosFile)
+		// A reader reads todos.json all the time it is being replaced.
+		stop, readerDone := make(chan struct{}), make(chan error, 1)
 		reads := 0
+		go func() {
+			for {
+				select {
+				case <-stop:
+					readerDone <- nil
+					return
+				default:
+				}
+				if b, err := os.ReadFile(todos); err == nil {
+					reads++
+					if err := wholeVersion(b); err != nil {
+						readerDone <- fmt.Errorf("a reader saw a partial todos.json: %v: %q", err, b)
+						return
+					}
+				}
+			}
+		}()
 		for {
 			line, err := out.ReadString('\n')
 			if err != nil {
 				t.Fatalf("helper: %v", err)
 			}
-			// Read todos.json while it is being replaced.
-			if b, err := os.ReadFile(todos); err == nil {
-				reads++
-				if err := wholeVersion(b); err != nil {
-					t.Fatalf("a reader saw a partial todos.json: %v: %q", err, b)
-				}
-			}
 			if n, _ := strconv.Atoi(strings.TrimSpace(line)); n >= want {
 				break
 			}
 		}
+		// Kill at a different moment each round, in the middle of writes.
+		time.Sleep(time.Duration(round) * 700 * time.Microsecond)
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
+		close(stop)
+		if err := <-readerDone; err != nil {
+			t.Fatal(err)
+		}
 
 		b, err := os.ReadFile(todos)
 		if err != nil {
