@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/anthropics/anthropic-sdk-go"
-
 	"github.com/todo-shell/todo-shell/tools"
 )
 
@@ -46,18 +44,70 @@ func ReadTranscript(r io.Reader, warn func(string)) ([]json.RawMessage, error) {
 		case "request":
 			msgs = append(msgs, append(json.RawMessage(nil), line.Message...))
 		case "response":
-			var m anthropic.Message
-			if err := json.Unmarshal(line.Message, &m); err != nil {
+			m, err := assistantParam(line.Message)
+			if err != nil {
 				warn(fmt.Sprintf("transcript line %d skipped: %v", n, err))
 				continue
 			}
-			msgs = append(msgs, encodeMessage(m.ToParam()))
+			msgs = append(msgs, m)
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("read transcript: %w", err)
 	}
 	return closeCutTurns(msgs), nil
+}
+
+// blockFields are the fields a content block of each type carries back to
+// the API, as the loop sends it (a response logged whole also has fields
+// that are not request parameters).
+var blockFields = map[string][]string{
+	"text":              {"type", "text", "citations"},
+	"tool_use":          {"type", "id", "name", "input"},
+	"thinking":          {"type", "thinking", "signature"},
+	"redacted_thinking": {"type", "data"},
+}
+
+// assistantParam turns a logged response into the assistant message the
+// loop sent back: its content blocks with their request fields.
+func assistantParam(raw json.RawMessage) (json.RawMessage, error) {
+	var m struct {
+		Content []map[string]json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, err
+	}
+	blocks := make([]map[string]json.RawMessage, 0, len(m.Content))
+	for _, b := range m.Content {
+		var typ string
+		json.Unmarshal(b["type"], &typ)
+		out := map[string]json.RawMessage{}
+		if fields, ok := blockFields[typ]; ok {
+			for _, f := range fields {
+				if v, ok := b[f]; ok && !empty(v) {
+					out[f] = v
+				}
+			}
+		} else {
+			for k, v := range b {
+				if !empty(v) {
+					out[k] = v
+				}
+			}
+		}
+		blocks = append(blocks, out)
+	}
+	return json.Marshal(struct {
+		Role    string                       `json:"role"`
+		Content []map[string]json.RawMessage `json:"content"`
+	}{"assistant", blocks})
+}
+
+// empty reports whether a field's value is null, "" or [] (absent, for
+// the API).
+func empty(v json.RawMessage) bool {
+	s := string(bytes.TrimSpace(v))
+	return s == "null" || s == `""` || s == "[]"
 }
 
 // closeCutTurns gives every assistant tool_use that the next message does
