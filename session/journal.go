@@ -34,6 +34,7 @@ type journal struct {
 	stopped bool
 
 	wake    chan struct{}
+	hurry   chan struct{} // flush: skip the batching window
 	done    chan struct{}
 	removes []func()
 }
@@ -52,7 +53,7 @@ func openJournal(dir string, _ uint64) (*journal, error) {
 			f.Write([]byte{'\n'})
 		}
 	}
-	j := &journal{dir: dir, file: f, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	j := &journal{dir: dir, file: f, wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1), done: make(chan struct{})}
 	j.idle = sync.NewCond(&j.mu)
 	go j.run()
 	return j, nil
@@ -77,11 +78,20 @@ func (j *journal) onClose(remove func()) {
 	j.mu.Unlock()
 }
 
+// batchWindow is the least time between two writes of the files: a change
+// after a quiet spell is written at once, but a burst of versions is written
+// in batches, one todos.json per window, so that the writes cost the writer
+// little CPU however fast it goes. Watchers still see a change within 100 ms.
+const batchWindow = 10 * time.Millisecond
+
 // run writes batches until close.
 func (j *journal) run() {
 	defer close(j.done)
 	var line []byte
 	var spare []todo.Snapshot
+	var last time.Time
+	timer := time.NewTimer(0)
+	<-timer.C
 	for {
 		j.mu.Lock()
 		for len(j.queue) == 0 {
@@ -95,6 +105,19 @@ func (j *journal) run() {
 			<-j.wake
 			j.mu.Lock()
 		}
+		j.writing = true
+		if wait := batchWindow - time.Since(last); wait > 0 && !j.stopped {
+			j.mu.Unlock()
+			timer.Reset(wait)
+			select {
+			case <-timer.C:
+			case <-j.hurry:
+				if !timer.Stop() {
+					<-timer.C
+				}
+			}
+			j.mu.Lock()
+		}
 		batch := j.queue
 		j.queue = spare[:0]
 		j.writing = true
@@ -106,6 +129,7 @@ func (j *journal) run() {
 			line = append(line, '\n')
 		}
 		err := j.write(line, batch[len(batch)-1])
+		last = time.Now()
 		clear(batch) // drop references to old lists
 		spare = batch
 		if err != nil {
@@ -128,6 +152,10 @@ func (j *journal) write(lines []byte, newest todo.Snapshot) error {
 
 // flush waits until the queue is written.
 func (j *journal) flush() error {
+	select {
+	case j.hurry <- struct{}{}:
+	default:
+	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	for len(j.queue) > 0 || j.writing {
@@ -171,7 +199,10 @@ func AppendVersion(dst []byte, snap todo.Snapshot) []byte {
 	dst = append(dst, `","tool_use_id":`...)
 	dst = tools.AppendJSONString(dst, snap.ToolUseID)
 	dst = append(dst, ',')
-	return append(dst, todo.AppendList(nil, snap.Items)[1:]...) // "todos":[...]}
+	n := len(dst)
+	dst = todo.AppendList(dst, snap.Items) // {"todos":[...]}
+	copy(dst[n:], dst[n+1:])               // drop its '{'
+	return dst[:len(dst)-1]
 }
 
 // Version is one line of todos.jsonl.
