@@ -82,11 +82,14 @@ func cleanRun(o *cleanOptions, age time.Duration) error {
 		freed += r.Bytes
 		fmt.Fprintf(o.Streams.Out, "%s %s (last change %s, %s)\n", verb, r.ID, r.LastChange.Local().Format("2006-01-02 15:04"), humanBytes(r.Bytes))
 	}
-	switch {
-	case o.DryRun:
-		fmt.Fprintf(o.Streams.Out, "%d sessions, %s would be freed\n", n, humanBytes(freed))
-	default:
-		fmt.Fprintf(o.Streams.Out, "%d sessions removed, %s freed\n", n, humanBytes(freed))
+	sessions := "sessions"
+	if n == 1 {
+		sessions = "session"
+	}
+	if o.DryRun {
+		fmt.Fprintf(o.Streams.Out, "%d %s, %s would be freed\n", n, sessions, humanBytes(freed))
+	} else {
+		fmt.Fprintf(o.Streams.Out, "%d %s removed, %s freed\n", n, sessions, humanBytes(freed))
 	}
 	if failed {
 		return &ExitError{ExitFailed}

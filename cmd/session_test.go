@@ -232,14 +232,14 @@ func TestSessionsAndClean(t *testing.T) {
 	}
 
 	r = run(t, "", nil, "--offload-dir", dir, "clean", "--older-than", "30d", "--dry-run")
-	if r.code != 0 || !strings.Contains(r.stdout, "would remove old ") || strings.Contains(r.stdout, "oldlive") || !strings.Contains(r.stdout, "1 sessions, ") {
+	if r.code != 0 || !strings.Contains(r.stdout, "would remove old ") || strings.Contains(r.stdout, "oldlive") || !strings.Contains(r.stdout, "1 session, ") {
 		t.Fatalf("dry run: %+v", r)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "old")); err != nil {
 		t.Fatal("dry run removed a session")
 	}
 	r = run(t, "", nil, "--offload-dir", dir, "clean", "--older-than", "30d")
-	if r.code != 0 || !strings.Contains(r.stdout, "removed old ") || !strings.Contains(r.stdout, "1 sessions removed") {
+	if r.code != 0 || !strings.Contains(r.stdout, "removed old ") || !strings.Contains(r.stdout, "1 session removed") {
 		t.Fatalf("clean: %+v", r)
 	}
 	for id, want := range map[string]bool{"old": false, "oldlive": true, "new": true} {
