@@ -73,6 +73,38 @@ func BenchmarkTodoWrite(b *testing.B) {
 		b.StopTimer()
 		s.Close()
 	})
+	// A model's TodoWrites come seconds apart: time each call alone, with
+	// the writer idle (waiting for the disk between calls, untimed).
+	perCall := func(b *testing.B, reg *tools.Registry, s *Session) {
+		var total time.Duration
+		for i := 0; i < b.N; i++ {
+			start := time.Now()
+			res := reg.Execute(ctx, "toolu_bench", todo.WriteName, tenItems)
+			total += time.Since(start)
+			if res.IsError {
+				b.Fatal(res.Content)
+			}
+			if s != nil {
+				s.Flush()
+			}
+		}
+		b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/call")
+	}
+	b.Run("memory-spaced", func(b *testing.B) {
+		reg, _ := setup(b)
+		perCall(b, reg, nil)
+	})
+	b.Run("session-spaced", func(b *testing.B) {
+		reg, store := setup(b)
+		s, err := Open(b.TempDir(), "bench", Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.Attach(store)
+		perCall(b, reg, s)
+		b.StopTimer()
+		s.Close()
+	})
 	b.Run("session+flush", func(b *testing.B) {
 		reg, store := setup(b)
 		s, err := Open(b.TempDir(), "bench", Options{})
