@@ -4,7 +4,7 @@ BIN      ?= bin/todo-shell
 FUZZTIME ?= 30s
 BENCHCOUNT ?= 6
 
-.PHONY: build run test bench fuzz lint clean
+.PHONY: build run test faults bench fuzz lint clean
 
 build:
 	$(GO) build -o $(BIN) .
@@ -15,6 +15,11 @@ run:
 # The README's test command.
 test:
 	$(GO) test -race ./...
+
+# The fault-injection suite: every test named TestFault… (write failures at
+# every step, a real file-size limit on a child, signals, hostile input).
+faults:
+	$(GO) test -race -count=1 -run 'Fault' ./...
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count $(BENCHCOUNT) ./...

@@ -17,6 +17,7 @@ import (
 
 	"github.com/todo-shell/todo-shell/agent"
 	"github.com/todo-shell/todo-shell/session"
+	"github.com/todo-shell/todo-shell/tools/offload"
 )
 
 // agentOptions are the agent command's own flags.
@@ -132,17 +133,20 @@ func agentRun(o *agentOptions, print bool) error {
 
 // printRun is `agent -p`: run one prompt and print the answer.
 func printRun(ctx context.Context, o *agentOptions, session string, ag *agent.Agent) error {
-	var emit func(agent.Event)
-	if o.Trace {
-		emit = func(ev agent.Event) {
-			switch ev := ev.(type) {
-			case agent.ToolCall:
-				b, _ := json.Marshal(ev.Use)
-				fmt.Fprintln(o.Streams.ErrOut, "→ "+string(b))
-			case agent.ToolDone:
-				b, _ := json.Marshal(ev.Result)
-				fmt.Fprintln(o.Streams.ErrOut, "← "+string(b))
-			}
+	emit := func(ev agent.Event) {
+		if done, ok := ev.(agent.ToolDone); ok && done.Result.OffloadErr != nil {
+			fmt.Fprintln(o.Streams.ErrOut, offload.Warning(done.Result.OffloadErr))
+		}
+		if !o.Trace {
+			return
+		}
+		switch ev := ev.(type) {
+		case agent.ToolCall:
+			b, _ := json.Marshal(ev.Use)
+			fmt.Fprintln(o.Streams.ErrOut, "→ "+string(b))
+		case agent.ToolDone:
+			b, _ := json.Marshal(ev.Result)
+			fmt.Fprintln(o.Streams.ErrOut, "← "+string(b))
 		}
 	}
 	res, runErr := ag.Run(ctx, o.Prompt, emit)
@@ -173,13 +177,15 @@ func printRun(ctx context.Context, o *agentOptions, session string, ag *agent.Ag
 	return nil
 }
 
-// openTranscript opens <dir>/<session>/transcript.jsonl for appending.
+// openTranscript opens <dir>/<session>/transcript.jsonl for appending. The
+// session directory must be safe (offload.SessionDir) and a symbolic link
+// planted at the file's name is refused, never followed.
 func openTranscript(dir, session string) (io.WriteCloser, error) {
-	path := filepath.Join(dir, session, "transcript.jsonl")
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	sdir, err := offload.SessionDir(dir, session)
+	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := offload.OpenAppend(filepath.Join(sdir, "transcript.jsonl"))
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}

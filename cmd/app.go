@@ -12,6 +12,10 @@ import (
 	"github.com/todo-shell/todo-shell/tools/toolset"
 )
 
+// offloadFS is the file system offload files go through; nil (the
+// operating system's) but in fault-injection tests.
+var offloadFS offload.FS
+
 // app is the engine one run of todo-shell works with.
 type app struct {
 	store    *todo.Store
@@ -56,7 +60,7 @@ func newApp(o *Options) (*app, error) {
 	if o.BashTimeout <= 0 {
 		return nil, &UsageError{fmt.Errorf("--bash-timeout must be more than 0, got %s", o.BashTimeout)}
 	}
-	off := offload.Config{Dir: o.OffloadDir, Session: session, Threshold: o.OffloadThreshold}
+	off := offload.Config{Dir: o.OffloadDir, Session: session, Threshold: o.OffloadThreshold, FS: offloadFS}
 
 	set, err := toolset.New(toolset.Options{Limits: limits, Offload: off, BashTimeout: o.BashTimeout})
 	if err != nil {
@@ -76,9 +80,16 @@ func newApp(o *Options) (*app, error) {
 // heap is tiny and whose garbage is all short-lived: collecting at 5× the
 // live heap instead of 2× cuts GC cycles per call by about four and costs a
 // few MB. GOGC, when set, wins.
+//
+// A soft memory limit (32 MiB, unless GOMEMLIMIT is set) keeps that extra
+// from growing with one large result: an output kept in memory because no
+// offload file could be written is up to 8 MiB, and its JSON form more.
 func batchGC(getenv func(string) string) {
 	if getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
+	}
+	if getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(32 << 20)
 	}
 }
 

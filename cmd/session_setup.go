@@ -61,18 +61,28 @@ func newSessionApp(o *Options, mode string) (*app, *session.Session, error) {
 		MustExist: mustExist,
 		Warn:      func(w string) { fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: "+w) },
 	})
-	if err != nil {
-		if errors.Is(err, session.ErrNotFound) {
-			err = fmt.Errorf("%w (see todo-shell sessions)", err)
-		}
+	var busy *session.BusyError
+	switch {
+	case errors.Is(err, session.ErrNotFound):
+		return nil, nil, fmt.Errorf("%w (see todo-shell sessions)", err)
+	case err != nil && (mustExist || errors.As(err, &busy)):
 		return nil, nil, err
+	case err != nil:
+		// A new session that cannot be kept on disk (a read-only offload
+		// directory, say) still runs; offloaded results have their own
+		// fallback.
+		fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: the session is not saved: "+err.Error())
+		return a, nil, nil
 	}
 	s.Attach(a.store)
 	return a, s, nil
 }
 
-// closeSession closes s; a failure to save is said, not fatal.
+// closeSession closes s (nil: none); a failure to save is said, not fatal.
 func closeSession(s *session.Session, errOut io.Writer) {
+	if s == nil {
+		return
+	}
 	if err := s.Close(); err != nil {
 		fmt.Fprintln(errOut, "todo-shell: warning: session not saved: "+err.Error())
 	}
@@ -81,7 +91,7 @@ func closeSession(s *session.Session, errOut io.Writer) {
 // resumeConversation reads a resumed session's transcript.jsonl back into
 // the conversation; a new session has none.
 func resumeConversation(o *Options, s *session.Session) ([]json.RawMessage, error) {
-	if !s.Resumed() {
+	if s == nil || !s.Resumed() {
 		return nil, nil
 	}
 	f, err := os.Open(filepath.Join(s.Path(), session.TranscriptFile))

@@ -264,3 +264,17 @@ func TestParseAge(t *testing.T) {
 		}
 	}
 }
+
+// TestFaultSessionNotSaved: a new session whose directory cannot be made
+// still runs, with one warning.
+func TestFaultSessionNotSaved(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "not-a-dir")
+	os.WriteFile(file, nil, 0o600)
+	r := run(t, "", nil, "--offload-dir", file, "-c", todoLine)
+	if r.code != 0 || !strings.Contains(r.stdout, "Todo list updated") || !strings.Contains(r.stderr, "warning: the session is not saved") {
+		t.Fatalf("%+v", r)
+	}
+	if r := run(t, "", nil, "--offload-dir", file, "--resume", "x", "-c", "TodoRead"); r.code != 1 {
+		t.Fatalf("resume: %+v", r)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/todo-shell/todo-shell/agent"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
+	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -78,6 +79,9 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 		print = m.println(m.styles.Accent.Render("● ") + render.Sanitize(callSummary(ev.Use.Name, ev.Use.Input)))
 	case agent.ToolDone:
 		text := m.resultSummary(ev)
+		if ev.Result.OffloadErr != nil { // the file is elsewhere, or the result was kept in memory
+			text += "\n" + m.styles.Warning.Render(render.Sanitize(offload.Warning(ev.Result.OffloadErr)))
+		}
 		if m.trace { // the wire form, for people learning the protocol
 			for _, t := range router.TraceLines(router.Output{Call: &ev.Use, Result: &ev.Result}) {
 				text += "\n" + m.styles.Dim.Render(render.Sanitize(t))

@@ -100,6 +100,9 @@ func (s *Shell) runBash(ctx context.Context, command string) Output {
 	}
 	trailer := st.Trailer()
 	out.Stderr = trailer
+	if res.OffloadErr != nil {
+		out.Warning = offloadWarning(res.OffloadErr)
+	}
 	if res.Offloaded != nil {
 		out.Stdout, out.Offloaded = res.Content, res.Offloaded
 		return out
@@ -109,15 +112,12 @@ func (s *Shell) runBash(ctx context.Context, command string) Output {
 		text = strings.TrimSuffix(text, trailer+"\n")
 	}
 	out.Stdout = strings.TrimSuffix(text, "\n")
-	if res.OffloadErr != nil {
-		out.Warning = offloadWarning(res.OffloadErr)
-	}
 	return out
 }
 
-func offloadWarning(err error) string {
-	return "Warning: could not offload the result, showing it in full: " + err.Error()
-}
+// offloadWarning tells why a result is not where it should be: in the
+// fallback directory, or shown (in full, or with its middle dropped).
+func offloadWarning(err error) string { return offload.Warning(err) }
 
 func (s *Shell) runAgent(ctx context.Context, line Line) Output {
 	args, err := Split(line.Args)
@@ -308,10 +308,13 @@ func (s *Shell) offloadStdout(out *Output) {
 	if out.Help || out.Call == nil || out.Offloaded != nil || !offload.ShouldOffload(out.Stdout, s.Offload.Threshold) {
 		return
 	}
-	info, err := offload.Text(out.Stdout, out.Call.ID, s.Offload, s.Writer)
+	info, warn, err := offload.TextWarn(out.Stdout, out.Call.ID, s.Offload, s.Writer)
 	if err != nil {
 		out.Warning = offloadWarning(err)
 		return
 	}
 	out.Stdout, out.Offloaded = offload.Pointer(info.Path), info
+	if warn != nil {
+		out.Warning = offloadWarning(warn)
+	}
 }

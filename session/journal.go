@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/todo-shell/todo-shell/tools"
@@ -41,7 +42,7 @@ type journal struct {
 
 func openJournal(dir string, _ uint64) (*journal, error) {
 	name := filepath.Join(dir, JournalFile)
-	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", JournalFile, err)
 	}

@@ -21,7 +21,7 @@ func acquire(path, id string) (*os.File, error) {
 	name := filepath.Join(path, LockFile)
 	// A short retry: `sessions` and `clean` probe the lock for microseconds.
 	for attempt := 0; ; attempt++ {
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 		if err != nil {
 			return nil, fmt.Errorf("session %s: lock: %w", id, err)
 		}
@@ -35,7 +35,7 @@ func acquire(path, id string) (*os.File, error) {
 				return f, nil
 			}
 			f.Close()
-			if err := os.MkdirAll(path, 0o700); err != nil {
+			if err := os.Mkdir(path, 0o700); err != nil && !os.IsExist(err) {
 				return nil, fmt.Errorf("session directory: %w", err)
 			}
 			continue
@@ -99,7 +99,7 @@ func Live(path string) (bool, int) {
 // lockForRemoval takes the lock of the session at path so that it can be
 // removed; nil when a process holds it.
 func lockForRemoval(path string) *os.File {
-	f, err := os.OpenFile(filepath.Join(path, LockFile), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(filepath.Join(path, LockFile), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil
 	}

@@ -134,8 +134,10 @@ func Open(dir, id string, o Options) (*Session, error) {
 	default:
 		return nil, fmt.Errorf("session %s: %w", id, err)
 	}
-	if err := os.MkdirAll(path, 0o700); err != nil {
-		return nil, fmt.Errorf("session directory: %w", err)
+	// The offload package's checks: a real directory of this user's, 0700,
+	// never a symbolic link standing in for one.
+	if _, err := offload.SessionDir(dir, id); err != nil {
+		return nil, err
 	}
 	lock, err := acquire(path, id)
 	if err != nil {
@@ -189,7 +191,7 @@ func (s *Session) Meta() Meta {
 }
 
 // Resumed reports whether the session existed before Open.
-func (s *Session) Resumed() bool { return s.resumed }
+func (s *Session) Resumed() bool { return s != nil && s.resumed }
 
 // Saved returns the last version of the list found on disk when the session
 // was opened (version 0 and no items for a new one).
@@ -277,7 +279,13 @@ func isTemp(name string) bool { return strings.HasPrefix(name, ".") }
 // TurnCounter returns w counting the model's responses an agent writes to
 // its transcript into session.json's agent_turns (the agent writes each
 // transcript line in one Write).
-func (s *Session) TurnCounter(w io.Writer) io.Writer { return &turnCounter{w: w, s: s} }
+// A nil Session (none could be opened) returns w.
+func (s *Session) TurnCounter(w io.Writer) io.Writer {
+	if s == nil {
+		return w
+	}
+	return &turnCounter{w: w, s: s}
+}
 
 type turnCounter struct {
 	w io.Writer

@@ -91,14 +91,13 @@ func Handler(r *Runner, defaultTimeout time.Duration, off offload.Config) tools.
 			io.WriteString(spool, sep+t+"\n")
 		}
 		sum := spool.Close()
-		res := tools.Result{IsError: outcome.Failed(), Meta: outcome}
+		res := tools.Result{IsError: outcome.Failed(), Meta: outcome, OffloadErr: sum.Err}
 		if sum.Offloaded {
 			res.Content = offload.Pointer(sum.File)
 			res.Offloaded = &tools.Offloaded{Path: sum.File, Preview: sum.Preview, Lines: sum.Lines, Bytes: sum.Bytes}
 			return res, nil
 		}
 		res.Content = sum.Text
-		res.OffloadErr = sum.Err
 		return res, nil
 	}
 }

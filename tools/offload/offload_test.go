@@ -107,35 +107,66 @@ func deepCopy(m Message) Message {
 	return out
 }
 
-func TestOffloadRepeatedIDOverwrites(t *testing.T) {
+// TestOffloadRepeatedIDKeepsEarlierFile: an id seen twice must not replace
+// the earlier file (an earlier pointer would show other output).
+func TestOffloadRepeatedIDKeepsEarlierFile(t *testing.T) {
 	dir := t.TempDir()
-	for _, text := range []string{"first version, long", "second"} {
-		if _, err := OffloadToFile(resultMessage("toolu_same", &ResultContent{Text: text}), "s", dir); err != nil {
+	var files []string
+	for _, text := range []string{"first version, long", "second", "third"} {
+		res, err := OffloadToFile(resultMessage("toolu_same", &ResultContent{Text: text}), "s", dir)
+		if err != nil {
 			t.Fatal(err)
 		}
+		files = append(files, res.File)
 	}
-	got, _ := os.ReadFile(filepath.Join(dir, "s", "toolu_same.md"))
-	if string(got) != "second" {
-		t.Fatalf("got %q", got)
+	want := []string{"toolu_same.md", "toolu_same-2.md", "toolu_same-3.md"}
+	for i, text := range []string{"first version, long", "second", "third"} {
+		if files[i] != filepath.Join(dir, "s", want[i]) {
+			t.Fatalf("file %d: %s", i, files[i])
+		}
+		if got, _ := os.ReadFile(files[i]); string(got) != text {
+			t.Fatalf("%s holds %q", files[i], got)
+		}
 	}
 }
 
-func TestOffloadRejectsBadIDsBeforeTouchingDisk(t *testing.T) {
-	for _, tt := range []struct{ session, id string }{
-		{"../x", "toolu_1"}, {"a/b", "toolu_1"}, {"", "toolu_1"}, {"s", ""}, {"s", "../../etc/passwd"},
-		{"s", "a.b"}, {"s", strings.Repeat("a", 129)}, {"s p", "t"}, {"s", "t\x00"},
-	} {
+func TestOffloadRejectsBadSessionBeforeTouchingDisk(t *testing.T) {
+	for _, session := range []string{"../x", "a/b", "", "s p", strings.Repeat("a", 129), "t\x00"} {
 		w := &recordingWriter{}
-		_, err := Offload(resultMessage(tt.id, &ResultContent{Text: "x"}), tt.session, t.TempDir(), w)
+		_, err := Offload(resultMessage("toolu_1", &ResultContent{Text: "x"}), session, t.TempDir(), w)
 		if err == nil {
-			t.Errorf("%q/%q accepted", tt.session, tt.id)
+			t.Errorf("%q accepted", session)
 		}
 		if len(w.calls) != 0 {
-			t.Errorf("%q/%q touched the disk: %v", tt.session, tt.id, w.calls)
+			t.Errorf("%q touched the disk: %v", session, w.calls)
 		}
 	}
 	if err := CheckID("id", strings.Repeat("a", 128)); err != nil {
 		t.Errorf("128 characters rejected: %v", err)
+	}
+}
+
+// TestOffloadUnsafeIDGetsSafeName: an id that cannot name a file still
+// offloads, to sha256-<prefix>.md in the session directory.
+func TestOffloadUnsafeIDGetsSafeName(t *testing.T) {
+	dir := t.TempDir()
+	for _, id := range []string{"a/b", "", "../../etc/passwd", "a.b", strings.Repeat("a", 129), "t\x00", ".."} {
+		res, err := OffloadToFile(resultMessage(id, &ResultContent{Text: "x" + id}), "s", dir)
+		if err != nil {
+			t.Fatalf("%q: %v", id, err)
+		}
+		if filepath.Dir(res.File) != filepath.Join(dir, "s") || !strings.HasPrefix(filepath.Base(res.File), "sha256-") {
+			t.Fatalf("%q: file %s", id, res.File)
+		}
+		if got, _ := os.ReadFile(res.File); string(got) != "x"+id {
+			t.Fatalf("%q: file holds %q", id, got)
+		}
+		if res.Message.Content[1].ToolUseID != id || res.Message.Content[1].Content.Text != Pointer(res.File) {
+			t.Fatalf("%q: block %+v", id, res.Message.Content[1])
+		}
+	}
+	if FileName("a/b") == FileName("a/c") || FileName("toolu_1") != "toolu_1.md" {
+		t.Fatal("names")
 	}
 }
 
@@ -188,7 +219,11 @@ func TestOSWriterPermissionsAndNoPartialFile(t *testing.T) {
 	if fi.Mode().Perm() != 0o600 || di.Mode().Perm() != 0o700 {
 		t.Fatalf("file %v dir %v", fi.Mode(), di.Mode())
 	}
-	// A directory that cannot be written: an error and no file at all.
+	// A directory that cannot be written, nor the fallback: an error and
+	// no file at all.
+	tmpBlocker := filepath.Join(dir, "tmp-blocked")
+	os.WriteFile(tmpBlocker, nil, 0o600)
+	t.Setenv("TMPDIR", tmpBlocker)
 	if os.Geteuid() == 0 {
 		// root ignores modes; make the target a file so creation fails instead.
 		blocker := filepath.Join(dir, "blocked")
@@ -241,8 +276,36 @@ func BenchmarkOffload100KB(b *testing.B) {
 	b.SetBytes(100_000)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := OffloadToFile(msg, "bench", dir); err != nil {
+		res, err := OffloadToFile(msg, "bench", dir)
+		if err != nil {
 			b.Fatal(err)
 		}
+		os.Remove(res.File) // an offload never replaces a file: make room for the next
 	}
+}
+
+// TestOffloadManyTimesSameID: an id seen many times still finds a free name
+// at once (no failure after some number of files, no try per earlier file).
+func TestOffloadManyTimesSameID(t *testing.T) {
+	dir := t.TempDir()
+	w := &countingWriter{}
+	seen := map[string]bool{}
+	for i := 0; i < 200; i++ {
+		res, err := Offload(resultMessage("toolu_r", &ResultContent{Text: "x"}), "s", dir, w)
+		if err != nil || seen[res.File] {
+			t.Fatalf("offload %d: %v %s", i, err, res.File)
+		}
+		seen[res.File] = true
+	}
+	if w.writes > 200*6 {
+		t.Fatalf("%d writes for 200 offloads", w.writes)
+	}
+}
+
+type countingWriter struct{ writes int }
+
+func (w *countingWriter) MkdirAll(dir string) error { return OSWriter{}.MkdirAll(dir) }
+func (w *countingWriter) WriteFile(path string, data []byte) error {
+	w.writes++
+	return OSWriter{}.WriteFile(path, data)
 }

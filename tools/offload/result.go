@@ -6,35 +6,45 @@ import (
 	"github.com/todo-shell/todo-shell/tools"
 )
 
-// Text offloads text, the result of one tool_use, as Offload does, and
-// describes the file with a preview of its first lines. w nil means OSWriter.
+// Text offloads text, the result of one tool_use, as Offload does (to
+// cfg.Dir, or to cfg's fallback directory when that fails), and describes
+// the file with a preview of its first lines. w nil means cfg.FS. The file's
+// path tells where it went; TextWarn also says why it is not in cfg.Dir.
 func Text(text, toolUseID string, cfg Config, w FileWriter) (*tools.Offloaded, error) {
+	info, _, err := TextWarn(text, toolUseID, cfg, w)
+	return info, err
+}
+
+// TextWarn is Text that also returns, as warn (an *Error), why the file is
+// in the fallback directory when it is.
+func TextWarn(text, toolUseID string, cfg Config, w FileWriter) (info *tools.Offloaded, warn, err error) {
 	if w == nil {
-		w = OSWriter{}
+		w = fsWriter{cfg.fs()}
 	}
 	msg := Message{Role: "user", Content: []Block{{
 		Type: "tool_result", ToolUseID: toolUseID, Content: &ResultContent{Text: text},
 	}}}
-	res, err := Offload(msg, cfg.Session, cfg.Dir, w)
+	res, err := offload(msg, cfg.Session, cfg.roots(), w)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return Describe(res.File, text), nil
+	return Describe(res.File, text), res.Warning, nil
 }
 
 // Apply offloads res when its content reaches cfg's threshold and it was not
 // offloaded already: the content becomes the pointer. When the file cannot be
-// written res keeps its full content and OffloadErr says why.
+// written res keeps its full content and OffloadErr says why; when it went
+// to the fallback directory OffloadErr says that.
 func Apply(res tools.ToolResult, cfg Config, w FileWriter) tools.ToolResult {
 	if res.Offloaded != nil || res.OffloadErr != nil || !ShouldOffload(res.Content, cfg.Threshold) {
 		return res
 	}
-	info, err := Text(res.Content, res.ToolUseID, cfg, w)
+	info, warn, err := TextWarn(res.Content, res.ToolUseID, cfg, w)
 	if err != nil {
 		res.OffloadErr = err
 		return res
 	}
-	res.Content, res.Offloaded = Pointer(info.Path), info
+	res.Content, res.Offloaded, res.OffloadErr = Pointer(info.Path), info, warn
 	return res
 }
 

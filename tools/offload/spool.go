@@ -1,13 +1,13 @@
 package offload
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
 	"path/filepath"
+	"strings"
 )
 
 // Config says where and from what size results are offloaded.
@@ -15,6 +15,28 @@ type Config struct {
 	Dir       string // the offload root, ".offload" by default
 	Session   string // the session's id
 	Threshold int    // characters; 0 turns offloading off
+
+	// FallbackDir is the root used when Dir cannot be written; ""
+	// means DefaultFallbackDir().
+	FallbackDir string
+	// FS is where the files are written; nil means OS.
+	FS FS
+}
+
+func (c Config) fs() FS {
+	if c.FS == nil {
+		return OS
+	}
+	return c.FS
+}
+
+// roots returns the places to try, in order.
+func (c Config) roots() []string {
+	fb := c.FallbackDir
+	if fb == "" {
+		fb = DefaultFallbackDir()
+	}
+	return []string{c.Dir, fb}
 }
 
 // PreviewLines is how many leading lines a Spool keeps as its preview.
@@ -22,18 +44,34 @@ const PreviewLines = 10
 
 const (
 	previewMaxBytes = 4096
-	fileBufferSize  = 64 << 10
+	// fileBufferSize is how much output is gathered before a write.
+	fileBufferSize = 64 << 10
+	// HeadBytes and TailBytes are how much of the start and of the end of
+	// an output a Spool keeps in memory, so that when no file can be
+	// written it still has them (8 MiB in all).
+	HeadBytes = 4 << 20
+	TailBytes = 4 << 20
 )
 
 // Spool is an io.Writer for a tool's output that may be huge. It keeps the
 // output in memory until it reaches the threshold, then moves it to the
 // offload file and streams the rest there, so its memory stays bounded by a
-// small buffer whatever passes through. Close finishes the file.
+// small buffer whatever passes through.
+//
+// No byte is lost. When the offload file fails at any step (create, write,
+// sync, close, rename) what reached it is copied to a file in the fallback
+// directory and the output goes on there. When that fails too, the spool
+// reads the first HeadBytes and the last TailBytes back from the failed file
+// and keeps them in memory with what follows, and Close puts in the middle a
+// line saying exactly how many bytes were dropped and why (bytes that cannot
+// be read back are dropped and counted the same way). With offloading off
+// the output is kept the same way. Close finishes the file.
 type Spool struct {
-	cfg  Config
-	path string // final path; "" when offloading is off
+	cfg   Config
+	fs    FS
+	name  string   // the file's name; "" when offloading is off
+	roots []string // where files may go, in order
 
-	mem   []byte // the output while in memory (and after a failed spill)
 	chars int64
 	bytes int64
 	lines int64 // newlines seen
@@ -42,49 +80,87 @@ type Spool struct {
 	preview      []byte
 	previewLines int
 
-	tmp *os.File
-	bw  *bufio.Writer
-	err error // the spill failure, reported by Close
+	// In memory: the output before it spills, and after every file failed.
+	head    []byte // bytes [0, len(head)) of the output, at most HeadBytes
+	tail    []byte // ring of at most TailBytes bytes, the last at offset ringEnd-1
+	tailPos int    // where the next byte goes in tail
+	ringLen int64  // bytes held in the ring
+	ringEnd int64  // output offset just past the ring's last byte
+
+	spilled  bool
+	stage    int    // index in roots of the current file's place
+	sink     *sink  // the file being written; nil before spilling or after giving up
+	pending  []byte // output not yet written to sink
+	failures []error
+}
+
+// sink is one file being written.
+type sink struct {
+	f       File
+	final   string // the path it is meant to have
+	written int64  // bytes the file took
+	closed  bool
 }
 
 // Summary is what a closed Spool holds.
 type Summary struct {
 	Offloaded bool   // the output is in File, not in Text
 	File      string // absolute path of the offload file
-	Text      string // the whole output, when not offloaded
+	Text      string // the output when not offloaded (with a marker line where bytes were dropped)
 	Preview   string // the first PreviewLines lines
 	Lines     int    // lines in the output
 	Bytes     int64  // size of the output
-	Err       error  // why the output could not be offloaded; Text holds it all
+	// Err is set (an *Error) when the output is not where it should be:
+	// in the fallback directory (File says where), or kept in memory
+	// because no file could be written, in full or without its middle.
+	Err error
 }
 
-// NewSpool returns a spool for the output of one tool_use.
+// NewSpool returns a spool for the output of one tool_use. Any tool_use id
+// will do (see FileName); the session id must pass CheckID.
 func NewSpool(cfg Config, toolUseID string) (*Spool, error) {
-	s := &Spool{cfg: cfg}
+	s := &Spool{cfg: cfg, fs: cfg.fs()}
 	if cfg.Threshold > 0 {
-		path, err := Path(cfg.Dir, cfg.Session, toolUseID)
-		if err != nil {
+		if err := CheckID("session id", cfg.Session); err != nil {
 			return nil, err
 		}
-		s.path = path
+		s.name = FileName(toolUseID)
+		for _, r := range cfg.roots() {
+			abs, err := filepath.Abs(r)
+			if err != nil {
+				return nil, fmt.Errorf("offload: resolve output directory %q: %w", r, err)
+			}
+			s.roots = append(s.roots, abs)
+		}
 	}
 	return s, nil
 }
 
-// Write takes the next piece of output. It never fails: a failure to spill
-// keeps the output in memory and is reported by Close.
+// Write takes the next piece of output. It never fails: a failure to write
+// a file is dealt with as the type says and reported by Close.
 func (s *Spool) Write(p []byte) (int, error) {
+	off := s.bytes
 	s.count(p)
-	if s.bw != nil {
-		if _, err := s.bw.Write(p); err != nil {
-			s.unspill(fmt.Errorf("offload: write %s: %w", s.path, err))
-			s.mem = append(s.mem, p...)
-		}
+	if s.spilled {
+		s.toFile(off, p)
 		return len(p), nil
 	}
-	s.mem = append(s.mem, p...)
-	if s.path != "" && s.err == nil && s.chars >= int64(s.cfg.Threshold) {
-		s.spill()
+	k := min(len(p), HeadBytes-len(s.head))
+	s.keepAt(off, p[:k])
+	rest := p[k:]
+	if s.name == "" {
+		s.keepAt(off+int64(k), rest)
+		return len(p), nil
+	}
+	if s.chars >= int64(s.cfg.Threshold) || len(rest) > 0 {
+		// Past the threshold (or more than the head can hold): to a file.
+		s.spilled = true
+		s.pending = make([]byte, 0, fileBufferSize)
+		mem := s.head
+		s.head = nil
+		s.sink = s.open(nil)
+		s.toFile(0, mem)
+		s.toFile(off+int64(k), rest)
 	}
 	return len(p), nil
 }
@@ -102,7 +178,7 @@ func (s *Spool) count(p []byte) {
 	}
 	s.bytes += int64(len(p))
 	s.lines += int64(bytes.Count(p, []byte{'\n'}))
-	if s.tmp == nil { // characters matter only until the output spills
+	if !s.spilled { // characters matter only until the output spills
 		for _, c := range p {
 			if c&0xC0 != 0x80 {
 				s.chars++
@@ -110,11 +186,11 @@ func (s *Spool) count(p []byte) {
 		}
 	}
 	s.last = p[len(p)-1]
-	for len(p) > 0 && s.previewLines < PreviewLines && len(s.preview) < previewMaxBytes {
-		i := bytes.IndexByte(p, '\n')
-		line := p
+	for q := p; len(q) > 0 && s.previewLines < PreviewLines && len(s.preview) < previewMaxBytes; {
+		i := bytes.IndexByte(q, '\n')
+		line := q
 		if i >= 0 {
-			line = p[:i+1]
+			line = q[:i+1]
 		}
 		room := previewMaxBytes - len(s.preview)
 		if len(line) > room {
@@ -124,73 +200,319 @@ func (s *Spool) count(p []byte) {
 		if line[len(line)-1] == '\n' {
 			s.previewLines++
 		}
-		p = p[len(line):]
+		q = q[len(line):]
 	}
 }
 
-// spill moves the in-memory output to a temporary file beside the final path.
-func (s *Spool) spill() {
-	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
-		s.err = fmt.Errorf("offload: create directory for %s: %w", s.path, err)
+// keepAt keeps p, the output from offset off, in memory: in the head while
+// it continues the head and there is room, then in the tail ring. A ring
+// that p does not continue starts again (the bytes between are dropped).
+func (s *Spool) keepAt(off int64, p []byte) {
+	if len(p) == 0 {
 		return
 	}
-	f, err := os.CreateTemp(filepath.Dir(s.path), ".tmp-"+filepath.Base(s.path)+"-*")
+	if s.ringLen == 0 && off == int64(len(s.head)) && len(s.head) < HeadBytes {
+		k := min(len(p), HeadBytes-len(s.head))
+		if k > cap(s.head)-len(s.head) { // grow, but never past HeadBytes
+			head := make([]byte, len(s.head), min(max(2*cap(s.head), len(s.head)+k, 4096), HeadBytes))
+			copy(head, s.head)
+			s.head = head
+		}
+		s.head = append(s.head, p[:k]...)
+		off, p = off+int64(k), p[k:]
+		if len(p) == 0 {
+			return
+		}
+	}
+	if s.ringLen > 0 && s.ringEnd != off {
+		s.ringLen = 0
+	}
+	if s.tail == nil {
+		s.tail = make([]byte, TailBytes)
+	}
+	end := off + int64(len(p))
+	if len(p) >= TailBytes {
+		p = p[len(p)-TailBytes:]
+	}
+	n := copy(s.tail[s.tailPos:], p)
+	copy(s.tail, p[n:])
+	s.tailPos = (s.tailPos + len(p)) % TailBytes
+	s.ringEnd, s.ringLen = end, min(TailBytes, s.ringLen+int64(len(p)))
+}
+
+// toFile sends p, the output from offset off, to the file a buffer at a
+// time, or keeps it in memory once no file is left.
+func (s *Spool) toFile(off int64, p []byte) {
+	for len(p) > 0 {
+		if s.sink == nil {
+			s.keepAt(off, p)
+			return
+		}
+		n := min(len(p), fileBufferSize-len(s.pending))
+		s.pending = append(s.pending, p[:n]...)
+		off, p = off+int64(n), p[n:]
+		if len(s.pending) == fileBufferSize {
+			s.flush()
+		}
+	}
+}
+
+// flush writes what is pending, moving on to the next place as long as the
+// current one fails.
+func (s *Spool) flush() {
+	for len(s.pending) > 0 && s.sink != nil {
+		n, err := s.sink.f.Write(s.pending)
+		if n < 0 || n > len(s.pending) {
+			n, err = 0, fmt.Errorf("write returned %d", n)
+		}
+		s.sink.written += int64(n)
+		s.pending = s.pending[:copy(s.pending, s.pending[n:])]
+		if err == nil && n == 0 {
+			err = io.ErrShortWrite
+		}
+		if err != nil {
+			s.fail("write", err)
+		}
+	}
+}
+
+// open starts a file in the next place that takes one, copying into it what
+// from reached (from is a failed file, or nil). It returns nil when no place
+// is left, and removes from's file either way.
+func (s *Spool) open(from *sink) *sink {
+	defer func() {
+		if from != nil {
+			s.fs.Remove(from.f.Name())
+		}
+	}()
+	start := 0
+	if from != nil {
+		start = s.stage + 1
+	}
+	for s.stage = start; s.stage < len(s.roots); s.stage++ {
+		final := filepath.Join(s.roots[s.stage], s.cfg.Session, s.name)
+		dir, err := s.fs.SessionDir(s.roots[s.stage], s.cfg.Session)
+		if err != nil {
+			s.failures = append(s.failures, failure(final, "create", err))
+			continue
+		}
+		f, err := s.fs.CreateTemp(dir, tempPrefix(s.name))
+		if err != nil {
+			s.failures = append(s.failures, failure(final, "create", err))
+			continue
+		}
+		to := &sink{f: f, final: final}
+		if from == nil || from.written == 0 {
+			return to
+		}
+		step, err := copyInto(s.fs, to, from)
+		if err == nil {
+			return to
+		}
+		f.Close()
+		s.fs.Remove(f.Name())
+		s.failures = append(s.failures, failure(final, step, err))
+		if step == "read back" {
+			break // what reached the first file is gone: only memory is left
+		}
+	}
+	s.stage = len(s.roots)
+	s.recover(from)
+	return nil
+}
+
+// recover keeps in memory what is left when no file can be written: the
+// start and the end of what reached from's file, read back, and what was
+// still pending.
+func (s *Spool) recover(from *sink) {
+	pending := s.pending
+	s.pending = nil
+	if from == nil {
+		s.keepAt(0, pending)
+		return
+	}
+	defer s.keepAt(from.written, pending)
+	if from.written == 0 {
+		return
+	}
+	r, err := s.fs.Open(from.f.Name())
 	if err != nil {
-		s.err = fmt.Errorf("offload: write %s: %w", s.path, err)
+		s.failures = append(s.failures, failure(from.final, "read back", err))
 		return
 	}
-	s.tmp, s.bw = f, bufio.NewWriterSize(f, fileBufferSize)
-	if _, err := s.bw.Write(s.mem); err != nil {
-		s.unspill(fmt.Errorf("offload: write %s: %w", s.path, err))
+	defer r.Close()
+	head := make([]byte, min(from.written, HeadBytes))
+	n, err := r.ReadAt(head, 0)
+	s.keepAt(0, head[:n])
+	if n < len(head) {
+		s.failures = append(s.failures, failure(from.final, "read back", fmt.Errorf("only %d of %d bytes could be read back: %v", n, from.written, err)))
 		return
 	}
-	s.mem = nil
+	start := max(int64(len(head)), from.written-TailBytes)
+	if start == from.written {
+		return
+	}
+	tail := make([]byte, from.written-start)
+	n, err = r.ReadAt(tail, start)
+	s.keepAt(start, tail[:n])
+	if n < len(tail) {
+		s.failures = append(s.failures, failure(from.final, "read back", fmt.Errorf("only %d of %d bytes could be read back: %v", start+int64(n), from.written, err)))
+	}
 }
 
-// unspill gives up on the file after a failed write: what reached the file
-// is read back into memory, so no output is lost, and the file is removed.
-func (s *Spool) unspill(cause error) {
-	s.err = cause
-	s.bw = nil
-	var back []byte
-	if _, err := s.tmp.Seek(0, io.SeekStart); err == nil {
-		back, _ = io.ReadAll(s.tmp)
+// copyInto copies what reached from's file into to's file.
+func copyInto(fsys FS, to, from *sink) (step string, err error) {
+	r, err := fsys.Open(from.f.Name())
+	if err != nil {
+		return "read back", err
 	}
-	s.mem = append(back, s.mem...)
-	s.tmp.Close()
-	os.Remove(s.tmp.Name())
-	s.tmp = nil
+	defer r.Close()
+	buf := make([]byte, fileBufferSize)
+	for to.written < from.written {
+		n, rerr := io.ReadFull(r, buf[:min(int64(len(buf)), from.written-to.written)])
+		if n > 0 {
+			w, werr := to.f.Write(buf[:n])
+			to.written += int64(max(w, 0))
+			if werr == nil && w < n {
+				werr = io.ErrShortWrite
+			}
+			if werr != nil {
+				return "write", werr
+			}
+		}
+		if rerr != nil {
+			if rerr == io.EOF || rerr == io.ErrUnexpectedEOF {
+				rerr = fmt.Errorf("only %d of %d bytes could be read back", to.written, from.written)
+			}
+			return "read back", rerr
+		}
+	}
+	return "", nil
+}
+
+// fail records why the current file failed at step and moves on to the
+// next place.
+func (s *Spool) fail(step string, err error) {
+	old := s.sink
+	s.failures = append(s.failures, failure(old.final, step, err))
+	if !old.closed {
+		old.f.Close()
+		old.closed = true
+	}
+	s.sink = s.open(old)
+}
+
+// place renames a finished file to its final name, or the next free one.
+func (s *Spool) place(k *sink) (string, error) {
+	dir, name := filepath.Dir(k.final), filepath.Base(k.final)
+	for i := 1; i <= maxNames; i++ {
+		path := filepath.Join(dir, uniqueName(name, i))
+		err := s.fs.Rename(k.f.Name(), path)
+		if err == nil {
+			return path, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("%d files of that name exist", maxNames)
 }
 
 // Close finishes the output. When it was offloaded the file is renamed into
-// place; otherwise Summary.Text holds it all.
+// place; otherwise Summary.Text holds it, or its start and end.
 func (s *Spool) Close() Summary {
 	sum := Summary{Preview: string(s.preview), Bytes: s.bytes, Lines: int(s.lines)}
 	if s.bytes > 0 && s.last != '\n' {
 		sum.Lines++
 	}
-	if s.tmp != nil {
-		if err := s.bw.Flush(); err != nil {
-			s.unspill(fmt.Errorf("offload: write %s: %w", s.path, err))
+	for s.sink != nil {
+		s.flush()
+		k := s.sink
+		if k == nil {
+			break
 		}
+		if err := k.f.Sync(); err != nil {
+			s.fail("sync", err)
+			continue
+		}
+		k.closed = true
+		if err := k.f.Close(); err != nil {
+			s.fail("close", err)
+			continue
+		}
+		path, err := s.place(k)
+		if err != nil {
+			s.fail("rename", err)
+			continue
+		}
+		s.sink = nil
+		sum.Offloaded, sum.File = true, path
+		if len(s.failures) > 0 {
+			sum.Err = &Error{Failures: s.failures, File: path, Total: s.bytes}
+		}
+		s.release()
+		return sum
 	}
-	if s.tmp != nil {
-		name := s.tmp.Name()
-		err := errors.Join(s.tmp.Close(), os.Rename(name, s.path))
-		s.tmp = nil
-		if err == nil {
-			sum.Offloaded, sum.File = true, s.path
-			return sum
-		}
-		// The file is written but could not be put in place: read it back.
-		back, rerr := os.ReadFile(name)
-		os.Remove(name)
-		s.err = fmt.Errorf("offload: write %s: %w", s.path, err)
-		if rerr != nil {
-			s.err = errors.Join(s.err, rerr)
-		}
-		s.mem = append(back, s.mem...)
-	}
-	sum.Text, sum.Err = string(s.mem), s.err
+	sum.Text, sum.Err = s.kept()
+	s.release()
 	return sum
+}
+
+// kept returns the output from memory: all of it when nothing is missing,
+// else its head, the marker and its tail; and the error to report.
+func (s *Spool) kept() (string, error) {
+	total, h := s.bytes, int64(len(s.head))
+	tailStart := total
+	if s.ringLen > 0 && s.ringEnd == total {
+		tailStart = max(total-s.ringLen, h)
+	}
+	tail := s.tailBytes(total - tailStart)
+	var e *Error
+	if s.spilled {
+		e = &Error{Failures: s.failures, Total: total}
+	}
+	if gap := tailStart - h; gap > 0 {
+		if e == nil {
+			e = &Error{Off: true, Total: total}
+		}
+		e.Head, e.Tail, e.Dropped = h, total-tailStart, gap
+	}
+	var b strings.Builder // String() does not copy
+	if e == nil || e.Dropped == 0 {
+		b.Grow(int(h) + len(tail))
+		b.Write(s.head)
+		b.Write(tail)
+		if e == nil {
+			return b.String(), nil
+		}
+		return b.String(), e
+	}
+	marker := e.Marker()
+	b.Grow(int(h) + len(marker) + len(tail))
+	b.Write(s.head)
+	b.WriteString(marker)
+	b.Write(tail)
+	return b.String(), e
+}
+
+// tailBytes returns the last n bytes of the tail ring, in order.
+func (s *Spool) tailBytes(n int64) []byte {
+	if n <= 0 {
+		return nil
+	}
+	start := (s.tailPos - int(n) + TailBytes) % TailBytes
+	if s.tail == nil {
+		return nil
+	}
+	if start+int(n) <= TailBytes {
+		return s.tail[start : start+int(n)]
+	}
+	out := make([]byte, 0, n)
+	out = append(out, s.tail[start:]...)
+	return append(out, s.tail[:s.tailPos]...)
+}
+
+// release lets go of the buffers.
+func (s *Spool) release() {
+	s.head, s.tail, s.pending = nil, nil, nil
 }

@@ -81,7 +81,7 @@ func TestSpoolFailureKeepsEverything(t *testing.T) {
 	dir := t.TempDir()
 	blocker := filepath.Join(dir, "file")
 	os.WriteFile(blocker, nil, 0o600) // the offload dir is a file: spilling fails
-	s, _ := NewSpool(Config{Dir: blocker, Session: "s", Threshold: 10}, "toolu_4")
+	s, _ := NewSpool(Config{Dir: blocker, FallbackDir: blocker, Session: "s", Threshold: 10}, "toolu_4")
 	text := strings.Repeat("abcdefgh\n", 100)
 	s.Write([]byte(text))
 	sum := s.Close()
@@ -90,9 +90,21 @@ func TestSpoolFailureKeepsEverything(t *testing.T) {
 	}
 }
 
-func TestSpoolBadID(t *testing.T) {
-	if _, err := NewSpool(Config{Dir: t.TempDir(), Session: "s", Threshold: 10}, "../x"); err == nil {
-		t.Fatal("bad id accepted")
+// TestSpoolUnsafeIDStillOffloads: an id that cannot name a file gets a
+// safe name; the output is still offloaded (no unbounded memory).
+func TestSpoolUnsafeIDStillOffloads(t *testing.T) {
+	dir := t.TempDir()
+	s, err := NewSpool(Config{Dir: dir, Session: "s", Threshold: 10}, "../x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Write([]byte("0123456789abc"))
+	sum := s.Close()
+	if !sum.Offloaded || sum.File != filepath.Join(dir, "s", FileName("../x")) || sum.Err != nil {
+		t.Fatalf("%+v", sum)
+	}
+	if _, err := NewSpool(Config{Dir: dir, Session: "../s", Threshold: 10}, "x"); err == nil {
+		t.Fatal("bad session id accepted")
 	}
 }
 
@@ -112,6 +124,7 @@ func TestSpoolBoundedMemory(t *testing.T) {
 	for n := 0; n < total; n += len(chunk) {
 		s.Write(chunk)
 		if n%(8<<20) == 0 {
+			runtime.GC() // the live heap, not garbage waiting for a cycle
 			runtime.ReadMemStats(&now)
 			peak = max(peak, now.HeapAlloc)
 		}
@@ -139,6 +152,6 @@ func BenchmarkSpool(b *testing.B) {
 		for i := 0; i < 64; i++ {
 			s.Write(chunk)
 		}
-		s.Close()
+		os.Remove(s.Close().File) // an offload never replaces a file: make room for the next
 	}
 }

@@ -2,45 +2,129 @@ package offload
 
 import (
 	"errors"
+	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
-// FileWriter is where offloaded text goes. Tests inject one that fails.
+// FS is the file system offload files are written through: OS is the real
+// one, and tests inject one that fails at a chosen step.
+type FS interface {
+	// SessionDir makes <root>/<session> ready (see the function SessionDir)
+	// and returns its path.
+	SessionDir(root, session string) (string, error)
+	// CreateTemp creates a new file in dir, mode 0600, whose name begins
+	// with prefix; it never opens an existing file or follows a link.
+	CreateTemp(dir, prefix string) (File, error)
+	// Open opens a file for reading without following a symbolic link.
+	Open(name string) (Reader, error)
+	// Rename moves oldpath to newpath unless something is already at
+	// newpath, in which case it fails with an error that is fs.ErrExist.
+	Rename(oldpath, newpath string) error
+	// Remove removes a file.
+	Remove(name string) error
+}
+
+// File is a file being written.
+type File interface {
+	io.Writer
+	Sync() error
+	Close() error
+	Name() string
+}
+
+// Reader is a file being read back.
+type Reader interface {
+	io.Reader
+	io.ReaderAt
+	io.Closer
+}
+
+// OS is the operating system's file system.
+var OS FS = osFS{}
+
+type osFS struct{}
+
+func (osFS) SessionDir(root, session string) (string, error) { return SessionDir(root, session) }
+
+func (osFS) CreateTemp(dir, prefix string) (File, error) {
+	return os.CreateTemp(dir, prefix+"*") // O_CREATE|O_EXCL: never an existing file or a link
+}
+
+func (osFS) Open(name string) (Reader, error) {
+	return os.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+}
+
+func (osFS) Rename(oldpath, newpath string) error { return renameNoReplace(oldpath, newpath) }
+
+func (osFS) Remove(name string) error { return os.Remove(name) }
+
+// FileWriter is where a result already in memory is offloaded to. Tests
+// inject one that fails.
 type FileWriter interface {
-	// MkdirAll creates dir and its parents as needed.
+	// MkdirAll makes the session directory dir ready for files.
 	MkdirAll(dir string) error
-	// WriteFile writes data to path, replacing any file there, so that the
-	// file is either whole or absent.
+	// WriteFile writes data to path so that the file is either whole or
+	// absent. It never replaces a file: when path exists it fails with an
+	// error that is fs.ErrExist.
 	WriteFile(path string, data []byte) error
 }
 
 // OSWriter writes to the operating system's files: directories 0700, files
-// 0600, written to a temporary file in the same directory and renamed into
-// place, so a failure leaves no partial file. It does not fsync: an offload
-// file is a convenience copy, not a database.
+// 0600, written to a temporary file in the same directory, synced, and
+// renamed into place without replacing anything, so a failure leaves no
+// partial file and no earlier file is overwritten.
 type OSWriter struct{}
 
 var _ FileWriter = OSWriter{}
 
-// MkdirAll creates dir with mode 0700.
-func (OSWriter) MkdirAll(dir string) error { return os.MkdirAll(dir, 0o700) }
+// MkdirAll makes the session directory dir ready, as SessionDir does.
+func (OSWriter) MkdirAll(dir string) error { return fsWriter{OS}.MkdirAll(dir) }
 
 // WriteFile writes data atomically with mode 0600.
-func (OSWriter) WriteFile(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+func (OSWriter) WriteFile(path string, data []byte) error { return fsWriter{OS}.WriteFile(path, data) }
+
+// fsWriter is a FileWriter over an FS.
+type fsWriter struct{ fs FS }
+
+func (w fsWriter) MkdirAll(dir string) error {
+	_, err := w.fs.SessionDir(filepath.Dir(dir), filepath.Base(dir))
+	return err
+}
+
+func (w fsWriter) WriteFile(path string, data []byte) error {
+	f, err := w.fs.CreateTemp(filepath.Dir(path), tempPrefix(filepath.Base(path)))
 	if err != nil {
-		return err
+		return fmt.Errorf("create: %w", err)
 	}
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(f.Name())
-		return err
+	n, err := f.Write(data)
+	if err == nil && n < len(data) {
+		err = io.ErrShortWrite
 	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
-		return err
+	step := "write"
+	if err == nil {
+		step, err = "sync", f.Sync()
+	}
+	if cerr := f.Close(); err == nil && cerr != nil {
+		step, err = "close", cerr
+	}
+	if err == nil {
+		step, err = "rename", w.fs.Rename(f.Name(), path)
+		if errors.Is(err, fs.ErrExist) {
+			w.fs.Remove(f.Name())
+			return err
+		}
+	}
+	if err != nil {
+		w.fs.Remove(f.Name())
+		return fmt.Errorf("%s: %w", step, err)
 	}
 	return nil
 }
+
+// tempPrefix is the name prefix of the temporary file an offload file is
+// written to before it is renamed into place.
+func tempPrefix(name string) string { return ".tmp-" + name + "-" }
