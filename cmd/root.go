@@ -59,6 +59,11 @@ Offloaded results go to <offload-dir>/<session>/<tool_use_id>.md (default
   [Tool result offloaded to file: <absolute path>]
 with a short preview.
 
+Each run is a session kept in <offload-dir>/<session>/: todos.json (the list),
+todos.jsonl (every version), session.json. --resume ID or --continue (the most
+recent) picks one up again; 'todo-shell sessions' lists them, 'todo-shell clean'
+removes old ones.
+
 Exit status: 0 success, 1 a command failed, 2 bad usage.`
 
 const rootExample = `  $ todo-shell
@@ -67,6 +72,8 @@ const rootExample = `  $ todo-shell
   $ todo-shell -c 'ls -la'
   $ printf '%s\n' 'TodoRead' 'echo hi' | todo-shell --panel
   $ echo '{"type":"tool_use","id":"toolu_01","name":"TodoRead","input":{}}' | todo-shell serve
+  $ todo-shell --continue
+  $ todo-shell sessions
   $ todo-shell tools`
 
 // NewCmdRoot returns the root command.
