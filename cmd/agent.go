@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/todo-shell/todo-shell/agent"
+	"github.com/todo-shell/todo-shell/session"
 	"github.com/todo-shell/todo-shell/tools/offload"
 )
 
@@ -93,10 +94,11 @@ func agentRun(o *agentOptions, print bool) error {
 	if o.MaxTurns < 1 || o.MaxTokens < 1 {
 		return &UsageError{fmt.Errorf("--max-turns and --max-tokens must be 1 or more")}
 	}
-	a, err := newApp(o.Options)
+	a, sess, err := newSessionApp(o.Options, session.ModeAgent)
 	if err != nil {
 		return err
 	}
+	defer closeSession(sess, o.Streams.ErrOut)
 	clientOpts := []option.RequestOption{option.WithAPIKey(key)}
 	if base := o.Getenv("ANTHROPIC_BASE_URL"); base != "" {
 		clientOpts = append(clientOpts, option.WithBaseURL(base))
@@ -106,6 +108,10 @@ func agentRun(o *agentOptions, print bool) error {
 		return err
 	}
 	defer transcript.Close()
+	history, err := resumeConversation(o.Options, sess)
+	if err != nil {
+		return err
+	}
 	ag, err := agent.New(agent.Config{
 		Client:     anthropic.NewClient(clientOpts...),
 		Model:      o.Model,
@@ -114,13 +120,14 @@ func agentRun(o *agentOptions, print bool) error {
 		System:     o.System,
 		Registry:   a.registry,
 		Offload:    a.offload,
-		Transcript: transcript,
+		Transcript: sess.TurnCounter(transcript),
 
 		StreamIdleTimeout: o.IdleTimeout,
 	})
 	if err != nil {
 		return err
 	}
+	ag.Resume(history)
 	if !print {
 		if !isTerminal(o.Streams.In) || !isTerminal(o.Streams.Out) {
 			return &UsageError{fmt.Errorf("agent mode without -p needs a terminal; use -p \"<prompt>\" in scripts")}

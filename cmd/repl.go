@@ -17,14 +17,16 @@ import (
 	"github.com/todo-shell/todo-shell/markdown"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/repl"
+	"github.com/todo-shell/todo-shell/session"
 )
 
 // runREPL starts the interactive shell, inline in the terminal.
 func runREPL(o *Options) error {
-	a, err := newApp(o)
+	a, sess, err := newSessionApp(o, session.ModeShell)
 	if err != nil {
 		return err
 	}
+	defer closeSession(sess, o.Streams.ErrOut)
 	return runREPLWith(o, a, nil)
 }
 

@@ -21,6 +21,8 @@ type Options struct {
 	Getenv  func(string) string
 
 	Session          string
+	Resume           string // --resume ID
+	Continue         bool   // --continue
 	OffloadDir       string
 	OffloadThreshold int
 	MaxItems         int
@@ -59,6 +61,11 @@ Offloaded results go to <offload-dir>/<session>/<tool_use_id>.md (default
   [Tool result offloaded to file: <absolute path>]
 with a short preview.
 
+Each run is a session kept in <offload-dir>/<session>/: todos.json (the list),
+todos.jsonl (every version), session.json. --resume ID or --continue (the most
+recent) picks one up again; 'todo-shell sessions' lists them, 'todo-shell clean'
+removes old ones.
+
 Exit status: 0 success, 1 a command failed, 2 bad usage.`
 
 const rootExample = `  $ todo-shell
@@ -67,6 +74,8 @@ const rootExample = `  $ todo-shell
   $ todo-shell -c 'ls -la'
   $ printf '%s\n' 'TodoRead' 'echo hi' | todo-shell --panel
   $ echo '{"type":"tool_use","id":"toolu_01","name":"TodoRead","input":{}}' | todo-shell serve
+  $ todo-shell --continue
+  $ todo-shell sessions
   $ todo-shell tools`
 
 // NewCmdRoot returns the root command.
@@ -116,6 +125,8 @@ func newCmdRoot(s Streams, getenv func(string) string) *cobra.Command {
 
 	pf := cmd.PersistentFlags()
 	pf.StringVar(&opts.Session, "session", "", "session id, [A-Za-z0-9_-] (default: a fresh unique id)")
+	pf.StringVar(&opts.Resume, "resume", "", "resume the session ID: its list, its files and (agent) its conversation")
+	pf.BoolVar(&opts.Continue, "continue", false, "resume the most recent session in the offload directory")
 	pf.StringVar(&opts.OffloadDir, "offload-dir", ".offload", "where offloaded results go")
 	pf.IntVar(&opts.OffloadThreshold, "offload-threshold", offload.DefaultThreshold, "offload results of this many characters or more (0: never)")
 	opts.MaxItems, opts.MaxContentLength, opts.MaxInProgress = todo.DefaultLimits().MaxItems, todo.DefaultLimits().MaxContentLength, todo.DefaultLimits().MaxInProgress
@@ -136,6 +147,8 @@ func newCmdRoot(s Streams, getenv func(string) string) *cobra.Command {
 		newCmdAgent(opts),
 		newCmdReplay(opts), newCmdWatch(opts),
 		newCmdMCP(opts),
+		newCmdSessions(opts),
+		newCmdClean(opts),
 	} {
 		sub.SilenceUsage, sub.SilenceErrors = true, true
 		cmd.AddCommand(sub)

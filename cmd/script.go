@@ -17,6 +17,7 @@ import (
 
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
+	"github.com/todo-shell/todo-shell/session"
 )
 
 // scriptRunner runs lines without a terminal UI: stdout to stdout, stderr to
@@ -59,13 +60,13 @@ func termWidth(w io.Writer) int {
 // startScript wires the engine for -c and script mode; Ctrl+C or SIGTERM
 // cancels the returned context. Call the returned function when done.
 func startScript(o *Options) (context.Context, *scriptRunner, func(), error) {
-	a, err := newApp(o)
+	a, sess, err := newSessionApp(o, session.ModeScript)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	r := newScriptRunner(o, a)
-	return ctx, r, func() { r.flush(); stop() }, nil
+	return ctx, r, func() { r.flush(); stop(); closeSession(sess, o.Streams.ErrOut) }, nil
 }
 
 // runCommandLine is `todo-shell -c LINE`: its exit status is the line's.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"runtime/debug"
 	"sync/atomic"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -64,8 +65,12 @@ SIGTERM, SIGINT or SIGHUP stop it: it reads no more, interrupts the running call
 				// A signal. A call in progress is being interrupted: wait
 				// for its result to be written. Idle, Serve is blocked
 				// reading, and everything it answered is already flushed.
-				if srv.Busy() {
-					<-done
+				for srv.Busy() {
+					select {
+					case <-done:
+						return &ExitError{128 + caught()}
+					case <-time.After(5 * time.Millisecond):
+					}
 				}
 				return &ExitError{128 + caught()}
 			}

@@ -10,6 +10,9 @@ type Snapshot struct {
 	Items     []Item
 	UpdatedAt time.Time
 	Version   uint64 // 0 before the first write, then one more per write
+	// ToolUseID is the tool_use_id of the call that wrote this version, when
+	// the write came from a tool call.
+	ToolUseID string
 }
 
 // Counts returns how many items are completed, in progress and pending.
@@ -36,8 +39,12 @@ type Store struct {
 	updated time.Time
 	version uint64
 	subs    map[*Subscription]struct{}
+	hooks   []*writeHook
 	now     func() time.Time
 }
+
+// writeHook is a function registered with OnWrite.
+type writeHook struct{ fn func(Snapshot) }
 
 // NewStore returns an empty store. now is the clock (nil means time.Now).
 func NewStore(now func() time.Time) *Store {
@@ -68,7 +75,11 @@ func (s *Store) Version() uint64 {
 // Replace makes items the whole list and tells every subscriber. The store
 // keeps items itself: the caller must not modify the slice afterwards.
 // It returns the new version.
-func (s *Store) Replace(items []Item) uint64 {
+func (s *Store) Replace(items []Item) uint64 { return s.ReplaceFor("", items) }
+
+// ReplaceFor is Replace for the tool call toolUseID, which the new version
+// records.
+func (s *Store) ReplaceFor(toolUseID string, items []Item) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.items = items
@@ -76,11 +87,48 @@ func (s *Store) Replace(items []Item) uint64 {
 	s.version++
 	// Events share the stored slice: the store never modifies a slice it
 	// holds, and subscribers must not either.
-	event := Snapshot{Items: s.items, UpdatedAt: s.updated, Version: s.version}
+	event := Snapshot{Items: s.items, UpdatedAt: s.updated, Version: s.version, ToolUseID: toolUseID}
+	for _, h := range s.hooks {
+		h.fn(event)
+	}
 	for sub := range s.subs {
 		sub.offer(event)
 	}
 	return s.version
+}
+
+// Restore makes snap the current list, its version and time included, as
+// when a saved session is resumed. Subscribers hear of it; OnWrite hooks do
+// not (it is not a new version). The store keeps snap.Items.
+func (s *Store) Restore(snap Snapshot) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.items, s.updated, s.version = snap.Items, snap.UpdatedAt, snap.Version
+	event := Snapshot{Items: s.items, UpdatedAt: s.updated, Version: s.version, ToolUseID: snap.ToolUseID}
+	for sub := range s.subs {
+		sub.offer(event)
+	}
+}
+
+// OnWrite registers fn to be called after every write, with the store
+// locked: in version order, with no version skipped (unlike a
+// Subscription). fn must be quick, must not modify the snapshot's Items and
+// must not call the store. The returned function unregisters it.
+func (s *Store) OnWrite(fn func(Snapshot)) (remove func()) {
+	h := &writeHook{fn: fn}
+	s.mu.Lock()
+	s.hooks = append(s.hooks, h)
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for i, x := range s.hooks {
+			if x == h {
+				s.hooks = append(s.hooks[:i:i], s.hooks[i+1:]...)
+				return
+			}
+		}
+	}
 }
 
 // Subscription receives the store's snapshot after each write; its Items

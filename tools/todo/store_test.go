@@ -250,3 +250,46 @@ func TestConcurrentWritersAndSubscribers(t *testing.T) {
 		}
 	}
 }
+
+// TestOnWriteSeesEveryVersion: unlike a Subscription, an OnWrite hook hears
+// of every version, in order, with the tool_use_id that wrote it; Restore
+// sets the version without a hook call; a removed hook hears nothing.
+func TestOnWriteSeesEveryVersion(t *testing.T) {
+	s := NewStore(nil)
+	var got []Snapshot
+	remove := s.OnWrite(func(snap Snapshot) { got = append(got, snap) })
+	s.Restore(Snapshot{Items: []Item{{Content: "a", ActiveForm: "a", Status: StatusPending}}, Version: 41})
+	if s.Version() != 41 || len(s.Snapshot().Items) != 1 || len(got) != 0 {
+		t.Fatalf("after Restore: version %d, %d hook calls", s.Version(), len(got))
+	}
+	for i := range 100 {
+		s.ReplaceFor(fmt.Sprintf("toolu_%d", i), nil)
+	}
+	s.Replace(nil)
+	if len(got) != 101 {
+		t.Fatalf("%d hook calls, want 101", len(got))
+	}
+	for i, snap := range got[:100] {
+		if snap.Version != uint64(42+i) || snap.ToolUseID != fmt.Sprintf("toolu_%d", i) {
+			t.Fatalf("call %d: %+v", i, snap)
+		}
+	}
+	remove()
+	s.Replace(nil)
+	if len(got) != 101 {
+		t.Fatal("a removed hook was called")
+	}
+}
+
+// TestWriteRecordsToolUseID: a version written by TodoWrite carries the
+// call's tool_use_id.
+func TestWriteRecordsToolUseID(t *testing.T) {
+	reg, store := newTools(t, DefaultLimits())
+	var ids []string
+	store.OnWrite(func(snap Snapshot) { ids = append(ids, snap.ToolUseID) })
+	reg.Execute(context.Background(), "toolu_abc", WriteName, []byte(`{"todos":[]}`))
+	reg.Execute(context.Background(), "toolu_bad", WriteName, []byte(`{}`))
+	if len(ids) != 1 || ids[0] != "toolu_abc" {
+		t.Fatalf("hook saw %q", ids)
+	}
+}

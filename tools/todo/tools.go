@@ -63,7 +63,7 @@ func WriteHandler(store *Store, limits Limits) tools.Handler {
 		}
 		var rep WriteReport
 		rep.Completed, rep.InProgress, rep.Pending = Snapshot{Items: items}.Counts()
-		store.Replace(items)
+		store.ReplaceFor(tools.ToolUseIDFrom(ctx), items)
 		res := tools.TextResult(WriteSuccess(len(items)))
 		res.Meta = rep
 		return res, nil

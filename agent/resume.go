@@ -1,0 +1,178 @@
+package agent
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/todo-shell/todo-shell/tools"
+)
+
+// InterruptedResult is the tool_result content given to a tool_use whose
+// result a transcript lacks (the process ended in the middle of the turn).
+const InterruptedResult = "Interrupted: the session ended before this tool returned"
+
+// ReadTranscript rebuilds the conversation from a transcript an Agent wrote
+// (transcript.jsonl): each "request" line's message as sent, each
+// "response" as its assistant message. A line that cannot be read (cut off
+// by a crash) is skipped and reported to warn. A turn cut off in the middle
+// — a tool_use with no tool_result after it — gets interrupted results, so
+// that the API accepts the history.
+func ReadTranscript(r io.Reader, warn func(string)) ([]json.RawMessage, error) {
+	if warn == nil {
+		warn = func(string) {}
+	}
+	var msgs []json.RawMessage
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 256<<20)
+	for n := 1; sc.Scan(); n++ {
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		var line struct {
+			Type    string          `json:"type"`
+			Message json.RawMessage `json:"message"`
+		}
+		if err := json.Unmarshal(b, &line); err != nil || len(line.Message) == 0 {
+			warn(fmt.Sprintf("transcript line %d skipped: cannot be read", n))
+			continue
+		}
+		switch line.Type {
+		case "request":
+			msgs = append(msgs, append(json.RawMessage(nil), line.Message...))
+		case "response":
+			m, err := assistantParam(line.Message)
+			if err != nil {
+				warn(fmt.Sprintf("transcript line %d skipped: %v", n, err))
+				continue
+			}
+			msgs = append(msgs, m)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read transcript: %w", err)
+	}
+	return closeCutTurns(msgs), nil
+}
+
+// blockFields are the fields a content block of each type carries back to
+// the API, as the loop sends it (a response logged whole also has fields
+// that are not request parameters).
+var blockFields = map[string][]string{
+	"text":              {"type", "text", "citations"},
+	"tool_use":          {"type", "id", "name", "input"},
+	"thinking":          {"type", "thinking", "signature"},
+	"redacted_thinking": {"type", "data"},
+}
+
+// assistantParam turns a logged response into the assistant message the
+// loop sent back: its content blocks with their request fields.
+func assistantParam(raw json.RawMessage) (json.RawMessage, error) {
+	var m struct {
+		Content []map[string]json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, err
+	}
+	blocks := make([]map[string]json.RawMessage, 0, len(m.Content))
+	for _, b := range m.Content {
+		var typ string
+		json.Unmarshal(b["type"], &typ)
+		out := map[string]json.RawMessage{}
+		if fields, ok := blockFields[typ]; ok {
+			for _, f := range fields {
+				if v, ok := b[f]; ok && !empty(v) {
+					out[f] = v
+				}
+			}
+		} else {
+			for k, v := range b {
+				if !empty(v) {
+					out[k] = v
+				}
+			}
+		}
+		blocks = append(blocks, out)
+	}
+	return json.Marshal(struct {
+		Role    string                       `json:"role"`
+		Content []map[string]json.RawMessage `json:"content"`
+	}{"assistant", blocks})
+}
+
+// empty reports whether a field's value is null, "" or [] (absent, for
+// the API).
+func empty(v json.RawMessage) bool {
+	s := string(bytes.TrimSpace(v))
+	return s == "null" || s == `""` || s == "[]"
+}
+
+// closeCutTurns gives every assistant tool_use that the next message does
+// not answer an interrupted tool_result.
+func closeCutTurns(msgs []json.RawMessage) []json.RawMessage {
+	type block struct {
+		Type      string `json:"type"`
+		ID        string `json:"id"`
+		ToolUseID string `json:"tool_use_id"`
+	}
+	type message struct {
+		Role    string  `json:"role"`
+		Content []block `json:"content"`
+	}
+	out := make([]json.RawMessage, 0, len(msgs)+1)
+	for i, raw := range msgs {
+		out = append(out, raw)
+		var m message
+		if json.Unmarshal(raw, &m) != nil || m.Role != "assistant" {
+			continue
+		}
+		answered := map[string]bool{}
+		if i+1 < len(msgs) {
+			var next message
+			if json.Unmarshal(msgs[i+1], &next) == nil && next.Role == "user" {
+				for _, b := range next.Content {
+					if b.Type == "tool_result" {
+						answered[b.ToolUseID] = true
+					}
+				}
+			}
+		}
+		var results [][]byte
+		for _, b := range m.Content {
+			if b.Type == "tool_use" && !answered[b.ID] {
+				res := tools.ToolResult{Type: "tool_result", ToolUseID: b.ID, Content: InterruptedResult, IsError: true}
+				results = append(results, res.AppendJSON(nil))
+			}
+		}
+		if len(results) > 0 {
+			if len(answered) > 0 && bytes.HasSuffix(msgs[i+1], []byte("]}")) {
+				// Some answered: add the missing results to that message.
+				next := msgs[i+1]
+				// next ends with `]}`: insert before it.
+				var joined []byte
+				for _, r := range results {
+					joined = append(append(joined, ','), r...)
+				}
+				fixed := append(append(append([]byte(nil), next[:len(next)-2]...), joined...), "]}"...)
+				msgs[i+1] = fixed
+				continue
+			}
+			out = append(out, userMessage(results))
+		}
+	}
+	return out
+}
+
+// Resume makes messages (from ReadTranscript) the conversation so far: the
+// next Run continues it. They are already in the transcript, so they are
+// not written to it again, and the first-prompt reminder is not repeated.
+func (a *Agent) Resume(messages []json.RawMessage) {
+	a.messages = append(a.messages[:0], messages...)
+	a.logged = len(a.messages)
+	if len(messages) > 0 {
+		a.prompted = true
+	}
+}

@@ -1,0 +1,282 @@
+package session
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/todo-shell/todo-shell/tools"
+	"github.com/todo-shell/todo-shell/tools/todo"
+)
+
+// journal writes accepted versions to disk off the writer's path: add (the
+// store's OnWrite hook) only queues the snapshot; a goroutine appends each
+// queued version's line to todos.jsonl in one write, then replaces
+// todos.json with the newest.
+type journal struct {
+	dir  string
+	file *os.File // todos.jsonl, appending
+
+	mu      sync.Mutex
+	queue   []todo.Snapshot
+	writing bool // the goroutine holds a batch
+	err     error
+	idle    *sync.Cond // signalled when the queue is empty and nothing is being written
+	stopped bool
+
+	wake    chan struct{}
+	hurry   chan struct{} // flush: skip the batching window
+	done    chan struct{}
+	removes []func()
+}
+
+func openJournal(dir string, _ uint64) (*journal, error) {
+	name := filepath.Join(dir, JournalFile)
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", JournalFile, err)
+	}
+	// A process killed in the middle of a line left it without its
+	// newline: end it, so the next line starts clean.
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, st.Size()-1); err == nil && last[0] != '\n' {
+			f.Write([]byte{'\n'})
+		}
+	}
+	j := &journal{dir: dir, file: f, wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1), done: make(chan struct{})}
+	j.idle = sync.NewCond(&j.mu)
+	go j.run()
+	return j, nil
+}
+
+// add queues snap. It is called with the store locked, so versions arrive
+// in order; it only appends to a slice (snapshots share the store's items,
+// which the store never modifies).
+func (j *journal) add(snap todo.Snapshot) {
+	j.mu.Lock()
+	j.queue = append(j.queue, snap)
+	j.mu.Unlock()
+	select {
+	case j.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (j *journal) onClose(remove func()) {
+	j.mu.Lock()
+	j.removes = append(j.removes, remove)
+	j.mu.Unlock()
+}
+
+// batchWindow is the least time between two writes of the files: a change
+// after a quiet spell is written at once, but a burst of versions is written
+// in batches, one todos.json per window, so that the writes cost the writer
+// little CPU however fast it goes. Watchers still see a change within 100 ms.
+const batchWindow = 10 * time.Millisecond
+
+// run writes batches until close.
+func (j *journal) run() {
+	defer close(j.done)
+	var line []byte
+	var spare []todo.Snapshot
+	var last time.Time
+	timer := time.NewTimer(0)
+	<-timer.C
+	for {
+		j.mu.Lock()
+		for len(j.queue) == 0 {
+			j.writing = false
+			j.idle.Broadcast()
+			if j.stopped {
+				j.mu.Unlock()
+				return
+			}
+			j.mu.Unlock()
+			<-j.wake
+			j.mu.Lock()
+		}
+		j.writing = true
+		if wait := batchWindow - time.Since(last); wait > 0 && !j.stopped {
+			j.mu.Unlock()
+			timer.Reset(wait)
+			select {
+			case <-timer.C:
+			case <-j.hurry:
+				if !timer.Stop() {
+					<-timer.C
+				}
+			}
+			j.mu.Lock()
+		}
+		batch := j.queue
+		j.queue = spare[:0]
+		j.writing = true
+		j.mu.Unlock()
+
+		line = line[:0]
+		for _, snap := range batch {
+			line = AppendVersion(line, snap)
+			line = append(line, '\n')
+		}
+		err := j.write(line, batch[len(batch)-1])
+		last = time.Now()
+		clear(batch) // drop references to old lists
+		spare = batch
+		if err != nil {
+			j.mu.Lock()
+			if j.err == nil {
+				j.err = err
+			}
+			j.mu.Unlock()
+		}
+	}
+}
+
+// write appends lines to todos.jsonl, then makes newest todos.json.
+func (j *journal) write(lines []byte, newest todo.Snapshot) error {
+	if _, err := j.file.Write(lines); err != nil {
+		return fmt.Errorf("write %s: %w", JournalFile, err)
+	}
+	return writeAtomic(filepath.Join(j.dir, TodosFile), todo.AppendList(make([]byte, 0, 256), newest.Items))
+}
+
+// flush waits until the queue is written.
+func (j *journal) flush() error {
+	select {
+	case j.hurry <- struct{}{}:
+	default:
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for len(j.queue) > 0 || j.writing {
+		j.idle.Wait()
+	}
+	return j.err
+}
+
+// close stops recording, writes what is queued and closes the file.
+func (j *journal) close() error {
+	j.mu.Lock()
+	removes := j.removes
+	j.removes = nil
+	j.mu.Unlock()
+	for _, r := range removes {
+		r()
+	}
+	err := j.flush()
+	j.mu.Lock()
+	j.stopped = true
+	j.mu.Unlock()
+	select {
+	case j.wake <- struct{}{}:
+	default:
+	}
+	<-j.done
+	if cerr := j.file.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// AppendVersion appends snap as one todos.jsonl line (without the newline):
+// {"version":N,"time":"<RFC 3339>","tool_use_id":"…","todos":[...]}, the
+// todos encoded exactly as TodoRead encodes them.
+func AppendVersion(dst []byte, snap todo.Snapshot) []byte {
+	dst = append(dst, `{"version":`...)
+	dst = strconv.AppendUint(dst, snap.Version, 10)
+	dst = append(dst, `,"time":"`...)
+	dst = snap.UpdatedAt.UTC().AppendFormat(dst, time.RFC3339Nano)
+	dst = append(dst, `","tool_use_id":`...)
+	dst = tools.AppendJSONString(dst, snap.ToolUseID)
+	dst = append(dst, ',')
+	n := len(dst)
+	dst = todo.AppendList(dst, snap.Items) // {"todos":[...]}
+	copy(dst[n:], dst[n+1:])               // drop its '{'
+	return dst[:len(dst)-1]
+}
+
+// Version is one line of todos.jsonl.
+type Version struct {
+	Version   uint64      `json:"version"`
+	Time      time.Time   `json:"time"`
+	ToolUseID string      `json:"tool_use_id"`
+	Todos     []todo.Item `json:"todos"`
+}
+
+// ReadVersions reads todos.jsonl from r. A line that is not a version (a
+// line cut off by a crash, or damaged) is skipped and reported to warn with
+// its line number.
+func ReadVersions(r io.Reader, warn func(string)) ([]Version, error) {
+	if warn == nil {
+		warn = func(string) {}
+	}
+	var out []Version
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	for n := 1; sc.Scan(); n++ {
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		var v Version
+		if err := json.Unmarshal(b, &v); err != nil || v.Version == 0 || v.Todos == nil {
+			why := "not a version"
+			if err != nil {
+				why = err.Error()
+			}
+			warn(fmt.Sprintf("%s line %d skipped: %s", JournalFile, n, why))
+			continue
+		}
+		out = append(out, v)
+	}
+	return out, sc.Err()
+}
+
+// Load returns the newest version saved in the session directory at path:
+// the last good line of todos.jsonl, or todos.json when the journal holds
+// none. A session with neither has version 0 and no items.
+func Load(path string, warn func(string)) (todo.Snapshot, error) {
+	f, err := os.Open(filepath.Join(path, JournalFile))
+	if err == nil {
+		vs, rerr := ReadVersions(f, warn)
+		f.Close()
+		if rerr != nil {
+			return todo.Snapshot{}, fmt.Errorf("read %s: %w", JournalFile, rerr)
+		}
+		if len(vs) > 0 {
+			v := vs[len(vs)-1]
+			return todo.Snapshot{Items: v.Todos, UpdatedAt: v.Time, Version: v.Version, ToolUseID: v.ToolUseID}, nil
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return todo.Snapshot{}, fmt.Errorf("read %s: %w", JournalFile, err)
+	}
+	b, err := os.ReadFile(filepath.Join(path, TodosFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return todo.Snapshot{}, nil
+	}
+	if err != nil {
+		return todo.Snapshot{}, fmt.Errorf("read %s: %w", TodosFile, err)
+	}
+	var list struct {
+		Todos []todo.Item `json:"todos"`
+	}
+	if err := json.Unmarshal(b, &list); err != nil {
+		warn(fmt.Sprintf("%s is damaged (%v): starting with an empty list", TodosFile, err))
+		return todo.Snapshot{}, nil
+	}
+	if len(list.Todos) == 0 {
+		return todo.Snapshot{}, nil
+	}
+	return todo.Snapshot{Items: list.Todos, Version: 1}, nil
+}

@@ -1,0 +1,300 @@
+// Package session keeps a todo-shell session on disk: the directory
+// <offload-dir>/<session>/ with todos.json (the list as TodoRead returns it),
+// todos.jsonl (every accepted version), session.json (who made it, when,
+// how) and a lock that keeps a second process out. It plugs into the todo
+// store from the side, with Store.OnWrite, and never touches the tools.
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/todo-shell/todo-shell/tools/offload"
+	"github.com/todo-shell/todo-shell/tools/todo"
+)
+
+// The files of a session directory.
+const (
+	TodosFile      = "todos.json"
+	JournalFile    = "todos.jsonl"
+	MetaFile       = "session.json"
+	LockFile       = "lock"
+	TranscriptFile = "transcript.jsonl"
+)
+
+// Modes: the front end a session was run with.
+const (
+	ModeShell  = "shell"
+	ModeScript = "script"
+	ModeAgent  = "agent"
+	ModeMCP    = "mcp"
+)
+
+// Meta is session.json.
+type Meta struct {
+	ID      string    `json:"id"`
+	Created time.Time `json:"created"`
+	// Dir is the working directory the session started in.
+	Dir  string `json:"dir"`
+	Mode string `json:"mode"`
+	// Version is the todo-shell version that created the session.
+	Version string `json:"todo_shell_version"`
+	// AgentTurns counts the model's responses in transcript.jsonl.
+	AgentTurns int `json:"agent_turns"`
+}
+
+// ErrNotFound is returned by Open with MustExist for a session that is not
+// there.
+var ErrNotFound = errors.New("no such session")
+
+// BusyError says another process holds the session.
+type BusyError struct {
+	ID  string
+	PID int // 0 when it could not be read
+}
+
+func (e *BusyError) Error() string {
+	if e.PID > 0 {
+		return fmt.Sprintf("session %s is in use by process %d", e.ID, e.PID)
+	}
+	return fmt.Sprintf("session %s is in use by another process", e.ID)
+}
+
+// Options say how to open a session.
+type Options struct {
+	Mode    string // one of the Mode constants
+	Version string // todo-shell's version, for session.json
+	// WorkDir is the working directory recorded in a new session.json; ""
+	// means the current one.
+	WorkDir string
+	// MustExist makes a missing session an error (resume) instead of a new
+	// one.
+	MustExist bool
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Warn receives warnings (a damaged todos.jsonl line); nil drops them.
+	Warn func(string)
+}
+
+// Session is one session directory, held by this process until Close.
+type Session struct {
+	id, path string
+	lock     *os.File
+	meta     Meta
+	resumed  bool
+	now      func() time.Time
+	warn     func(string)
+
+	saved   todo.Snapshot // the last version on disk when opened
+	journal *journal
+
+	mu     sync.Mutex
+	closed bool
+}
+
+// Open opens (creating when needed) the session id under dir and locks it.
+// An existing session is continued: nothing in it is thrown away.
+func Open(dir, id string, o Options) (*Session, error) {
+	if err := offload.CheckID("session id", id); err != nil {
+		return nil, err
+	}
+	now, warn := o.Now, o.Warn
+	if now == nil {
+		now = time.Now
+	}
+	if warn == nil {
+		warn = func(string) {}
+	}
+	path := filepath.Join(dir, id)
+	s := &Session{id: id, path: path, now: now, warn: warn}
+
+	metaBytes, err := os.ReadFile(filepath.Join(path, MetaFile))
+	switch {
+	case err == nil:
+		if err := json.Unmarshal(metaBytes, &s.meta); err != nil {
+			return nil, fmt.Errorf("session %s: %s is damaged: %v", id, MetaFile, err)
+		}
+		s.resumed = true
+	case errors.Is(err, fs.ErrNotExist):
+		if o.MustExist {
+			if _, derr := os.Stat(path); derr != nil {
+				return nil, fmt.Errorf("%w %q in %s", ErrNotFound, id, dir)
+			}
+			return nil, fmt.Errorf("session %s: not a todo-shell session (no %s in %s)", id, MetaFile, path)
+		}
+	default:
+		return nil, fmt.Errorf("session %s: %w", id, err)
+	}
+	// The offload package's checks: a real directory of this user's, 0700,
+	// never a symbolic link standing in for one.
+	if _, err := offload.SessionDir(dir, id); err != nil {
+		return nil, err
+	}
+	lock, err := acquire(path, id)
+	if err != nil {
+		return nil, err
+	}
+	s.lock = lock
+	fail := func(err error) (*Session, error) {
+		release(lock)
+		return nil, err
+	}
+	if !s.resumed {
+		wd := o.WorkDir
+		if wd == "" {
+			wd, _ = os.Getwd()
+		}
+		s.meta = Meta{ID: id, Created: now().UTC(), Dir: wd, Mode: o.Mode, Version: o.Version}
+		if err := s.writeMeta(); err != nil {
+			return fail(err)
+		}
+	}
+	saved, err := Load(path, warn)
+	if err != nil {
+		return fail(fmt.Errorf("session %s: %w", id, err))
+	}
+	s.saved = saved
+	j, err := openJournal(path, saved.Version)
+	if err != nil {
+		return fail(fmt.Errorf("session %s: %w", id, err))
+	}
+	s.journal = j
+	if _, err := os.Stat(filepath.Join(path, TodosFile)); errors.Is(err, fs.ErrNotExist) {
+		if err := writeAtomic(filepath.Join(path, TodosFile), todo.AppendList(nil, saved.Items)); err != nil {
+			j.close()
+			return fail(err)
+		}
+	}
+	return s, nil
+}
+
+// ID returns the session id.
+func (s *Session) ID() string { return s.id }
+
+// Path returns the session directory.
+func (s *Session) Path() string { return s.path }
+
+// Meta returns session.json as it is now.
+func (s *Session) Meta() Meta {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.meta
+}
+
+// Resumed reports whether the session existed before Open.
+func (s *Session) Resumed() bool { return s != nil && s.resumed }
+
+// Saved returns the last version of the list found on disk when the session
+// was opened (version 0 and no items for a new one).
+func (s *Session) Saved() todo.Snapshot { return s.saved }
+
+// Attach restores the saved list into store (when the store has not been
+// written yet) and records every later write: todos.jsonl gets a line per
+// version and todos.json is rewritten atomically. The files are written off
+// the caller's path; Close waits for them.
+func (s *Session) Attach(store *todo.Store) {
+	if store.Version() == 0 && s.saved.Version > 0 {
+		store.Restore(s.saved)
+	}
+	remove := store.OnWrite(s.journal.add)
+	s.journal.onClose(remove)
+}
+
+// Flush waits until every version recorded so far is on disk and returns
+// the first write error, if any.
+func (s *Session) Flush() error { return s.journal.flush() }
+
+// CountTurn adds one to session.json's agent_turns.
+func (s *Session) CountTurn() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.meta.AgentTurns++
+	return s.writeMetaLocked()
+}
+
+// Close writes what is pending, stops recording and releases the lock. It
+// is safe to call more than once.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.mu.Unlock()
+	err := s.journal.close()
+	release(s.lock)
+	return err
+}
+
+func (s *Session) writeMeta() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.writeMetaLocked()
+}
+
+func (s *Session) writeMetaLocked() error {
+	b, err := json.MarshalIndent(s.meta, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeAtomic(filepath.Join(s.path, MetaFile), append(b, '\n'))
+}
+
+// writeAtomic replaces path with data: a reader, or a crash at any moment,
+// sees the old file or the new one, never part of one.
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
+	}
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(f.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("write %s: %w", filepath.Base(path), werr)
+	}
+	return nil
+}
+
+// isTemp reports whether name is a temporary file of writeAtomic or of the
+// offload writer (both start with a dot).
+func isTemp(name string) bool { return strings.HasPrefix(name, ".") }
+
+// TurnCounter returns w counting the model's responses an agent writes to
+// its transcript into session.json's agent_turns (the agent writes each
+// transcript line in one Write).
+// A nil Session (none could be opened) returns w.
+func (s *Session) TurnCounter(w io.Writer) io.Writer {
+	if s == nil {
+		return w
+	}
+	return &turnCounter{w: w, s: s}
+}
+
+type turnCounter struct {
+	w io.Writer
+	s *Session
+}
+
+func (t *turnCounter) Write(p []byte) (int, error) {
+	if bytes.HasPrefix(p, []byte(`{"type":"response"`)) {
+		t.s.CountTurn()
+	}
+	return t.w.Write(p)
+}
