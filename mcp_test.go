@@ -415,3 +415,32 @@ func BenchmarkMCPTodoWriteRoundTrip(b *testing.B) {
 		}
 	}
 }
+
+// TestMCPWritesTheSessionFiles: an MCP client's plan is on disk in the
+// session directory (what `todo-shell watch` follows), and --resume brings
+// it back.
+func TestMCPWritesTheSessionFiles(t *testing.T) {
+	dir := t.TempDir()
+	srv := mcpClient(t, dir)
+	list := `{"todos":[{"content":"Plan over MCP","activeForm":"Planning over MCP","status":"in_progress"}]}`
+	if text, isErr := callText(t, srv.cs, "TodoWrite", json.RawMessage(list)); isErr {
+		t.Fatal(text)
+	}
+	srv.stdin.Close()
+	<-srv.exited
+	sdir := filepath.Join(dir, "off", "mcp-test")
+	got, err := os.ReadFile(filepath.Join(sdir, "todos.json"))
+	if err != nil || !jsonEqual(t, got, []byte(list)) {
+		t.Fatalf("todos.json %q (%v), want %s", got, err, list)
+	}
+	var meta struct{ Mode string }
+	b, _ := os.ReadFile(filepath.Join(sdir, "session.json"))
+	if json.Unmarshal(b, &meta); meta.Mode != "mcp" {
+		t.Errorf("session.json %s", b)
+	}
+	cmd := exec.Command(binary, "--resume", "mcp-test", "--offload-dir", filepath.Join(dir, "off"), "-c", "TodoRead --json")
+	out, err := cmd.Output()
+	if err != nil || !jsonEqual(t, bytes.TrimSpace(out), []byte(list)) {
+		t.Fatalf("resumed: %s (%v)", out, err)
+	}
+}

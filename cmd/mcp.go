@@ -34,8 +34,10 @@ output, for any MCP client: Claude Code, Claude Desktop, Cursor, gemini-cli, cod
 The tools' names, descriptions and input schemas are exactly those 'todo-shell tools'
 prints; each result is one text block holding exactly the Anthropic tool_result content,
 with isError set when the tool rejected its input. Results of --offload-threshold
-characters or more are offloaded as in the shell. Nothing but protocol is written to
-standard output; logs go to standard error.
+characters or more are offloaded as in the shell, and the plan is kept in the session
+directory (todos.json, todos.jsonl), so 'todo-shell watch' shows it live; --resume and
+--continue take a session up again. Nothing but protocol is written to standard output;
+logs go to standard error.
 
 Bash is published only with --allow-bash: it runs any command the client sends.`,
 		Example: `  $ claude mcp add todo-shell -- todo-shell mcp
@@ -47,10 +49,13 @@ Bash is published only with --allow-bash: it runs any command the client sends.`
 			if err != nil {
 				return &UsageError{err}
 			}
-			a, err := newApp(o)
+			a, sess, err := newSessionApp(o, "mcp")
 			if err != nil {
 				return err
 			}
+			// The plan goes to the session directory as in the shell, so
+			// `todo-shell watch` shows an MCP client's plan live.
+			defer closeSession(sess, o.Streams.ErrOut)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			sigs := make(chan os.Signal, 1)
