@@ -217,14 +217,14 @@ func TestWordsAreNotKeys(t *testing.T) {
 	sh := startREPL(t, 24, 100)
 	typed := "echo"
 	sh.send(typed)
-	for _, word := range []string{" ", "up", " ", "enter", " ", "ctrl+c", " ", "home", " ", "tab", " ", "ctrl+w"} {
+	for _, word := range []string{" ", "up", " ", "enter", " ", "ctrl+c", " ", "home", " ", "end", " ", "tab", " ", "ctrl+w"} {
 		sh.waitFor(t, typed, 5*time.Second) // the last read was taken: the next is a read of its own
 		typed += word
 		sh.send(word)
 	}
 	sh.waitFor(t, typed, 5*time.Second)
 	sh.send("\r")
-	sh.output(t, "up enter ctrl+c home tab ctrl+w", 5*time.Second)
+	sh.output(t, "up enter ctrl+c home end tab ctrl+w", 5*time.Second)
 }
 
 // TestPromptShowsDirAfterCd: the prompt names the new directory as soon as
