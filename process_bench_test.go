@@ -363,3 +363,29 @@ func BenchmarkProcessTodoWrite50ToPanel(b *testing.B) {
 	}
 	reportMedian(b, ds, "ms-enter-to-panel")
 }
+
+// BenchmarkProcessUnbracketed5KB writes a 5 KB TodoWrite line in one write,
+// as a terminal without bracketed paste delivers a paste, and reports the
+// time until its end is drawn in the input. Bubble Tea v1 makes it one
+// message per word and one per space.
+func BenchmarkProcessUnbracketed5KB(b *testing.B) {
+	cmd, tty, scr, _ := startShell(b, b.TempDir())
+	defer stopShell(cmd, tty)
+	var items []string
+	for i := 0; i < 50; i++ {
+		items = append(items, fmt.Sprintf(`{"content":"Task %d of the plan","activeForm":"Doing task %d","status":"pending"}`, i, i))
+	}
+	line := `TodoWrite '{"todos":[` + strings.Join(items, ",") + `]}' # the-end`
+	var ds []time.Duration
+	for b.Loop() {
+		from := scr.len()
+		begin := time.Now()
+		tty.Write([]byte(line))
+		scr.waitNew(b, from, "# the-end")
+		ds = append(ds, time.Since(begin))
+		from = scr.len()
+		tty.Write([]byte{3}) // Ctrl+C clears the input
+		scr.waitNew(b, from, "❯")
+	}
+	reportMedian(b, ds, "ms-line-shown")
+}
