@@ -36,6 +36,7 @@ type (
 	agentFinished struct {
 		res agent.Result
 		err error
+		dir string // the working directory after the prompt (its Bash calls may cd)
 	}
 )
 
@@ -44,10 +45,10 @@ type (
 type agentEvents chan any
 
 // runPrompt runs one prompt; its events, and then its end, arrive through ch.
-func runPrompt(ctx context.Context, a Agent, prompt string, ch agentEvents) tea.Cmd {
+func runPrompt(ctx context.Context, a Agent, dir func() string, prompt string, ch agentEvents) tea.Cmd {
 	return func() tea.Msg {
 		res, err := a.Run(ctx, prompt, func(ev agent.Event) { ch <- ev })
-		ch <- agentFinished{res: res, err: err}
+		ch <- agentFinished{res: res, err: err, dir: dir()}
 		close(ch)
 		return nil
 	}
@@ -160,6 +161,9 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 		m.running.cancel()
 		m.running = nil
 		m.hint = ""
+		if ev.dir != "" {
+			m.dir = ev.dir
+		}
 		m.layout()
 		var text string
 		if partial != "" {

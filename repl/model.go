@@ -509,7 +509,7 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 	if m.cfg.Agent != nil && line.Kind == router.Bash && !line.Forced {
 		r.events = make(agentEvents, 1024)
 		return m, tea.Batch(
-			runPrompt(ctx, m.cfg.Agent, line.Text, r.events),
+			runPrompt(ctx, m.cfg.Agent, m.cfg.Dir, line.Text, r.events),
 			waitAgent(r.id, r.events),
 			m.spin.Tick,
 		)
