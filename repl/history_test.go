@@ -1,14 +1,19 @@
 package repl
 
-import "testing"
+import (
+	"testing"
+
+	histfile "github.com/todo-shell/todo-shell/history"
+)
 
 func TestHistory(t *testing.T) {
-	var h history
+	store, _ := histfile.Open("") // in memory
+	h := history{store: store}
 	for _, e := range []string{"one", "", "two\nlines", "two\nlines", "three"} {
 		h.add(e)
 	}
-	if want := []string{"one", "two\nlines", "three"}; len(h.entries) != len(want) {
-		t.Fatalf("entries %q, want %q (blanks and repeats skipped, newlines kept)", h.entries, want)
+	if want := []string{"one", "two\nlines", "three"}; len(h.entries()) != len(want) {
+		t.Fatalf("entries %q, want %q (blanks and repeats skipped, newlines kept)", h.entries(), want)
 	}
 	steps := []struct {
 		op   string

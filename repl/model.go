@@ -10,6 +10,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/spinner"
@@ -103,6 +104,9 @@ type Model struct {
 	exitCode int    // the status the shell leaves with
 	frame    string // with a Screen: the live area drawn after the last update
 
+	inputScrolls bool // the input has more rows than it shows
+	typing       *typingGate
+
 	prompt    promptState
 	search    *searchState      // Ctrl+R in progress
 	tab       *tabState         // Tab completion in progress
@@ -148,6 +152,7 @@ func New(cfg Config) Model {
 		sub:       cfg.Store.Subscribe(),
 		spin:      sp,
 		dir:       cfg.Dir(),
+		typing:    &typingGate{},
 		snap:      cfg.Store.Snapshot(),
 		trace:     cfg.Trace,
 		width:     80,
@@ -217,16 +222,62 @@ func runLine(ctx context.Context, sh *router.Shell, dir func() string, id int, l
 // Update handles one message and, with a Screen, hands it the new view.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := m.update(msg)
+	if m.cfg.Screen == nil { // drawn by Bubble Tea's renderer, through View
+		nm := next.(Model)
+		nm.scrollInput()
+		next = nm
+	}
 	if scr := m.cfg.Screen; scr != nil {
 		if ws, ok := msg.(tea.WindowSizeMsg); ok {
 			scr.SetSize(ws.Width, ws.Height)
 		}
 		nm := next.(Model)
+		if nm.typing.wait(msg, nm.quitting) {
+			return nm, tea.Batch(cmd, nm.typing.redraw())
+		}
+		nm.scrollInput()
 		nm.frame = nm.draw()
 		scr.SetView(nm.frame)
 		next = nm
 	}
 	return next, cmd
+}
+
+// typingGate spreads the drawing of text arriving in bursts. Bubble Tea v1
+// delivers text that arrives in one read (a paste that is not bracketed) as
+// one message per word and one per space; drawing the input after each of
+// hundreds of them costs more than the text itself. Text arriving within a
+// frame of the last draw is drawn once, a frame later. It is shared by
+// every copy of the model.
+type typingGate struct {
+	last    time.Time // the last draw
+	pending bool      // a redraw is scheduled
+}
+
+type redrawMsg struct{}
+
+// wait reports whether drawing after msg can wait for the scheduled
+// redraw; when not, it records a draw now.
+func (g *typingGate) wait(msg tea.Msg, quitting bool) bool {
+	if _, ok := msg.(redrawMsg); ok {
+		g.pending = false
+	}
+	k, ok := msg.(tea.KeyMsg)
+	typed := ok && (k.Type == tea.KeyRunes || k.Type == tea.KeySpace) && !quitting
+	if typed && time.Since(g.last) < frame {
+		return true
+	}
+	g.last = time.Now()
+	return false
+}
+
+// redraw schedules a redraw a frame from now, once.
+func (g *typingGate) redraw() tea.Cmd {
+	if g.pending {
+		return nil
+	}
+	g.pending = true
+	return tea.Tick(frame, func(time.Time) tea.Msg { return redrawMsg{} })
 }
 
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -302,10 +353,15 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if msg.Type == tea.KeyCtrlR && !msg.Paste {
 		return m.startSearch()
 	}
-	if msg.Type == tea.KeyRunes {
+	if msg.Type == tea.KeyRunes || msg.Type == tea.KeySpace {
 		// Typed or pasted text, however many words or lines: never a key
-		// binding (its String() is the text itself).
+		// binding (its String() is the text itself). Inserted directly: the
+		// textarea's Update re-wraps the line to find the cursor's row, for
+		// each word and each space of a long line arriving in one read.
 		m.disarm()
+		if msg.Type == tea.KeySpace {
+			msg.Runes = []rune{' '}
+		}
 		m.input.InsertString(normalizeNewlines(string(msg.Runes)))
 		m.layout()
 		return m, nil
@@ -564,23 +620,71 @@ func (m *Model) layout() {
 	pw := ansi.StringWidth(m.linePrompt(0))
 	m.input.SetPromptFunc(pw, m.linePrompt)
 	m.input.SetWidth(max(w-1, pw+2))
-	m.input.SetHeight(min(m.inputRows(max(w-1-pw, 1)), maxInputRows))
-	if m.input.LineCount() > m.input.Height() {
-		// Scroll the input to its cursor. The textarea scrolls against the
-		// content its last View gave its viewport: give it the current one
-		// first, or a paste of many lines shows its top, not the cursor.
+	rows := m.inputRows(m.input.Width())
+	m.input.SetHeight(min(rows, maxInputRows))
+	m.inputScrolls = rows > m.input.Height()
+}
+
+// scrollInput scrolls an input taller than its rows to its cursor, before
+// a draw. The textarea scrolls against the content its last View gave its
+// viewport: give it the current one first, or a paste of many lines shows
+// its top, not the cursor.
+func (m *Model) scrollInput() {
+	if m.inputScrolls {
 		m.input.View()
 		m.input, _ = m.input.Update(nil)
 	}
 }
 
-// inputRows counts the rows the input's text takes at a text width.
+// inputRows counts the rows the input's text takes, soft-wrapped at width
+// as the textarea wraps it.
 func (m *Model) inputRows(width int) int {
 	rows := 0
 	for _, l := range strings.Split(m.input.Value(), "\n") {
-		rows += ansi.StringWidth(l)/width + 1
+		rows += wrappedRows(l, max(width, 1))
 	}
 	return rows
+}
+
+// wrappedRows counts the rows bubbles/textarea's word wrap gives a line at
+// width (the same rules, counted in one pass: the textarea's own wrap is not
+// exported).
+func wrappedRows(line string, width int) int {
+	rows, rowW, wordW, spaces := 1, 0, 0, 0
+	for _, r := range line {
+		if unicode.IsSpace(r) {
+			spaces++
+		} else {
+			wordW += runeWidth(r)
+		}
+		if spaces > 0 {
+			if rowW+wordW+spaces > width {
+				rows++
+				rowW = 0
+			}
+			rowW += wordW + spaces
+			wordW, spaces = 0, 0
+		} else if wordW+runeWidth(r) > width {
+			if rowW > 0 {
+				rows++
+				rowW = 0
+			}
+			rowW += wordW
+			wordW = 0
+		}
+	}
+	if rowW+wordW+spaces >= width {
+		rows++
+	}
+	return rows
+}
+
+// runeWidth is the cells a rune takes.
+func runeWidth(r rune) int {
+	if r >= 0x20 && r < 0x7f {
+		return 1
+	}
+	return ansi.StringWidth(string(r))
 }
 
 // linePrompt is the prompt (see promptParts) for the first line of the
