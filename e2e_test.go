@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -265,4 +267,36 @@ func TestBracketedPasteWaitsForEnter(t *testing.T) {
 	}
 	sh.send("\r")
 	sh.output(t, "pasted-a\npasted-b", 5*time.Second)
+}
+
+// TestExitNLeavesTerminal: `exit 5` typed in the shell ends the program
+// with status 5.
+func TestExitNLeavesTerminal(t *testing.T) {
+	sh := startREPL(t, 24, 100)
+	sh.send("exit 5\r")
+	done := make(chan error, 1)
+	go func() { done <- sh.cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 5 {
+			t.Fatalf("exit: %v, want status 5", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("exit 5 did not end the shell")
+	}
+}
+
+// TestLongLineInOneRead: a 5 KB line arriving in one read (no bracketed
+// paste) shows to its end in the input, wrapped, and runs on Enter.
+func TestLongLineInOneRead(t *testing.T) {
+	sh := startREPL(t, 24, 100)
+	var items []string
+	for i := 0; i < 50; i++ {
+		items = append(items, fmt.Sprintf(`{"content":"Task %d","activeForm":"Doing task %d","status":"pending"}`, i, i))
+	}
+	sh.send(`TodoWrite '{"todos":[` + strings.Join(items, ",") + `]}' # the-end`)
+	sh.waitFor(t, "# the-end", 5*time.Second) // the last row of the wrapped line is drawn
+	sh.send("\r")
+	sh.output(t, "Todo list updated: 0 completed, 0 in_progress, 50 pending", 5*time.Second)
 }
