@@ -7,6 +7,7 @@ package repl
 import (
 	"context"
 	"fmt"
+	"github.com/todo-shell/todo-shell/tools/bash"
 	"io"
 	"strings"
 	"time"
@@ -728,7 +729,7 @@ func oneLine(s string) string {
 func previewLines(out router.Output) (lines []string, more int) {
 	lines, more = render.Preview(out.Offloaded)
 	for i, l := range lines {
-		lines[i] = overwriteLine(l)
+		lines[i] = bash.ApplyCarriageReturns(l)
 	}
 	if n := len(lines); more == 0 && n > 0 && out.Stderr != "" && lines[n-1] == out.Stderr {
 		lines = lines[:n-1]
@@ -738,4 +739,4 @@ func previewLines(out router.Output) (lines []string, more int) {
 
 // cleanOutput makes finished output safe to print, carriage returns
 // overwriting as in a terminal.
-func cleanOutput(s string) string { return render.SanitizeOutput(overwriteCR(s)) }
+func cleanOutput(s string) string { return render.SanitizeOutput(bash.ApplyCarriageReturns(s)) }

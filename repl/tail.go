@@ -43,5 +43,5 @@ func (t *tailBuffer) lines(n int) []string {
 	t.mu.Lock()
 	s := string(t.buf)
 	t.mu.Unlock()
-	return lastLines(overwriteCR(s), n)
+	return lastLines(bash.ApplyCarriageReturns(s), n)
 }
