@@ -1,6 +1,10 @@
 package repl
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/todo-shell/todo-shell/tools/bash"
+)
 
 // tailBuffer is the io.Writer a running command's output streams into. It
 // keeps only the last few lines, however much passes through, and signals
