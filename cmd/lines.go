@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 )
@@ -33,24 +34,33 @@ func (l *lineReader) next() ([]byte, error) {
 	if l.eof {
 		return nil, io.EOF
 	}
+	if cap(l.long) > keepLong {
+		l.long = nil // do not keep a huge line's buffer for the lines after it
+	}
 	b, err := l.br.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
-		l.long = append(l.long[:0], b...)
+		// A line longer than the buffer: keep it in pieces (no growing
+		// buffer copied again and again), join them once it is whole, and
+		// drop them as soon as the line passes max.
+		pieces := [][]byte{bytes.Clone(b)}
+		total := len(b)
 		for errors.Is(err, bufio.ErrBufferFull) {
 			b, err = l.br.ReadSlice('\n')
-			if l.max > 0 && len(l.long)+len(b) > l.max {
+			total += len(b)
+			if l.max > 0 && total > l.max {
+				pieces = nil
 				for errors.Is(err, bufio.ErrBufferFull) {
 					_, err = l.br.ReadSlice('\n')
 				}
-				l.long = l.long[:0]
 				l.eof = errors.Is(err, io.EOF)
 				if err == nil || l.eof {
 					err = errLineTooLong
 				}
 				return nil, err
 			}
-			l.long = append(l.long, b...)
+			pieces = append(pieces, bytes.Clone(b))
 		}
+		l.long = bytes.Join(pieces, nil)
 		b = l.long
 	}
 	if l.max > 0 && len(b) > l.max {
@@ -65,6 +75,9 @@ func (l *lineReader) next() ([]byte, error) {
 	}
 	return b, err
 }
+
+// keepLong is the largest buffer of a long line kept for the next one.
+const keepLong = 1 << 20
 
 // drained reports whether no input is waiting in the buffer: the moment to
 // flush output.

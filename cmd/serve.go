@@ -48,7 +48,7 @@ SIGTERM, SIGINT or SIGHUP stop it: it reads no more, interrupts the running call
 			if o.Getenv("GOMEMLIMIT") == "" {
 				// A line near --max-line is held whole while it is read;
 				// keep the collector from letting garbage pile up beside it.
-				debug.SetMemoryLimit(2*int64(maxLine) + 64<<20)
+				debug.SetMemoryLimit(int64(maxLine) + 32<<20)
 			}
 			srv := &Server{Registry: a.registry, Offload: a.offload, MaxLine: maxLine}
 			ctx, caught, stop := notifyTerminate(a)
