@@ -331,24 +331,6 @@ func TestMCPConcurrentCalls(t *testing.T) {
 	}
 }
 
-// processesWithArgs lists the pids whose command line is exactly args.
-func processesWithArgs(args ...string) []int {
-	want := strings.Join(args, "\x00") + "\x00"
-	var pids []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		var pid int
-		if _, err := fmt.Sscanf(e.Name(), "%d", &pid); err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && string(b) == want {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
 func exited(s *mcpServer) bool {
 	select {
 	case <-s.exited:
@@ -358,27 +340,16 @@ func exited(s *mcpServer) bool {
 	}
 }
 
-// waitFor polls cond until it holds or the time is up.
-func waitFor(t *testing.T, what string, within time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %v", what, within)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
 
 func TestMCPFaultClientDisconnectsMidCall(t *testing.T) {
 	dir := t.TempDir()
 	srv := mcpClient(t, dir, "--allow-bash")
 	marker := fmt.Sprintf("%d.%d", 300+os.Getpid()%300, time.Now().Nanosecond()%1000)
 	go srv.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "Bash", Arguments: map[string]any{"command": "sleep " + marker}})
-	waitFor(t, "the command to start", 10*time.Second, func() bool { return len(processesWithArgs("sleep", marker)) > 0 })
+	within(t, 10*time.Second, "the command to start", func() bool { return len(pidsRunning("sleep", marker)) > 0 })
 	srv.stdin.Close() // the client goes away
-	waitFor(t, "the server to exit", 10*time.Second, func() bool { return exited(srv) })
-	waitFor(t, "the command to be killed", 5*time.Second, func() bool { return len(processesWithArgs("sleep", marker)) == 0 })
+	within(t, 10*time.Second, "the server to exit", func() bool { return exited(srv) })
+	within(t, 5*time.Second, "the command to be killed", func() bool { return len(pidsRunning("sleep", marker)) == 0 })
 	tmp, _ := filepath.Glob(filepath.Join(dir, "off", "*", ".tmp-*"))
 	if len(tmp) > 0 {
 		t.Errorf("left behind: %v", tmp)
@@ -394,10 +365,10 @@ func TestMCPFaultSignalsStopTheServer(t *testing.T) {
 			srv := mcpClient(t, t.TempDir(), "--allow-bash")
 			marker := fmt.Sprintf("%d.%d", 600+int(tc.sig), time.Now().Nanosecond()%1000)
 			go srv.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "Bash", Arguments: map[string]any{"command": "sleep " + marker}})
-			waitFor(t, "the command to start", 10*time.Second, func() bool { return len(processesWithArgs("sleep", marker)) > 0 })
+			within(t, 10*time.Second, "the command to start", func() bool { return len(pidsRunning("sleep", marker)) > 0 })
 			srv.cmd.Process.Signal(tc.sig)
-			waitFor(t, "the command to be killed", 5*time.Second, func() bool { return len(processesWithArgs("sleep", marker)) == 0 })
-			waitFor(t, "the server to exit", 10*time.Second, func() bool { return exited(srv) })
+			within(t, 5*time.Second, "the command to be killed", func() bool { return len(pidsRunning("sleep", marker)) == 0 })
+			within(t, 10*time.Second, "the server to exit", func() bool { return exited(srv) })
 			if got := srv.cmd.ProcessState.ExitCode(); got != tc.code {
 				t.Errorf("exit status %d, want %d", got, tc.code)
 			}
