@@ -340,7 +340,6 @@ func exited(s *mcpServer) bool {
 	}
 }
 
-
 func TestMCPFaultClientDisconnectsMidCall(t *testing.T) {
 	dir := t.TempDir()
 	srv := mcpClient(t, dir, "--allow-bash")
