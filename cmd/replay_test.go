@@ -170,3 +170,13 @@ func TestWatchOnce(t *testing.T) {
 		t.Fatalf("missing dir: exit %d %q", r.code, r.stderr)
 	}
 }
+
+// TestWatchOnceMissingSession: asked once about a session that is not
+// there, watch says so and fails instead of showing an empty plan.
+func TestWatchOnceMissingSession(t *testing.T) {
+	dir := t.TempDir()
+	r := run(t, "", nil, "watch", "--once", "nosuch", "--offload-dir", dir)
+	if r.code != 1 || !strings.Contains(r.stderr, "no session nosuch in "+dir) {
+		t.Fatalf("code %d stderr %q", r.code, r.stderr)
+	}
+}

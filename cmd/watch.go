@@ -136,6 +136,13 @@ func watchRun(wo *WatchOptions) error {
 		return err
 	}
 	out := wo.Streams.Out
+	if wo.Once && !wo.Claude && wo.Arg != "" {
+		// Asked once about one session: a session that is not there is an
+		// error, not an empty plan (a typo would look like "no plan yet").
+		if _, err := os.Stat(filepath.Join(wo.OffloadDir, wo.Arg)); err != nil {
+			return fmt.Errorf("watch: no session %s in %s (see todo-shell sessions)", wo.Arg, wo.OffloadDir)
+		}
+	}
 	if wo.Once {
 		u, err := follow.Once(target)
 		if err != nil {
