@@ -16,8 +16,8 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/option"
 	"github.com/spf13/cobra"
 
-	"github.com/todo-shell/todo-shell/agent"
-	"github.com/todo-shell/todo-shell/session"
+	"github.com/todo-shell/todo-shell/internal/agent"
+	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/tools/offload"
 )
 

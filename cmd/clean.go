@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/todo-shell/todo-shell/session"
+	"github.com/todo-shell/todo-shell/internal/session"
 )
 
 // cleanOptions are the clean command's flags.

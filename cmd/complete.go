@@ -1,7 +1,7 @@
 package cmd
 
 import (
-	"github.com/todo-shell/todo-shell/complete"
+	"github.com/todo-shell/todo-shell/repl/complete"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/todo-shell/todo-shell/history"
+	"github.com/todo-shell/todo-shell/repl/history"
 )
 
 // openHistory opens the REPL's lasting history: the shell's lines, or in

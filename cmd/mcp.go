@@ -14,7 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/todo-shell/todo-shell/mcpserver"
+	"github.com/todo-shell/todo-shell/internal/mcpserver"
 	"github.com/todo-shell/todo-shell/tools"
 )
 

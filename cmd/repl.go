@@ -13,11 +13,11 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/muesli/termenv"
 
-	"github.com/todo-shell/todo-shell/interactive"
-	"github.com/todo-shell/todo-shell/markdown"
+	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/repl"
-	"github.com/todo-shell/todo-shell/session"
+	"github.com/todo-shell/todo-shell/repl/interactive"
+	"github.com/todo-shell/todo-shell/repl/markdown"
 )
 
 // runREPL starts the interactive shell, inline in the terminal.

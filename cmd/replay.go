@@ -15,8 +15,8 @@ import (
 	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
 
-	"github.com/todo-shell/todo-shell/live"
-	"github.com/todo-shell/todo-shell/plan"
+	"github.com/todo-shell/todo-shell/internal/live"
+	"github.com/todo-shell/todo-shell/internal/plan"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )

@@ -8,11 +8,11 @@ import (
 	"testing"
 )
 
-// fixture is the absolute path of a plan/testdata file (run changes the
+// fixture is the absolute path of an internal/plan/testdata file (run changes the
 // working directory).
 func fixture(t *testing.T, name string) string {
 	t.Helper()
-	p, err := filepath.Abs(filepath.Join("..", "plan", "testdata", name))
+	p, err := filepath.Abs(filepath.Join("..", "internal", "plan", "testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,9 +15,9 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
+	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
-	"github.com/todo-shell/todo-shell/session"
 )
 
 // scriptRunner runs lines without a terminal UI: stdout to stdout, stderr to

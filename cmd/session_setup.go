@@ -9,9 +9,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/todo-shell/todo-shell/agent"
+	"github.com/todo-shell/todo-shell/internal/agent"
 
-	"github.com/todo-shell/todo-shell/session"
+	"github.com/todo-shell/todo-shell/internal/session"
 )
 
 // sessionFlags are --resume and --continue, kept in Options.

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/todo-shell/todo-shell/session"
+	"github.com/todo-shell/todo-shell/internal/session"
 )
 
 // TestResumeScriptModes: a list written in one run comes back with

@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
-	"github.com/todo-shell/todo-shell/session"
 )
 
 // sessionsOptions are the sessions command's flags.

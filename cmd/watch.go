@@ -18,9 +18,9 @@ import (
 	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
 
-	"github.com/todo-shell/todo-shell/follow"
-	"github.com/todo-shell/todo-shell/live"
-	"github.com/todo-shell/todo-shell/plan"
+	"github.com/todo-shell/todo-shell/internal/follow"
+	"github.com/todo-shell/todo-shell/internal/live"
+	"github.com/todo-shell/todo-shell/internal/plan"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"

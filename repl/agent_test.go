@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/todo-shell/todo-shell/agent"
+	"github.com/todo-shell/todo-shell/internal/agent"
 	"github.com/todo-shell/todo-shell/tools"
 )
 

@@ -6,11 +6,11 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/todo-shell/todo-shell/complete"
-	histfile "github.com/todo-shell/todo-shell/history"
-	"github.com/todo-shell/todo-shell/markdown"
-	"github.com/todo-shell/todo-shell/offloads"
 	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/repl/complete"
+	histfile "github.com/todo-shell/todo-shell/repl/history"
+	"github.com/todo-shell/todo-shell/repl/markdown"
+	"github.com/todo-shell/todo-shell/repl/offloads"
 	"github.com/todo-shell/todo-shell/router"
 )
 

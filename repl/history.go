@@ -1,6 +1,6 @@
 package repl
 
-import histfile "github.com/todo-shell/todo-shell/history"
+import histfile "github.com/todo-shell/todo-shell/repl/history"
 
 // history is the shell's list of entered commands, each kept verbatim
 // (newlines included), with a browsing position. Browsing keeps the text

@@ -3,7 +3,7 @@ package repl
 import (
 	"testing"
 
-	histfile "github.com/todo-shell/todo-shell/history"
+	histfile "github.com/todo-shell/todo-shell/repl/history"
 )
 
 func TestHistory(t *testing.T) {

@@ -20,12 +20,12 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/todo-shell/todo-shell/complete"
-	"github.com/todo-shell/todo-shell/gitinfo"
-	histfile "github.com/todo-shell/todo-shell/history"
-	"github.com/todo-shell/todo-shell/interactive"
-	"github.com/todo-shell/todo-shell/markdown"
 	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/repl/complete"
+	"github.com/todo-shell/todo-shell/repl/gitinfo"
+	histfile "github.com/todo-shell/todo-shell/repl/history"
+	"github.com/todo-shell/todo-shell/repl/interactive"
+	"github.com/todo-shell/todo-shell/repl/markdown"
 	"github.com/todo-shell/todo-shell/router"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )

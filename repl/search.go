@@ -3,8 +3,8 @@ package repl
 import (
 	"strings"
 
-	histfile "github.com/todo-shell/todo-shell/history"
 	"github.com/todo-shell/todo-shell/render"
+	histfile "github.com/todo-shell/todo-shell/repl/history"
 )
 
 // searchView draws a reverse incremental search as bash does:

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 
 	"github.com/creack/pty"
 
-	histfile "github.com/todo-shell/todo-shell/history"
+	histfile "github.com/todo-shell/todo-shell/repl/history"
 )
 
 // startInTerminal starts the binary in a pseudo-terminal with its state

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // Whole-process benchmarks: each runs the todo-shell binary built by
 // TestMain, the way a user does. Run them with

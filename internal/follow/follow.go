@@ -20,7 +20,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/todo-shell/todo-shell/plan"
+	"github.com/todo-shell/todo-shell/internal/plan"
 )
 
 // Update is the state of the followed plan after a change.

@@ -1,4 +1,4 @@
-package repl
+package e2e
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ import (
 // ms). The test side answers the terminal queries Bubble Tea sends at start
 // (background color, cursor position) as a terminal would.
 func BenchmarkFirstPrompt(b *testing.B) {
-	bin := shellBinaryB(b)
+	bin := binary
 	dir := b.TempDir()
 	var took []time.Duration
 	for b.Loop() {
@@ -52,16 +52,4 @@ func BenchmarkFirstPrompt(b *testing.B) {
 	slices.Sort(took)
 	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "median-ms-to-prompt")
 	b.ReportMetric(float64(took[len(took)-1].Microseconds())/1000, "max-ms-to-prompt")
-}
-
-// shellBinaryB is shellBinary for a benchmark.
-func shellBinaryB(b *testing.B) string {
-	if p := os.Getenv("TODO_SHELL_BINARY"); p != "" {
-		return p
-	}
-	buildShell()
-	if buildErr != nil {
-		b.Fatal(buildErr)
-	}
-	return builtPath
 }

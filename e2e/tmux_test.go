@@ -1,13 +1,11 @@
-package repl
+package e2e
 
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -17,41 +15,6 @@ import (
 // wait for the output they assert on (polling capture-pane), never for a
 // fixed time. TODO_SHELL_BINARY runs them against another build (to see
 // them fail before a fix).
-
-var (
-	buildOnce sync.Once
-	builtPath string
-	buildErr  error
-)
-
-// shellBinary builds todo-shell once for the tmux tests.
-func shellBinary(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("TODO_SHELL_BINARY"); p != "" {
-		return p
-	}
-	buildShell()
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return builtPath
-}
-
-// buildShell builds todo-shell, once.
-func buildShell() {
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "todo-shell-tmux-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		builtPath = filepath.Join(dir, "todo-shell")
-		out, err := exec.Command("go", "build", "-o", builtPath, "github.com/todo-shell/todo-shell").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-}
 
 // tmuxTerm is todo-shell running in its own tmux server.
 type tmuxTerm struct {
@@ -65,7 +28,7 @@ func startTmux(t *testing.T, cols, rows int) *tmuxTerm {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed: the terminal tests need a real tmux")
 	}
-	bin := shellBinary(t)
+	bin := binary
 	dir := t.TempDir()
 	tt := &tmuxTerm{t: t, socket: filepath.Join(dir, "tmux.sock")} // a server of its own, removed with dir
 	cmd := fmt.Sprintf("cd %s && NO_COLOR=1 TERM=tmux-256color exec %s --offload-dir %s", dir, bin, filepath.Join(dir, ".offload"))

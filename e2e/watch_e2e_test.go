@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"fmt"
@@ -65,7 +65,7 @@ func TestWatchSeesAnotherProcessWithin100ms(t *testing.T) {
 
 // TestReplayStepInTerminal steps through a fixture with space and ←.
 func TestReplayStepInTerminal(t *testing.T) {
-	fixture, _ := filepath.Abs("plan/testdata/shell_transcript.jsonl")
+	fixture, _ := filepath.Abs("../internal/plan/testdata/shell_transcript.jsonl")
 	cmd := exec.Command(binary, "replay", "--step", fixture)
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "NO_COLOR=1")
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
@@ -101,7 +101,7 @@ func TestReplayStepInTerminal(t *testing.T) {
 // TestReplayPlaysInTerminal plays a Claude Code fixture back at speed and
 // sees the call lines, the assistant's text and the final panel.
 func TestReplayPlaysInTerminal(t *testing.T) {
-	fixture, _ := filepath.Abs("plan/testdata/claude_1x.jsonl")
+	fixture, _ := filepath.Abs("../internal/plan/testdata/claude_1x.jsonl")
 	cmd := exec.Command(binary, "replay", "--speed", "1000", fixture)
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "NO_COLOR=1")
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})

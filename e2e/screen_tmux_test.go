@@ -1,4 +1,4 @@
-package repl
+package e2e
 
 import (
 	"fmt"
