@@ -1,0 +1,162 @@
+package readgate
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestOpenRefusesWhatIsNotARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	regular := filepath.Join(dir, "regular")
+	if err := os.WriteFile(regular, []byte("ok\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink("/dev/zero", link); err != nil {
+		t.Fatal(err)
+	}
+	linkToRegular := filepath.Join(dir, "link-to-regular")
+	if err := os.Symlink(regular, linkToRegular); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, path, want string
+	}{
+		{"symlink to a device", link, "a symbolic link"},
+		{"symlink to a regular file", linkToRegular, "a symbolic link"},
+		{"fifo", fifo, "a FIFO"},
+		{"device", "/dev/zero", "a device"},
+		{"directory", dir, "a directory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() {
+				_, err := ReadFile(tt.path, SmallFile)
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), tt.want) {
+					t.Fatalf("ReadFile(%s) = %v, want ErrNotRegular naming %q", tt.name, err, tt.want)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("ReadFile(%s) blocked", tt.name)
+			}
+		})
+	}
+	b, err := ReadFile(regular, SmallFile)
+	if err != nil || string(b) != "ok\n" {
+		t.Fatalf("ReadFile(regular) = %q, %v", b, err)
+	}
+}
+
+func TestReadFileCap(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(path, []byte(strings.Repeat("x", 100)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		max  int64
+		fail bool
+	}{{99, true}, {100, false}, {1000, false}} {
+		_, err := ReadFile(path, tt.max)
+		if got := errors.Is(err, ErrTooLarge); got != tt.fail {
+			t.Errorf("cap %d: err = %v, want too large %v", tt.max, err, tt.fail)
+		}
+	}
+}
+
+func TestScanLines(t *testing.T) {
+	long := strings.Repeat("y", 200<<10) // longer than the reader's buffer
+	tests := []struct {
+		name, in string
+		max      int
+		want     []string
+		skipped  []LongLine
+	}{
+		{"empty", "", 10, nil, nil},
+		{"final newline", "a\nb\n", 10, []string{"1:a", "2:b"}, nil},
+		{"no final newline", "a\nb", 10, []string{"1:a", "2:b"}, nil},
+		{"blank lines kept", "a\n\nb\n", 10, []string{"1:a", "2:", "3:b"}, nil},
+		{"exactly the cap", "abc\n", 3, []string{"1:abc"}, nil},
+		{"one over the cap", "abcd\nok\n", 3, []string{"2:ok"}, []LongLine{{1, 4}}},
+		{"over the cap at the end", "ok\nabcd", 3, []string{"1:ok"}, []LongLine{{2, 4}}},
+		{"longer than the buffer", "a\n" + long + "\nb\n", 1000, []string{"1:a", "3:b"}, []LongLine{{2, int64(len(long))}}},
+		{"long line within cap", long + "\n", len(long), []string{"1:" + long}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			skipped, err := ScanLines(strings.NewReader(tt.in), tt.max, func(n int, line []byte) error {
+				got = append(got, strconv.Itoa(n)+":"+string(line))
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("lines = %.80q, want %.80q", got, tt.want)
+			}
+			if len(skipped) != len(tt.skipped) {
+				t.Fatalf("skipped = %v, want %v", skipped, tt.skipped)
+			}
+			for i := range skipped {
+				if skipped[i] != tt.skipped[i] {
+					t.Errorf("skipped = %v, want %v", skipped, tt.skipped)
+				}
+			}
+		})
+	}
+}
+
+// endless yields n bytes of 'x' without holding them.
+type endless struct{ n int64 }
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.n == 0 {
+		return 0, io.EOF
+	}
+	if int64(len(p)) > e.n {
+		p = p[:e.n]
+	}
+	for i := range p {
+		p[i] = 'x'
+	}
+	e.n -= int64(len(p))
+	return len(p), nil
+}
+
+func TestScanLinesMemoryIsBoundedByTheCap(t *testing.T) {
+	const lineBytes = 256 << 20
+	r := io.MultiReader(&endless{n: lineBytes}, strings.NewReader("\nlast\n"))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var got []string
+	skipped, err := ScanLines(r, 1<<20, func(_ int, line []byte) error {
+		got = append(got, string(line))
+		return nil
+	})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(skipped) != 1 || skipped[0] != (LongLine{Line: 1, Bytes: lineBytes}) || len(got) != 1 || got[0] != "last" {
+		t.Fatalf("skipped %v, lines %q", skipped, got)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8<<20 {
+		t.Fatalf("scanning a %d-byte line allocated %d bytes; want it bounded by the 1 MiB cap", lineBytes, alloc)
+	}
+}
