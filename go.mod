@@ -1,6 +1,6 @@
 module github.com/todo-shell/todo-shell
 
-go 1.26.8
+go 1.25.0
 
 require (
 	github.com/anthropics/anthropic-sdk-go v1.84.0
