@@ -123,7 +123,6 @@ func BenchmarkTodoWrite(b *testing.B) {
 // a list of 10, a few versions, two offloaded files, a transcript.
 func makeSessions(tb testing.TB, dir string, n int) {
 	tb.Helper()
-	store := todo.NewStore(nil)
 	items := []todo.Item{}
 	json.Unmarshal(must(json.Marshal(map[string]any{})), &items)
 	var l struct{ Todos []todo.Item }
@@ -134,7 +133,7 @@ func makeSessions(tb testing.TB, dir string, n int) {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		store = todo.NewStore(nil)
+		store := todo.NewStore(nil)
 		s.Attach(store)
 		for v := range 3 {
 			store.ReplaceFor(fmt.Sprintf("toolu_%d", v), l.Todos)

@@ -121,7 +121,7 @@ func Open(dir, id string, o Options) (*Session, error) {
 	switch {
 	case err == nil:
 		if err := json.Unmarshal(metaBytes, &s.meta); err != nil {
-			return nil, fmt.Errorf("session %s: %s is damaged: %v", id, MetaFile, err)
+			return nil, fmt.Errorf("session %s: %s is damaged: %w", id, MetaFile, err)
 		}
 		s.resumed = true
 	case errors.Is(err, fs.ErrNotExist):
@@ -170,7 +170,7 @@ func Open(dir, id string, o Options) (*Session, error) {
 	s.journal = j
 	if _, err := os.Stat(filepath.Join(path, TodosFile)); errors.Is(err, fs.ErrNotExist) {
 		if err := writeAtomic(filepath.Join(path, TodosFile), todo.AppendList(nil, saved.Items)); err != nil {
-			j.close()
+			_ = j.close() // nothing written yet; err is the failure to report
 			return fail(err)
 		}
 	}
@@ -266,7 +266,7 @@ func writeAtomic(path string, data []byte) error {
 		werr = os.Rename(f.Name(), path)
 	}
 	if werr != nil {
-		os.Remove(f.Name())
+		_ = os.Remove(f.Name()) // best effort: a left temp file is skipped by isTemp
 		return fmt.Errorf("write %s: %w", filepath.Base(path), werr)
 	}
 	return nil
@@ -293,8 +293,13 @@ type turnCounter struct {
 }
 
 func (t *turnCounter) Write(p []byte) (int, error) {
+	var cerr error
 	if bytes.HasPrefix(p, []byte(`{"type":"response"`)) {
-		t.s.CountTurn()
+		cerr = t.s.CountTurn()
 	}
-	return t.w.Write(p)
+	n, err := t.w.Write(p)
+	if err == nil && cerr != nil {
+		err = fmt.Errorf("count agent turn: %w", cerr)
+	}
+	return n, err
 }
