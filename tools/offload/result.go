@@ -58,7 +58,8 @@ func Describe(path, text string) *tools.Offloaded {
 	preview, n := text, 0
 	for i := 0; i < len(text) && len(preview) == len(text); i++ {
 		if text[i] == '\n' {
-			if n++; n == PreviewLines {
+			n++
+			if n == PreviewLines {
 				preview = text[:i+1]
 			}
 		}

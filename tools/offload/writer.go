@@ -116,12 +116,12 @@ func (w fsWriter) WriteFile(path string, data []byte) error {
 	if err == nil {
 		step, err = "rename", w.fs.Rename(f.Name(), path)
 		if errors.Is(err, fs.ErrExist) {
-			w.fs.Remove(f.Name())
+			_ = w.fs.Remove(f.Name()) // best effort: the temp file's name starts with a dot
 			return err
 		}
 	}
 	if err != nil {
-		w.fs.Remove(f.Name())
+		_ = w.fs.Remove(f.Name()) // best effort: the temp file's name starts with a dot
 		return fmt.Errorf("%s: %w", step, err)
 	}
 	return nil

@@ -147,14 +147,20 @@ func checkNoInput(input json.RawMessage) error {
 	isObject, keys, err := decodeObjectKeys(string(input))
 	switch {
 	case err != nil:
-		return fmt.Errorf("Invalid JSON input: %v", err)
+		return fmt.Errorf("Invalid JSON input: %w", err)
 	case !isObject:
-		return fmt.Errorf("Input must be a JSON object")
+		return inputError("Input must be a JSON object")
 	case len(keys) > 0:
-		return fmt.Errorf("Unknown field '%s'", keys[0])
+		return inputError("Unknown field '" + keys[0] + "'")
 	}
 	return nil
 }
+
+// inputError is a message for the model in the PRD's exact words, which
+// start with a capital letter (unlike Go's usual error strings).
+type inputError string
+
+func (e inputError) Error() string { return string(e) }
 
 // AppendList appends {"todos":[...]} for items to dst.
 func AppendList(dst []byte, items []Item) []byte {
