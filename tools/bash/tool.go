@@ -117,7 +117,7 @@ func Handler(r *Runner, defaultTimeout time.Duration, off offload.Config) tools.
 			out = io.MultiWriter(cr, live)
 		}
 		outcome, err := r.Run(ctx, in.Command, timeout, out)
-		cr.Flush()
+		_ = cr.Flush() // the spool never fails a write: it records failures in sum.Err
 		if err != nil {
 			return tools.Result{}, err
 		}
@@ -126,7 +126,7 @@ func Handler(r *Runner, defaultTimeout time.Duration, off offload.Config) tools.
 			if spool.Len() > 0 && !spool.EndsWithNewline() {
 				sep = "\n"
 			}
-			io.WriteString(spool, sep+t+"\n")
+			_, _ = io.WriteString(spool, sep+t+"\n") // as above: see sum.Err
 		}
 		sum := spool.Close()
 		res := tools.Result{IsError: outcome.Failed(), Meta: outcome, OffloadErr: sum.Err}
