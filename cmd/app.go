@@ -32,10 +32,6 @@ func newApp(o *Options) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	changed := o.changed
-	if changed == nil {
-		changed = func(string) bool { return false }
-	}
 	session := o.Session
 	if session == "" {
 		session = NewSessionID()

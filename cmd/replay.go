@@ -84,7 +84,7 @@ func replayRun(ro *ReplayOptions) error {
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // only read
 	out := ro.Streams.Out
 	if !ro.JSON && !ro.Summary && isTerminal(out) {
 		in, ok := ro.Streams.In.(*os.File)
@@ -97,7 +97,7 @@ func replayRun(ro *ReplayOptions) error {
 		return replayPlay(ro, f, in, out.(*os.File))
 	}
 	w := bufio.NewWriterSize(out, 64<<10)
-	defer w.Flush()
+	defer func() { _ = w.Flush() }() // on an error return, that error is the one to report; see below
 	var p plan.Parser
 	lines := &badLines{file: ro.File, p: &p, errOut: ro.Streams.ErrOut}
 	var emit func(plan.Event)
@@ -112,7 +112,7 @@ func replayRun(ro *ReplayOptions) error {
 			v := e.Version
 			buf = plan.AppendRecord(buf[:0], v, plan.Changes(prev, v), plan.Problems(v.Todos, limits))
 			buf = append(buf, '\n')
-			w.Write(buf)
+			_, _ = w.Write(buf) // a bufio.Writer keeps its first error: the final Flush reports it
 			prev = v
 		}
 	} else {
@@ -127,6 +127,9 @@ func replayRun(ro *ReplayOptions) error {
 	}
 	if tl != nil {
 		tl.finish()
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("replay: %w", err)
 	}
 	return nil
 }
@@ -200,7 +203,7 @@ func (t *timeline) add(e plan.Event) {
 		if !v.Time.IsZero() {
 			fmt.Fprintf(t.w, ", from %s", v.Time.UTC().Format("2006-01-02 15:04:05 UTC"))
 		}
-		t.w.WriteString("\n")
+		_, _ = t.w.WriteString("\n") // a bufio.Writer: the final Flush reports its error
 	}
 	t.versions++
 	c := plan.Changes(t.prev, v)
@@ -316,11 +319,11 @@ func replayPlay(ro *ReplayOptions, f *os.File, in, out *os.File) error {
 		if err != nil {
 			return err
 		}
-		defer term.Restore(in.Fd(), state)
+		defer func() { _ = term.Restore(in.Fd(), state) }() // on the way out: nothing left to do if it fails
 		go live.ReadKeys(in, keys)
 	}
-	io.WriteString(out, ansi.HideCursor)
-	defer io.WriteString(out, ansi.ShowCursor)
+	_, _ = io.WriteString(out, ansi.HideCursor) // the terminal: nothing to do on failure
+	defer func() { _, _ = io.WriteString(out, ansi.ShowCursor) }()
 	pl := &player{scroll: live.NewScroll(out), styles: render.DefaultStyles(r), width: width}
 	p := plan.Parser{Playback: true}
 	lines := &badLines{file: ro.File, p: &p, errOut: io.Discard}
@@ -350,7 +353,7 @@ func replayPlay(ro *ReplayOptions, f *os.File, in, out *os.File) error {
 		case k := <-keys:
 			if k == live.KeyQuit {
 				stopped = true
-				f.Close() // ends the scan
+				_ = f.Close() // ends the scan (only read)
 				return
 			}
 		default:
@@ -366,7 +369,7 @@ func replayPlay(ro *ReplayOptions, f *os.File, in, out *os.File) error {
 					timer.Stop()
 					if k == live.KeyQuit {
 						stopped = true
-						f.Close() // ends the scan
+						_ = f.Close() // ends the scan (only read)
 						return
 					}
 				}

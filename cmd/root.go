@@ -109,7 +109,7 @@ func newCmdRoot(s Streams, getenv func(string) string) *cobra.Command {
 				if err != nil {
 					return &UsageError{fmt.Errorf("%s: cannot read it (%w); it is not a command either", args[0], err)}
 				}
-				defer f.Close()
+				defer func() { _ = f.Close() }() // only read
 				return runScript(opts, f)
 			}
 			if isTerminal(s.In) && isTerminal(s.Out) {

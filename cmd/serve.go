@@ -67,7 +67,8 @@ SIGTERM, SIGINT or SIGHUP stop it: it reads no more, interrupts the running call
 				// reading, and everything it answered is already flushed.
 				for srv.Busy() {
 					select {
-					case <-done:
+					case err := <-done:
+						_ = err // the signal decides the exit status
 						return &ExitError{128 + caught()}
 					case <-time.After(5 * time.Millisecond):
 					}
@@ -131,7 +132,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 			return bw.Flush() // stopped: read no more
 		}
 		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, errLineTooLong) {
-			bw.Flush()
+			_ = bw.Flush() // the read error is the one to report
 			return fmt.Errorf("serve: read: %w", err)
 		}
 		var res tools.ToolResult
