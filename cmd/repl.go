@@ -60,7 +60,7 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 	defer func() { _ = term.Restore(in.Fd(), state) }()                    // on the way out: nothing left to do if it fails
 	_, _ = io.WriteString(out, ansi.HideCursor+ansi.SetModeBracketedPaste) // the terminal: nothing to do on failure
 	defer func() {
-		_, _ = io.WriteString(out, ansi.ResetModeBracketedPaste+ansi.ShowCursor+ansi.SetAutoWrapMode) // auto-wrap: see repl.Screen
+		_, _ = io.WriteString(out, ansi.ResetModeBracketedPaste+ansi.ShowCursor+ansi.SetModeAutoWrap) // auto-wrap: see repl.Screen
 	}()
 
 	screen := repl.NewScreen(out)
