@@ -322,8 +322,8 @@ func replayPlay(ro *ReplayOptions, f *os.File, in, out *os.File) error {
 		defer func() { _ = term.Restore(in.Fd(), state) }() // on the way out: nothing left to do if it fails
 		go live.ReadKeys(in, keys)
 	}
-	_, _ = io.WriteString(out, ansi.HideCursor) // the terminal: nothing to do on failure
-	defer func() { _, _ = io.WriteString(out, ansi.ShowCursor) }()
+	_, _ = out.WriteString(ansi.HideCursor) // the terminal: nothing to do on failure
+	defer func() { _, _ = out.WriteString(ansi.ShowCursor) }()
 	pl := &player{scroll: live.NewScroll(out), styles: render.DefaultStyles(r), width: width}
 	p := plan.Parser{Playback: true}
 	lines := &badLines{file: ro.File, p: &p, errOut: io.Discard}

@@ -7,7 +7,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strconv"
 
 	"github.com/todo-shell/todo-shell/tools"
@@ -147,20 +146,31 @@ func checkNoInput(input json.RawMessage) error {
 	isObject, keys, err := decodeObjectKeys(string(input))
 	switch {
 	case err != nil:
-		return fmt.Errorf("Invalid JSON input: %w", err)
+		return &inputError{msg: "Invalid JSON input", err: err}
 	case !isObject:
-		return inputError("Input must be a JSON object")
+		return &inputError{msg: "Input must be a JSON object"}
 	case len(keys) > 0:
-		return inputError("Unknown field '" + keys[0] + "'")
+		return &inputError{msg: "Unknown field '" + keys[0] + "'"}
 	}
 	return nil
 }
 
 // inputError is a message for the model in the PRD's exact words, which
-// start with a capital letter (unlike Go's usual error strings).
-type inputError string
+// start with a capital letter (unlike Go's usual error strings), followed
+// by the cause when there is one.
+type inputError struct {
+	msg string
+	err error
+}
 
-func (e inputError) Error() string { return string(e) }
+func (e *inputError) Error() string {
+	if e.err != nil {
+		return e.msg + ": " + e.err.Error()
+	}
+	return e.msg
+}
+
+func (e *inputError) Unwrap() error { return e.err }
 
 // AppendList appends {"todos":[...]} for items to dst.
 func AppendList(dst []byte, items []Item) []byte {
