@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/todo-shell/todo-shell/internal/testwait"
+
 	"github.com/creack/pty"
 )
 
@@ -36,13 +38,7 @@ func pidsRunning(args ...string) []int {
 // within polls cond until it holds, failing the test after d.
 func within(t *testing.T, d time.Duration, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %v", what, d)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testwait.For(t, d, what, cond)
 }
 
 // sleepMarker is a sleep duration no other test uses, to find the process.

@@ -1,16 +1,20 @@
 package repl
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/todo-shell/todo-shell/internal/testwait"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"context"
+
 	"github.com/todo-shell/todo-shell/internal/agent"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/repl/complete"
@@ -56,27 +60,19 @@ func startWith(t *testing.T, w, h int, edit func(*Config)) (*teatest.TestModel, 
 // same text counted as many times as it is listed.
 func waitPrinted(t *testing.T, what ...string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	need := map[string]int{}
+	for _, w := range what {
+		need[w]++
+	}
+	testwait.For(t, 10*time.Second, fmt.Sprintf("%q in the scrollback", what), func() bool {
 		tr := lastTranscript.String()
-		ok := true
-		need := map[string]int{}
-		for _, w := range what {
-			need[w]++
-		}
 		for w, n := range need {
 			if strings.Count(tr, w) < n {
-				ok = false
+				return false
 			}
 		}
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("scrollback lacks %q:\n%s", what, tr)
-		}
-		time.Sleep(10 * time.Millisecond) // polling the transcript, not waiting for time
-	}
+		return true
+	}, lastTranscript.String)
 }
 
 func press(tm *teatest.TestModel, k tea.KeyType) { tm.Send(tea.KeyMsg{Type: k}) }

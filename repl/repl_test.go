@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/todo-shell/todo-shell/internal/testwait"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
@@ -122,14 +124,9 @@ func waitFor(t *testing.T, tm *teatest.TestModel, what ...string) {
 // (which has the prompt before it).
 func waitLine(t *testing.T, line string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if strings.Contains("\n"+lastTranscript.String(), "\n"+line+"\n") {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("no line %q in the scrollback:\n%s", line, lastTranscript.String())
+	testwait.For(t, 10*time.Second, fmt.Sprintf("the line %q in the scrollback", line),
+		func() bool { return strings.Contains("\n"+lastTranscript.String(), "\n"+line+"\n") },
+		lastTranscript.String)
 }
 
 func enter(tm *teatest.TestModel, line string) {

@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/todo-shell/todo-shell/internal/testwait"
 
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/offload"
@@ -97,16 +101,15 @@ func TestWorkingDirectoryPersists(t *testing.T) {
 
 func TestTimeoutKillsProcessGroup(t *testing.T) {
 	r := newRunner(t)
-	marker := filepath.Join(t.TempDir(), "survivor")
+	// A sleep no other test runs, in a subshell of its own: it must die with
+	// the command's process group.
+	marker := fmt.Sprintf("%d.%03d", 300+os.Getpid()%100, rand.IntN(1000))
 	start := time.Now()
-	o, _ := run(t, r, "(sleep 1.5; touch "+marker+") & sleep 30", 300*time.Millisecond)
+	o, _ := run(t, r, "(sleep "+marker+"; true) & sleep 30", 300*time.Millisecond)
 	if !o.TimedOut || o.Trailer() != "Command timed out after 300ms" || time.Since(start) > 5*time.Second {
 		t.Fatalf("%+v after %v", o, time.Since(start))
 	}
-	time.Sleep(2 * time.Second)
-	if _, err := os.Stat(marker); err == nil {
-		t.Fatal("a process of the timed-out command survived")
-	}
+	waitUntil(t, "the subshell's sleep to be killed", func() bool { return len(processesWithArgs("sleep", marker)) == 0 })
 }
 
 func TestInterruptSendsSIGINT(t *testing.T) {
@@ -114,9 +117,7 @@ func TestInterruptSendsSIGINT(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out syncBuffer
 	go func() {
-		for !strings.Contains(out.String(), "ready") {
-			time.Sleep(10 * time.Millisecond)
-		}
+		testwait.Until(10*time.Second, func() bool { return strings.Contains(out.String(), "ready") })
 		cancel()
 	}()
 	start := time.Now()
@@ -137,9 +138,7 @@ func TestInterruptEscalatesToSIGKILL(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out syncBuffer
 	go func() {
-		for !strings.Contains(out.String(), "ready") {
-			time.Sleep(10 * time.Millisecond)
-		}
+		testwait.Until(10*time.Second, func() bool { return strings.Contains(out.String(), "ready") })
 		cancel()
 	}()
 	start := time.Now()
@@ -213,9 +212,7 @@ func TestKill(t *testing.T) {
 		o, _ := r.Run(context.Background(), "sleep 30", time.Minute, io.Discard)
 		done <- o
 	}()
-	for r.pgid.Load() == 0 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitUntil(t, "the command to start", func() bool { return r.pgid.Load() != 0 })
 	r.Kill()
 	select {
 	case o := <-done:
