@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/todo-shell/todo-shell/tools"
-	"github.com/todo-shell/todo-shell/tools/offload"
 )
 
 // DefaultMaxLine is the longest tool_use line serve reads.
@@ -36,7 +35,6 @@ SIGTERM, SIGINT or SIGHUP stop it: it reads no more, interrupts the running call
   $ todo-shell serve < calls.jsonl > results.jsonl`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.changed = cmd.Flags().Changed
 			if maxLine < 1 {
 				return &UsageError{fmt.Errorf("--max-line must be 1 or more, got %d", maxLine)}
 			}
@@ -50,7 +48,7 @@ SIGTERM, SIGINT or SIGHUP stop it: it reads no more, interrupts the running call
 				// keep the collector from letting garbage pile up beside it.
 				debug.SetMemoryLimit(int64(maxLine) + 32<<20)
 			}
-			srv := &Server{Registry: a.registry, Offload: a.offload, MaxLine: maxLine}
+			srv := &Server{Executor: a.executor, MaxLine: maxLine}
 			ctx, caught, stop := notifyTerminate(a)
 			defer stop()
 			done := make(chan error, 1)
@@ -82,14 +80,14 @@ SIGTERM, SIGINT or SIGHUP stop it: it reads no more, interrupts the running call
 
 // Serve answers tool_use lines from in with tool_result lines on out until
 // in ends; see Server.
-func Serve(ctx context.Context, reg *tools.Registry, off offload.Config, in io.Reader, out io.Writer) error {
-	return (&Server{Registry: reg, Offload: off}).Serve(ctx, in, out)
+func Serve(ctx context.Context, ex *tools.Executor, in io.Reader, out io.Writer) error {
+	return (&Server{Executor: ex}).Serve(ctx, in, out)
 }
 
 // Server answers tool_use lines with tool_result lines.
 type Server struct {
-	Registry *tools.Registry
-	Offload  offload.Config
+	// Executor runs the calls under the offload policy.
+	Executor *tools.Executor
 	// MaxLine is the longest line read; a longer one is answered with an
 	// is_error result and skipped without being held. 0 is DefaultMaxLine.
 	MaxLine int
@@ -141,7 +139,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 			res = tools.ToolResult{Type: "tool_result", Content: fmt.Sprintf("Invalid tool_use: the line is longer than --max-line (%d bytes); it was skipped", maxLine), IsError: true}
 			err = nil
 		case len(text) > 0:
-			res = serveOne(ctx, s.Registry, s.Offload, text)
+			res = serveOne(ctx, s.Executor, text)
 		default:
 			answer = false
 		}
@@ -172,10 +170,10 @@ func trimLine(b []byte) []byte {
 }
 
 // serveOne answers one line.
-func serveOne(ctx context.Context, reg *tools.Registry, off offload.Config, line []byte) tools.ToolResult {
+func serveOne(ctx context.Context, ex *tools.Executor, line []byte) tools.ToolResult {
 	use, err := tools.ParseToolUse(line)
 	if err != nil {
 		return tools.ToolResult{Type: "tool_result", ToolUseID: use.ID, Content: "Invalid tool_use: " + err.Error(), IsError: true}
 	}
-	return offload.Apply(reg.Execute(ctx, use.ID, use.Name, use.Input), off, nil)
+	return ex.Execute(ctx, use.ID, use.Name, use.Input)
 }
