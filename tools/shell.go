@@ -80,3 +80,17 @@ func GenericForm(res ToolResult) ShellForm {
 	}
 	return form
 }
+
+// Summarizer is implemented by a tool that says one call of it in a line
+// for a person watching a model work: Bash(ls -la), TodoWrite(3 todos).
+// Registry.Summary uses it; other tools are shown as Name(input).
+type Summarizer interface {
+	CallSummary(input json.RawMessage) string
+}
+
+// OneLine shows a multi-line text on one line, for labels and summaries:
+// backslash-newline continuations are joined and other newlines become
+// spaces.
+func OneLine(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\\\n", ""), "\n", " ")
+}

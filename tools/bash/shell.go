@@ -17,9 +17,19 @@ type Tool struct {
 }
 
 var (
-	_ tools.Tool  = Tool{}
-	_ tools.Shell = Tool{}
+	_ tools.Tool       = Tool{}
+	_ tools.Shell      = Tool{}
+	_ tools.Summarizer = Tool{}
 )
+
+// CallSummary is Bash(command).
+func (Tool) CallSummary(input json.RawMessage) string {
+	var in struct {
+		Command string `json:"command"`
+	}
+	_ = json.Unmarshal(input, &in) // a bad input shows as Bash()
+	return "Bash(" + tools.OneLine(in.Command) + ")"
+}
 
 // Definition returns the Bash tool's definition.
 func (Tool) Definition() tools.Definition { return Definition() }

@@ -38,11 +38,21 @@ type ReadTool struct {
 }
 
 var (
-	_ tools.Tool  = WriteTool{}
-	_ tools.Shell = WriteTool{}
-	_ tools.Tool  = ReadTool{}
-	_ tools.Shell = ReadTool{}
+	_ tools.Tool       = WriteTool{}
+	_ tools.Shell      = WriteTool{}
+	_ tools.Summarizer = WriteTool{}
+	_ tools.Tool       = ReadTool{}
+	_ tools.Shell      = ReadTool{}
 )
+
+// CallSummary is TodoWrite(N todos).
+func (WriteTool) CallSummary(input json.RawMessage) string {
+	var in struct {
+		Todos []json.RawMessage `json:"todos"`
+	}
+	_ = json.Unmarshal(input, &in) // a bad input shows as 0 todos
+	return "TodoWrite(" + strconv.Itoa(len(in.Todos)) + " todos)"
+}
 
 // Definition returns TodoWrite's definition.
 func (t WriteTool) Definition() tools.Definition { return WriteDefinition(t.Limits) }
