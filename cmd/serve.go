@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -61,13 +61,13 @@ SIGTERM, SIGINT or SIGHUP stop it: it reads no more, interrupts the running call
 				return err
 			case <-ctx.Done():
 				// A signal. A call in progress is being interrupted: wait
-				// for its result to be written. Idle, Serve is blocked
-				// reading, and everything it answered is already flushed.
-				for srv.Busy() {
+				// for its result to be written. Waiting for input, Serve
+				// has written everything it answered: leave at once.
+				for !srv.Idle() {
 					select {
 					case <-done:
 						return &ExitError{128 + caught()}
-					case <-time.After(5 * time.Millisecond):
+					case <-srv.IdleNote():
 					}
 				}
 				return &ExitError{128 + caught()}
@@ -92,39 +92,77 @@ type Server struct {
 	// is_error result and skipped without being held. 0 is DefaultMaxLine.
 	MaxLine int
 
-	busy atomic.Bool
+	// idle is set while Serve waits for input with every answer written;
+	// idleNote gets a token each time it is set (see Idle).
+	idle     atomic.Bool
+	idleNote chan struct{}
+	once     sync.Once
 }
 
-// Busy reports whether a call is being answered.
-func (s *Server) Busy() bool { return s.busy.Load() }
+func (s *Server) init() { s.once.Do(func() { s.idleNote = make(chan struct{}, 1) }) }
+
+// Idle reports whether Serve is waiting for input with everything it
+// answered written out: the process may then end without losing an answer.
+// A call being answered, or answers not yet written, make it busy.
+func (s *Server) Idle() bool { return s.idle.Load() }
+
+// IdleNote returns a channel that receives a token whenever Serve becomes
+// idle, so a caller can wait for Idle without polling.
+func (s *Server) IdleNote() <-chan struct{} {
+	s.init()
+	return s.idleNote
+}
+
+// readerWaiting wraps the input so that Serve writes out its answers and
+// says it is idle right before it blocks on a read, and busy once the read
+// returns: idle means blocked in a read with nothing left unwritten, even
+// when part of a line is already buffered.
+type readerWaiting struct {
+	s   *Server
+	r   io.Reader
+	bw  *bufio.Writer
+	err error // the first failure to write out answers
+}
+
+func (w *readerWaiting) Read(p []byte) (int, error) {
+	if err := w.bw.Flush(); err != nil {
+		w.err = err
+		return 0, err
+	}
+	w.s.idle.Store(true)
+	select {
+	case w.s.idleNote <- struct{}{}:
+	default:
+	}
+	n, err := w.r.Read(p)
+	w.s.idle.Store(false)
+	return n, err
+}
 
 // Serve answers lines until in ends or ctx is cancelled; a call running when
 // ctx is cancelled is interrupted and its result written before Serve
-// returns. Output is flushed whenever the input buffered so far is drained,
-// so an interactive client gets each answer at once and a piped batch is
+// returns. Output is flushed whenever Serve is about to wait for input, so
+// an interactive client gets each answer at once and a piped batch is
 // written in large blocks.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	maxLine := s.MaxLine
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLine
 	}
-	lines := newLineReader(in)
-	lines.max = maxLine
+	s.init()
 	bw := bufio.NewWriterSize(out, 256<<10)
+	// Answers are written out whenever Serve is about to wait for input,
+	// so an interactive client gets each at once and a piped batch goes
+	// in large blocks.
+	rw := &readerWaiting{s: s, r: in, bw: bw}
+	lines := newLineReader(rw)
+	lines.max = maxLine
 	buf := make([]byte, 0, 4096)
-	s.busy.Store(true)
-	defer s.busy.Store(false)
 	for {
-		if lines.drained() {
-			if err := bw.Flush(); err != nil {
-				return fmt.Errorf("serve: write: %w", err)
-			}
-			// Idle from here until a line comes: all answered is out, so a
-			// signal may end the process without waiting for Serve.
-			s.busy.Store(false)
-		}
 		line, err := lines.next()
-		s.busy.Store(true)
+		if rw.err != nil {
+			return fmt.Errorf("serve: write: %w", rw.err)
+		}
 		if ctx.Err() != nil {
 			return bw.Flush() // stopped: read no more
 		}
