@@ -53,7 +53,6 @@ Needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL and ANTHROPIC_MODEL are honoured.`,
   $ todo-shell agent -p "what does this repo do?" --output-format json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.changed = cmd.Flags().Changed
 			if opts.IdleTimeout <= 0 {
 				return &UsageError{fmt.Errorf("--stream-idle-timeout must be more than 0, got %s", opts.IdleTimeout)}
 			}
@@ -129,8 +128,7 @@ func agentRun(o *agentOptions, printOnly bool) error {
 		MaxTokens:  o.MaxTokens,
 		MaxTurns:   o.MaxTurns,
 		System:     o.System,
-		Registry:   a.registry,
-		Offload:    a.offload,
+		Tools:      a.executor,
 		Transcript: sess.TurnCounter(transcript),
 
 		StreamIdleTimeout: o.IdleTimeout,

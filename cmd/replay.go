@@ -56,7 +56,6 @@ the version breaks. --json prints one object per version.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.changed = cmd.Flags().Changed
 			ro.File = args[0]
 			if ro.Speed <= 0 {
 				return &UsageError{fmt.Errorf("--speed must be more than 0, got %g", ro.Speed)}

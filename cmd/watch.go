@@ -65,7 +65,6 @@ q or Ctrl+C quits.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.changed = cmd.Flags().Changed
 			if len(args) == 1 {
 				wo.Arg = args[0]
 			}

@@ -3,7 +3,6 @@ package repl
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -144,7 +143,7 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 		r.stream, r.lines, r.printed = r.stream[:0], nil, 0
 		printed = m.println(m.renderMarkdown(text))
 	case agent.ToolCall:
-		printed = m.println(m.styles.Accent.Render("● ") + render.Sanitize(callSummary(ev.Use.Name, ev.Use.Input)))
+		printed = m.println(m.styles.Accent.Render("● ") + render.Sanitize(m.cfg.Shell.Executor.Registry().Summary(ev.Use.Name, ev.Use.Input)))
 	case agent.ToolDone:
 		text := m.resultSummary(ev)
 		if ev.Result.OffloadErr != nil { // the file is elsewhere, or the result was kept in memory
@@ -183,25 +182,6 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 		return m.finish(m.println(strings.TrimSuffix(text, "\n")))
 	}
 	return m, tea.Batch(printed, waitAgent(r.id, r.events))
-}
-
-// callSummary is a tool call in one line: Bash(ls -la), TodoWrite(3 todos).
-func callSummary(name string, input json.RawMessage) string {
-	switch name {
-	case "Bash":
-		var in struct {
-			Command string `json:"command"`
-		}
-		_ = json.Unmarshal(input, &in) // a label only: bad input shows as Bash()
-		return fmt.Sprintf("Bash(%s)", oneLine(in.Command))
-	case todo.WriteName:
-		var in struct {
-			Todos []json.RawMessage `json:"todos"`
-		}
-		_ = json.Unmarshal(input, &in) // a label only: bad input shows as 0 todos
-		return fmt.Sprintf("TodoWrite(%d todos)", len(in.Todos))
-	}
-	return fmt.Sprintf("%s(%s)", name, oneLine(string(input)))
 }
 
 // resultSummary is a tool result in a few dim lines.

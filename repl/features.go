@@ -281,7 +281,7 @@ func itoa(n int) string {
 
 // offloadDir is this session's offload directory.
 func (m Model) offloadDir() string {
-	o := m.cfg.Shell.Offload
+	o := m.cfg.Shell.OffloadConfig()
 	return o.Dir + "/" + o.Session
 }
 

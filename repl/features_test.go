@@ -142,7 +142,7 @@ func TestTabCompletion(t *testing.T) {
 	}
 	tm, _ := startWith(t, 80, 20, func(c *Config) {
 		c.Dir = func() string { return dir }
-		c.Shell.Registry.Has("TodoWrite")
+		c.Shell.Executor.Has("TodoWrite")
 		c.Completer = &complete.Completer{
 			Builtins: []string{"/help", "/history", "/tools"},
 			Commands: []string{"TodoWrite", "TodoRead"},
@@ -197,11 +197,11 @@ func TestPromptAfterCdShowsBranch(t *testing.T) {
 	cfg, _ := testConfig(t)
 	lastTranscript = &transcript{}
 	cfg.Transcript = lastTranscript
-	set, err := toolset.New(toolset.Options{Limits: todo.DefaultLimits(), Offload: cfg.Shell.Offload, BashTimeout: time.Minute, Dir: root})
+	set, err := toolset.New(toolset.Options{Limits: todo.DefaultLimits(), Offload: cfg.Shell.OffloadConfig(), BashTimeout: time.Minute, Dir: root})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Shell = &router.Shell{Registry: set.Registry, Offload: cfg.Shell.Offload}
+	cfg.Shell = &router.Shell{Executor: set.Executor}
 	cfg.Store = set.Store
 	cfg.Dir = set.Runner.Dir
 	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(80, 20))

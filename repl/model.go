@@ -532,7 +532,7 @@ func (m Model) echoText(text string) string {
 // execute starts a complete line: a builtin at once, anything else as a
 // tool call in a command.
 func (m Model) execute(text string) (Model, tea.Cmd) {
-	line := router.Classify(text, m.cfg.Shell.Registry)
+	line := router.Classify(text, m.cfg.Shell.Executor)
 	switch line.Kind {
 	case router.Empty:
 		return m, nil

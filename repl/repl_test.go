@@ -59,7 +59,7 @@ func testConfig(t testing.TB) (Config, string) {
 		t.Fatal(err)
 	}
 	n := 0
-	sh := &router.Shell{Registry: set.Registry, Offload: off,
+	sh := &router.Shell{Executor: set.Executor,
 		NewID: func() string { n++; return fmt.Sprintf("toolu_%02d", n) }}
 	return Config{
 		Shell:  sh,
@@ -256,7 +256,7 @@ func BenchmarkTodoWriteToPanel(b *testing.B) {
 	for i := 0; i < 50; i++ {
 		items = append(items, fmt.Sprintf(`{"content":"Task %d: do the thing that needs doing","activeForm":"Doing task %d","status":"pending"}`, i, i))
 	}
-	line := router.Classify(`TodoWrite '{"todos":[`+strings.Join(items, ",")+`]}'`, cfg.Shell.Registry)
+	line := router.Classify(`TodoWrite '{"todos":[`+strings.Join(items, ",")+`]}'`, cfg.Shell.Executor)
 	sub := m.sub
 	b.ReportAllocs()
 	for b.Loop() {

@@ -18,7 +18,6 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/option"
 
 	"github.com/todo-shell/todo-shell/tools"
-	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -46,9 +45,8 @@ type Config struct {
 	MaxTokens int64
 	MaxTurns  int
 	System    string // appended to DefaultSystem
-	Registry  *tools.Registry
-	Offload   offload.Config
-	Writer    offload.FileWriter // nil means the OS
+	// Tools runs the tool calls, under the offload policy.
+	Tools *tools.Executor
 	// Transcript receives the conversation as JSON lines; nil for none.
 	Transcript io.Writer
 	// StreamIdleTimeout abandons a response when nothing arrives for this
@@ -98,7 +96,7 @@ func New(cfg Config) (*Agent, error) {
 		MaxTokens int64              `json:"max_tokens"`
 		System    []map[string]any   `json:"system"`
 		Tools     []tools.Definition `json:"tools"`
-	}{true, cfg.Model, cfg.MaxTokens, []map[string]any{{"type": "text", "text": system}}, cfg.Registry.Definitions()})
+	}{true, cfg.Model, cfg.MaxTokens, []map[string]any{{"type": "text", "text": system}}, cfg.Tools.Definitions()})
 	if err != nil {
 		return nil, fmt.Errorf("agent: encode request: %w", err)
 	}
@@ -322,7 +320,7 @@ func (a *Agent) runTools(ctx context.Context, msg anthropic.Message, emit func(E
 			res = tools.ToolResult{Type: "tool_result", ToolUseID: use.ID, Content: "Interrupted by the user before this tool ran", IsError: true}
 		} else {
 			emit(ToolCall{Use: use})
-			res = offload.Apply(a.cfg.Registry.Execute(ctx, use.ID, use.Name, use.Input), a.cfg.Offload, a.cfg.Writer)
+			res = a.cfg.Tools.Execute(ctx, use.ID, use.Name, use.Input)
 		}
 		emit(ToolDone{Use: use, Result: res})
 		results = append(results, res.AppendJSON(nil))
@@ -510,7 +508,7 @@ func (a *Agent) logRequests() {
 	for ; a.logged < len(a.messages); a.logged++ {
 		l := line{Type: "request", Time: now, Model: a.cfg.Model, Message: a.messages[a.logged]}
 		if a.logged == 0 {
-			defs, _ := json.Marshal(a.cfg.Registry.Definitions())
+			defs, _ := json.Marshal(a.cfg.Tools.Definitions())
 			l.Tools = defs
 		}
 		if err := enc.Encode(l); err != nil && a.logErr == nil {

@@ -38,7 +38,7 @@ var tenItems = func() json.RawMessage {
 func BenchmarkTodoWrite(b *testing.B) {
 	setup := func(b *testing.B) (*tools.Registry, *todo.Store) {
 		reg, store := tools.NewRegistry(), todo.NewStore(nil)
-		if err := todo.Register(reg, store, todo.DefaultLimits()); err != nil {
+		if err := todo.Register(reg, store, todo.DefaultLimits(), nil); err != nil {
 			b.Fatal(err)
 		}
 		sub := store.Subscribe()

@@ -162,15 +162,16 @@ func TestHandler(t *testing.T) {
 	r := newRunner(t)
 	dir := t.TempDir()
 	reg := tools.NewRegistry()
-	reg.Register(Definition(), Handler(r, time.Minute, offload.Config{Dir: dir, Session: "s", Threshold: 1000}))
+	reg.Register(Definition(), Handler(r, time.Minute))
+	ex := tools.NewExecutor(reg, offload.Policy{Config: offload.Config{Dir: dir, Session: "s", Threshold: 1000}})
 	ctx := context.Background()
 
-	res := reg.Execute(ctx, "toolu_a", Name, json.RawMessage(`{"command":"echo hi; exit 2"}`))
+	res := ex.Execute(ctx, "toolu_a", Name, json.RawMessage(`{"command":"echo hi; exit 2"}`))
 	if !res.IsError || res.Content != "hi\nexit status 2\n" || res.Meta.(Outcome).ExitCode != 2 {
 		t.Fatalf("%+v", res)
 	}
 	var live syncBuffer
-	res = reg.Execute(tools.WithOutput(ctx, &live), "toolu_b", Name, json.RawMessage(`{"command":"seq 1 1000"}`))
+	res = ex.Execute(tools.WithOutput(ctx, &live), "toolu_b", Name, json.RawMessage(`{"command":"seq 1 1000"}`))
 	if res.IsError || res.Offloaded == nil || res.Content != offload.Pointer(filepath.Join(dir, "s", "toolu_b.md")) {
 		t.Fatalf("%+v", res)
 	}
@@ -264,8 +265,9 @@ func TestTimeoutMSRange(t *testing.T) {
 
 func TestResultHasCarriageReturnsApplied(t *testing.T) {
 	r := newRunner(t)
-	h := Handler(r, time.Minute, offload.Config{Dir: t.TempDir(), Session: "s", Threshold: 1000})
-	res, err := h(tools.WithToolUseID(context.Background(), "toolu_cr"), json.RawMessage(`{"command":"for i in 1 2 3; do printf '\\r%d%%' $i; done; echo; printf 'a\\r\\n'"}`))
+	h := Handler(r, time.Minute)
+	ctx := tools.WithOffloader(context.Background(), offload.Policy{Config: offload.Config{Dir: t.TempDir(), Session: "s", Threshold: 1000}})
+	res, err := h(tools.WithToolUseID(ctx, "toolu_cr"), json.RawMessage(`{"command":"for i in 1 2 3; do printf '\\r%d%%' $i; done; echo; printf 'a\\r\\n'"}`))
 	if err != nil {
 		t.Fatal(err)
 	}

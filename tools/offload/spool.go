@@ -19,13 +19,13 @@ type Config struct {
 	// FallbackDir is the root used when Dir cannot be written; ""
 	// means DefaultFallbackDir().
 	FallbackDir string
-	// FS is where the files are written; nil means OS.
+	// FS is where the files are written; nil means OSFS.
 	FS FS
 }
 
 func (c Config) fs() FS {
 	if c.FS == nil {
-		return OS
+		return OSFS{}
 	}
 	return c.FS
 }
