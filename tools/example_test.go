@@ -40,7 +40,7 @@ func Example() {
 	}
 	client := anthropic.NewClient(option.WithAPIKey("key"), option.WithBaseURL(api.URL))
 	params := anthropic.MessageNewParams{
-		Model:     anthropic.ModelClaudeSonnet4_5,
+		Model:     anthropic.ModelClaudeSonnet5_5,
 		MaxTokens: 1024,
 		Tools:     toolParams(set.Executor.Definitions()),
 		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("Plan the release."))},
