@@ -12,6 +12,7 @@ import (
 	"github.com/todo-shell/todo-shell/internal/agent"
 
 	"github.com/todo-shell/todo-shell/internal/session"
+	"github.com/todo-shell/todo-shell/render"
 )
 
 // sessionFlags are --resume and --continue, kept in Options.
@@ -29,12 +30,15 @@ func resolveSession(o *Options) (mustExist bool, err error) {
 		o.Session = o.Resume
 		return true, nil
 	case o.Continue:
-		id, err := session.Latest(o.OffloadDir)
+		id, passed, err := session.Latest(o.OffloadDir)
 		if err != nil {
 			return false, fmt.Errorf("--continue: %w", err)
 		}
+		for _, w := range passed {
+			fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: --continue passed over a session: "+render.Sanitize(w))
+		}
 		if id == "" {
-			return false, fmt.Errorf("--continue: no session in %s to continue", o.OffloadDir)
+			return false, fmt.Errorf("--continue: no session in %s has a plan or a conversation to continue", o.OffloadDir)
 		}
 		o.Session = id
 		return true, nil
@@ -59,7 +63,7 @@ func newSessionApp(o *Options, mode string) (*app, *session.Session, error) {
 		Version:   version(),
 		WorkDir:   a.runner.Dir(),
 		MustExist: mustExist,
-		Warn:      func(w string) { fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: "+w) },
+		Warn:      func(w string) { fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: "+render.Sanitize(w)) },
 	})
 	var busy *session.BusyError
 	switch {
