@@ -96,3 +96,27 @@ func TestContinueSkipsAThrowawayRun(t *testing.T) {
 		t.Fatalf("--continue: %+v", r)
 	}
 }
+
+// TestFaultReplayNeutralisesFileText: the tool_use id of a version, from the
+// file, reaches the terminal neutralised in --summary; a file that is a
+// symbolic link to /dev/zero is refused at once, naming why.
+func TestFaultReplayNeutralisesFileText(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "todos.jsonl")
+	line := `{"version":1,"time":"2026-01-01T00:00:00Z","tool_use_id":"t\u001b]52;c;aGk=\u0007\u001b[2J\u009b31m","todos":[{"content":"a","status":"pending","activeForm":"a"}]}` + "\n"
+	if err := os.WriteFile(file, []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "", nil, "replay", "--summary", file)
+	if r.code != 0 || strings.ContainsAny(r.stdout, "\x1b\x07\u009b") || !strings.Contains(r.stdout, "v1 ") {
+		t.Fatalf("replay --summary: %+v", r)
+	}
+	link := filepath.Join(dir, "zero.jsonl")
+	if err := os.Symlink("/dev/zero", link); err != nil {
+		t.Fatal(err)
+	}
+	r = run(t, "", nil, "replay", "--summary", link)
+	if r.code == 0 || !strings.Contains(r.stderr, "symbolic link") {
+		t.Fatalf("replay of a link to /dev/zero: %+v", r)
+	}
+}

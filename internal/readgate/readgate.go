@@ -213,6 +213,13 @@ func ScanLines(r io.Reader, maxLine int, fn func(lineNo int, line []byte) error)
 				long, buf = true, buf[:0]
 			}
 			if !long {
+				if len(buf)+len(frag) > cap(buf) {
+					// Double (append grows a large slice by a quarter,
+					// which allocates five times the line on the way).
+					grown := make([]byte, len(buf), min(max(2*cap(buf), len(buf)+len(frag)), maxLine+1))
+					copy(grown, buf)
+					buf = grown
+				}
 				buf = append(buf, frag...)
 			}
 			if !errors.Is(rerr, bufio.ErrBufferFull) {
