@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/todo-shell/todo-shell/internal/follow"
 )
 
 // TestFaultSessionsBesideAPlantedLock: `sessions` and `clean` with a session
@@ -118,5 +120,28 @@ func TestFaultReplayNeutralisesFileText(t *testing.T) {
 	r = run(t, "", nil, "replay", "--summary", link)
 	if r.code == 0 || !strings.Contains(r.stderr, "symbolic link") {
 		t.Fatalf("replay of a link to /dev/zero: %+v", r)
+	}
+}
+
+// TestFaultWatchHeaderNeutralised: the watch header, made of a name on disk
+// (a transcript file, a directory), reaches the terminal neutralised.
+func TestFaultWatchHeaderNeutralised(t *testing.T) {
+	hostile := "x\x1b]52;c;aGk=\x07\x1b[2J\u009b31m\x1b]8;;http://e\x07"
+	for _, h := range []string{
+		watchHeader(follow.Update{Source: hostile}, "sessions in "+hostile),
+		watchHeader(follow.Update{}, "Claude Code sessions of "+hostile),
+	} {
+		if strings.ContainsAny(h, "\x1b\x07\u009b") {
+			t.Fatalf("header %q", h)
+		}
+	}
+	dir := t.TempDir()
+	name := filepath.Join(dir, "a"+strings.ReplaceAll(hostile, "/", "")+".jsonl")
+	if err := os.WriteFile(name, []byte(`{"type":"user","message":{"role":"user","content":"hi"}}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	u, err := follow.Once(follow.Claude{ProjectDir: dir})
+	if err != nil || strings.ContainsAny(u.Source, "\x1b\x07\u009b") {
+		t.Fatalf("Once source %q, %v", u.Source, err)
 	}
 }

@@ -153,6 +153,10 @@ func (p *Parser) Records() int { return p.records }
 // Lines returns how many lines were fed.
 func (p *Parser) Lines() int { return p.line }
 
+// Skip counts a line that was not fed (too long to read), so that the
+// lines after it keep their numbers.
+func (p *Parser) Skip() { p.line++ }
+
 // Feed reads one line (with or without its newline) and calls emit for each
 // event it completes. A line that is not JSON is a *LineError; the parser
 // stays usable. Blank lines and records of unknown types are skipped.

@@ -52,6 +52,9 @@ type Info struct {
 // version or a conversation.
 func (i *Info) HasWork() bool { return i.journalBytes > 0 || i.transcriptBytes > 0 }
 
+// HasPlan reports whether the session has written a plan version.
+func (i *Info) HasPlan() bool { return i.journalBytes > 0 }
+
 // known are the files of the format; anything else not hidden is an
 // offloaded result.
 var known = map[string]bool{TodosFile: true, JournalFile: true, MetaFile: true, LockFile: true, TranscriptFile: true}
