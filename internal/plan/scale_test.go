@@ -22,10 +22,10 @@ func reverseTranscript(n int) string {
 	return b.String()
 }
 
-// scanTime is the least of three scans of in.
+// scanTime is the least of five scans of in.
 func scanTime(t *testing.T, in string) (time.Duration, int) {
 	best, versions := time.Duration(1<<62), 0
-	for range 3 {
+	for range 5 {
 		var p Parser
 		versions = 0
 		start := time.Now()
@@ -42,19 +42,20 @@ func scanTime(t *testing.T, in string) (time.Duration, int) {
 }
 
 // TestFaultReverseResultsAreLinear: matching tool results to their calls
-// costs the same per call however many wait: four times the calls take
-// about four times as long, not sixteen (a relative bound, not a clock one).
+// costs the same per call however many wait: eight times the calls take
+// about eight times as long, not 64 (a relative bound, not a clock one,
+// loose enough for a busy machine).
 func TestFaultReverseResultsAreLinear(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scans 100 000 calls")
 	}
-	small, nSmall := scanTime(t, reverseTranscript(5000))
-	large, nLarge := scanTime(t, reverseTranscript(20000))
-	if nSmall != 5000 || nLarge != 20000 {
+	small, nSmall := scanTime(t, reverseTranscript(4000))
+	large, nLarge := scanTime(t, reverseTranscript(32000))
+	if nSmall != 4000 || nLarge != 32000 {
 		t.Fatalf("versions %d, %d", nSmall, nLarge)
 	}
-	if ratio := float64(large) / float64(small); ratio > 9 {
-		t.Fatalf("4x the pending calls took %.1fx as long (%v, %v): matching is not linear", ratio, small, large)
+	if ratio := float64(large) / float64(small); ratio > 40 {
+		t.Fatalf("8x the pending calls took %.1fx as long (%v, %v): matching is not linear", ratio, small, large)
 	}
 }
 
