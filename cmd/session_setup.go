@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/todo-shell/todo-shell/internal/agent"
+	"github.com/todo-shell/todo-shell/internal/readgate"
 
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
@@ -98,15 +98,15 @@ func resumeConversation(o *Options, s *session.Session) ([]json.RawMessage, erro
 	if s == nil || !s.Resumed() {
 		return nil, nil
 	}
-	f, err := os.Open(filepath.Join(s.Path(), session.TranscriptFile))
+	f, _, err := readgate.Open(filepath.Join(s.Path(), session.TranscriptFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("session %s: %w", s.ID(), err)
+		return nil, fmt.Errorf("session %s: %s cannot be read: %s", s.ID(), render.Sanitize(filepath.Join(s.Path(), session.TranscriptFile)), readgate.Reason(err))
 	}
-	defer f.Close()
-	msgs, err := agent.ReadTranscript(f, func(w string) { fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: "+w) })
+	defer func() { _ = f.Close() }()
+	msgs, err := agent.ReadTranscript(f, func(w string) { fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: "+render.Sanitize(w)) })
 	if err != nil {
 		return nil, fmt.Errorf("session %s: %w", s.ID(), err)
 	}
