@@ -17,6 +17,7 @@ import (
 
 	"github.com/todo-shell/todo-shell/internal/live"
 	"github.com/todo-shell/todo-shell/internal/plan"
+	"github.com/todo-shell/todo-shell/internal/readgate"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -79,9 +80,9 @@ func replayRun(ro *ReplayOptions) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(ro.File)
+	f, _, err := readgate.Open(ro.File)
 	if err != nil {
-		return fmt.Errorf("replay: %w", err)
+		return fmt.Errorf("replay: %s cannot be read: %s", render.Sanitize(ro.File), readgate.Reason(err))
 	}
 	defer func() { _ = f.Close() }() // only read
 	out := ro.Streams.Out
@@ -152,12 +153,12 @@ func (b *badLines) add(err error) {
 		return
 	}
 	b.flushHeld()
-	fmt.Fprintf(b.errOut, "todo-shell: replay: %s:%v (skipped)\n", b.file, strings.TrimPrefix(err.Error(), "line "))
+	fmt.Fprintf(b.errOut, "todo-shell: replay: %s:%v (skipped)\n", render.Sanitize(b.file), render.Sanitize(strings.TrimPrefix(err.Error(), "line ")))
 }
 
 func (b *badLines) flushHeld() {
 	if b.first != nil {
-		fmt.Fprintf(b.errOut, "todo-shell: replay: %s:%v (skipped)\n", b.file, strings.TrimPrefix(b.first.Error(), "line "))
+		fmt.Fprintf(b.errOut, "todo-shell: replay: %s:%v (skipped)\n", render.Sanitize(b.file), render.Sanitize(strings.TrimPrefix(b.first.Error(), "line ")))
 		if b.held > 1 {
 			fmt.Fprintf(b.errOut, "todo-shell: replay: %s: %d more unreadable lines before the first record\n", b.file, b.held-1)
 		}
@@ -173,7 +174,7 @@ func (b *badLines) finish() error {
 	}
 	if b.first != nil {
 		return fmt.Errorf("replay: %s is not a transcript: no line is a todo-shell or Claude Code record (%s:%v)",
-			b.file, b.file, strings.TrimPrefix(b.first.Error(), "line "))
+			render.Sanitize(b.file), render.Sanitize(b.file), render.Sanitize(strings.TrimPrefix(b.first.Error(), "line ")))
 	}
 	return fmt.Errorf("replay: %s is not a transcript: it has no todo-shell or Claude Code record", b.file)
 }
@@ -198,7 +199,7 @@ func (t *timeline) add(e plan.Event) {
 	v := e.Version
 	if t.versions == 0 {
 		t.start = v.Time
-		fmt.Fprintf(t.w, "%s (%s)", t.file, t.p.Format())
+		fmt.Fprintf(t.w, "%s (%s)", render.Sanitize(t.file), t.p.Format())
 		if !v.Time.IsZero() {
 			fmt.Fprintf(t.w, ", from %s", v.Time.UTC().Format("2006-01-02 15:04:05 UTC"))
 		}
@@ -216,7 +217,7 @@ func (t *timeline) add(e plan.Event) {
 		}
 	}
 	fmt.Fprintf(t.w, "\nv%d  %s  %d/%d done, %d in progress, %d pending  %s (line %d)\n",
-		v.N, when, done, len(v.Todos), active, pending, v.ToolUseID, v.Line)
+		v.N, when, done, len(v.Todos), active, pending, render.Sanitize(v.ToolUseID), v.Line)
 	for _, s := range c.Added {
 		fmt.Fprintf(t.w, "    + added      %s\n", render.Sanitize(s))
 	}
@@ -241,7 +242,7 @@ func (t *timeline) add(e plan.Event) {
 
 func (t *timeline) finish() {
 	if t.versions == 0 {
-		fmt.Fprintf(t.w, "%s (%s): no plan versions in %d lines\n", t.file, t.p.Format(), t.p.Lines())
+		fmt.Fprintf(t.w, "%s (%s): no plan versions in %d lines\n", render.Sanitize(t.file), t.p.Format(), t.p.Lines())
 		return
 	}
 	fmt.Fprintf(t.w, "\n%s; %s dropped without being completed; %s a rule\n",

@@ -150,6 +150,9 @@ func watchRun(wo *WatchOptions) error {
 			}
 			return fmt.Errorf("watch: %w", err)
 		}
+		for _, w := range u.Warnings {
+			fmt.Fprintln(wo.Streams.ErrOut, "todo-shell: warning: "+w)
+		}
 		if wo.JSON {
 			if u.Version == nil {
 				return nil
@@ -254,6 +257,11 @@ func watchLines(ctx context.Context, wo *WatchOptions, updates <-chan follow.Upd
 	for {
 		select {
 		case u := <-updates:
+			for _, line := range append(u.Warnings, u.Note) {
+				if line != "" {
+					fmt.Fprintln(wo.Streams.ErrOut, "todo-shell: watch: "+line)
+				}
+			}
 			if u.Source != source {
 				prev, source = nil, u.Source
 			}
@@ -283,16 +291,19 @@ func watchHeader(u follow.Update, what string) string {
 		if what == "" {
 			return "no session yet"
 		}
-		return "no session yet in " + what
+		return render.Sanitize("no session yet in " + what)
 	}
 	s := "watching " + u.Source
 	if u.Version != nil {
 		s += " · v" + fmt.Sprint(u.Version.N)
 	}
+	if u.Note != "" {
+		s += " · " + u.Note
+	}
 	if what != "" {
 		s += " · q quits"
 	}
-	return s
+	return render.Sanitize(s)
 }
 
 // panelText is the task box of v, or the waiting line.

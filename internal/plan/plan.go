@@ -114,6 +114,7 @@ type pendingCall struct {
 	activeForm string
 	taskID     string // callUpdate
 	status     string // callUpdate
+	answered   bool   // its result arrived
 }
 
 // task is one entry of a TaskCreate/TaskUpdate list.
@@ -134,7 +135,9 @@ type Parser struct {
 	line     int
 	n        int
 	last     time.Time
-	pending  []pendingCall
+	pending  []*pendingCall            // in call order, answered ones until compacted
+	byID     map[string][]*pendingCall // the calls waiting, by id, oldest first
+	waiting  int                       // the calls in pending not answered
 	tasks    []task
 	maxTask  int
 	records  int // lines recognised as records of a known format
@@ -149,6 +152,10 @@ func (p *Parser) Records() int { return p.records }
 
 // Lines returns how many lines were fed.
 func (p *Parser) Lines() int { return p.line }
+
+// Skip counts a line that was not fed (too long to read), so that the
+// lines after it keep their numbers.
+func (p *Parser) Skip() { p.line++ }
 
 // Feed reads one line (with or without its newline) and calls emit for each
 // event it completes. A line that is not JSON is a *LineError; the parser
@@ -187,10 +194,12 @@ func (p *Parser) Feed(line []byte, emit func(Event)) error {
 // succeeded: at the end of a file, the last call of a session cut off before
 // its result still shows.
 func (p *Parser) Flush(emit func(Event)) {
-	for len(p.pending) > 0 {
-		c := p.pending[0]
-		p.pending = p.pending[1:]
-		p.apply(c, "", p.line, emit)
+	pending := p.pending
+	p.pending, p.byID, p.waiting = nil, nil, 0
+	for _, c := range pending {
+		if !c.answered {
+			p.apply(*c, "", p.line, emit)
+		}
 	}
 }
 
@@ -290,27 +299,62 @@ func (p *Parser) toolUse(b *fastjson.Value, emit func(Event)) {
 	if p.Playback {
 		emit(Event{Kind: KindCall, Line: p.line, Time: p.last, Text: name, Detail: detail})
 	}
-	p.pending = append(p.pending, c)
+	if p.byID == nil {
+		p.byID = map[string][]*pendingCall{}
+	}
+	pc := &c
+	p.pending = append(p.pending, pc)
+	p.byID[id] = append(p.byID[id], pc)
+	p.waiting++
+}
+
+// answer takes the oldest call waiting with id out of the pending calls; nil
+// when none waits. Each call costs a map lookup, whatever the order the
+// results come in.
+func (p *Parser) answer(id string) *pendingCall {
+	q := p.byID[id]
+	if len(q) == 0 {
+		return nil
+	}
+	c := q[0]
+	if len(q) == 1 {
+		delete(p.byID, id)
+	} else {
+		p.byID[id] = q[1:]
+	}
+	c.answered = true
+	p.waiting--
+	if p.waiting < len(p.pending)/2 {
+		p.compact()
+	}
+	return c
+}
+
+// compact drops the answered calls from pending, keeping the order.
+func (p *Parser) compact() {
+	live := p.pending[:0]
+	for _, c := range p.pending {
+		if !c.answered {
+			live = append(live, c)
+		}
+	}
+	clear(p.pending[len(live):])
+	p.pending = live
 }
 
 func (p *Parser) toolResult(b, rec *fastjson.Value, emit func(Event)) {
-	id := string(b.GetStringBytes("tool_use_id"))
-	for i := range p.pending {
-		if p.pending[i].id != id {
-			continue
-		}
-		c := p.pending[i]
-		p.pending = append(p.pending[:i], p.pending[i+1:]...)
-		if b.GetBool("is_error") {
-			return // rejected: the plan did not change
-		}
-		created := ""
-		if c.kind == callCreate {
-			created = createdID(b, rec)
-		}
-		p.apply(c, created, p.line, emit)
+	c := p.answer(string(b.GetStringBytes("tool_use_id")))
+	if c == nil {
 		return
 	}
+	if b.GetBool("is_error") {
+		return // rejected: the plan did not change
+	}
+	created := ""
+	if c.kind == callCreate {
+		created = createdID(b, rec)
+	}
+	p.apply(*c, created, p.line, emit)
 }
 
 // apply makes the new version a successful call leads to and emits it.
