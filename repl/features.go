@@ -37,7 +37,7 @@ const maxListRows = 10
 
 // startSearch is Ctrl+R: search the history backwards from the newest.
 func (m Model) startSearch() (tea.Model, tea.Cmd) {
-	m.search = &searchState{s: histfile.NewSearch(m.history.entries()), draft: m.input.Value()}
+	m.search = &searchState{s: histfile.NewSearch(m.history.entries()), draft: m.text()}
 	m.tab = nil
 	return m, nil
 }
@@ -145,11 +145,11 @@ func (m Model) tabList() string {
 }
 
 // inputValue is the text being typed.
-func (m Model) inputValue() string { return m.input.Value() }
+func (m Model) inputValue() string { return m.text() }
 
 // inputCursor is the cursor's byte offset in the input.
 func (m Model) inputCursor() int {
-	lines := strings.Split(m.input.Value(), "\n")
+	lines := strings.Split(m.text(), "\n")
 	row := min(m.input.Line(), len(lines)-1)
 	off := 0
 	for _, l := range lines[:row] {
@@ -164,9 +164,9 @@ func (m Model) inputCursor() int {
 // setInputCursor replaces the text and puts the cursor at byte offset at.
 func (m *Model) setInputCursor(v string, at int) {
 	at = min(at, len(v))
-	m.input.SetValue(v[:at]) // the cursor at the end
+	m.input.SetValue(toInput(v[:at])) // the cursor at the end
 	if rest := v[at:]; rest != "" {
-		m.input.InsertString(rest)
+		m.input.InsertString(toInput(rest))
 		for range strings.Count(rest, "\n") {
 			m.input.CursorUp()
 		}

@@ -363,7 +363,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if msg.Type == tea.KeySpace {
 			msg.Runes = []rune{' '}
 		}
-		m.input.InsertString(normalizeNewlines(string(msg.Runes)))
+		m.input.InsertString(toInput(normalizeNewlines(string(msg.Runes))))
 		m.layout()
 		return m, nil
 	}
@@ -384,14 +384,14 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	case matches(msg, m.keys.Submit):
-		if text := m.input.Value(); !router.Incomplete(text) {
+		if text := m.text(); !router.Incomplete(text) {
 			return m.submit(text)
 		}
 		m.input.InsertString("\n") // an open quote: go on on the next line
 		m.layout()
 		return m, nil
 	case matches(msg, m.keys.Prev) && m.input.Line() == 0:
-		if text, ok := m.history.prev(m.input.Value()); ok {
+		if text, ok := m.history.prev(m.text()); ok {
 			m.setInput(text)
 		}
 		return m, nil
@@ -426,7 +426,7 @@ func normalizeNewlines(s string) string {
 
 // setInput replaces the input with text, the cursor at its end.
 func (m *Model) setInput(text string) {
-	m.input.SetValue(text) // leaves the cursor at the end
+	m.input.SetValue(toInput(text)) // leaves the cursor at the end
 	m.layout()
 }
 

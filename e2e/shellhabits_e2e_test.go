@@ -1,0 +1,43 @@
+package e2e
+
+import (
+	"fmt"
+	"testing"
+)
+
+// The tests of this file protect the habits bash has taught people (issue
+// 16): each runs in tmux at the sizes a person uses.
+
+// sizes are the terminal sizes the tests run at, columns × rows.
+var sizes = [][2]int{{100, 30}, {80, 24}, {60, 20}}
+
+// eachSize runs f in a fresh tmux of each size, as subtests.
+func eachSize(t *testing.T, f func(t *testing.T, tt *tmuxTerm)) {
+	for _, sz := range sizes {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			f(t, startTmux(t, sz[0], sz[1]))
+		})
+	}
+}
+
+// TestPastedTabReachesCommand: a tab in a bracketed paste reaches the
+// command byte for byte, not as spaces (issue 16.1).
+func TestPastedTabReachesCommand(t *testing.T) {
+	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
+		tt.command("printf '%s' 'a\tb' | od -c", "0000003")
+		if s := tt.all(); !hasLine(s, `0000000   a  \t   b`) {
+			t.Errorf("the pasted tab did not reach od as one byte:\n%s", s)
+		}
+	})
+}
+
+// TestOutputTabsExpandToTabStops: a tab in a command's output moves to the
+// next multiple of eight columns, so columns line up (issue 16.6).
+func TestOutputTabsExpandToTabStops(t *testing.T) {
+	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
+		tt.command(`printf 'a\tX\nabcdef\tX\n'`, "abcdef  X")
+		if s := tt.all(); !hasLine(s, "a       X") {
+			t.Errorf("the first tab did not reach column 8:\n%s", s)
+		}
+	})
+}

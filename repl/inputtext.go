@@ -1,0 +1,103 @@
+package repl
+
+import "strings"
+
+// The textarea the shell types into turns every tab it is given into four
+// spaces and drops other control characters, so a pasted Makefile or Go
+// file would reach its command changed. The shell keeps such characters
+// in the textarea as stand-ins instead, one rune for one rune, and turns
+// them back when it reads the text: a tab is shown as ⇥, another control
+// character as its Control Picture (␛ for ESC). A character that is itself
+// one of these stand-ins is kept as a private-use rune, so every text comes
+// back exactly as it went in (but for those private-use runes themselves,
+// which no one types).
+const (
+	tabShown    = '⇥'
+	pictureBase = 0x2400  // Control Pictures: ␀ is U+2400
+	pictureDel  = 0x2421  // ␡
+	escapedBase = 0xf0000 // a literal stand-in, in Supplementary Private Use Area-A
+)
+
+// toInput turns text into what the textarea holds.
+func toInput(s string) string {
+	if !needsStandIns(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			b.WriteRune(r)
+		case r == '\t':
+			b.WriteRune(tabShown)
+		case r < 0x20:
+			b.WriteRune(pictureBase + r)
+		case r == 0x7f:
+			b.WriteRune(pictureDel)
+		case isStandIn(r):
+			b.WriteRune(escapedBase + r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// fromInput turns what the textarea holds back into the text typed.
+func fromInput(s string) string {
+	if !hasStandIns(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r == tabShown:
+			b.WriteByte('\t')
+		case r >= pictureBase && r < pictureBase+0x20:
+			b.WriteByte(byte(r - pictureBase))
+		case r == pictureDel:
+			b.WriteByte(0x7f)
+		case r >= escapedBase && isStandIn(r-escapedBase):
+			b.WriteRune(r - escapedBase)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// isStandIn reports whether r stands for a control character in the
+// textarea.
+func isStandIn(r rune) bool {
+	return r == tabShown || (r >= pictureBase && r <= pictureDel)
+}
+
+// needsStandIns reports whether s holds a control character other than a
+// newline, or a rune that looks like a stand-in.
+func needsStandIns(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 0x20 && c != '\n') || c >= 0x7f {
+			return strings.IndexFunc(s, func(r rune) bool {
+				return (r < 0x20 && r != '\n') || r == 0x7f || isStandIn(r)
+			}) >= 0
+		}
+	}
+	return false
+}
+
+// hasStandIns reports whether s holds a stand-in.
+func hasStandIns(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return strings.IndexFunc(s, func(r rune) bool {
+				return isStandIn(r) || (r >= escapedBase && isStandIn(r-escapedBase))
+			}) >= 0
+		}
+	}
+	return false
+}
+
+// text is the input's text as typed.
+func (m Model) text() string { return fromInput(m.input.Value()) }
