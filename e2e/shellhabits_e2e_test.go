@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -38,6 +39,24 @@ func TestOutputTabsExpandToTabStops(t *testing.T) {
 		tt.command(`printf 'a\tX\nabcdef\tX\n'`, "abcdef  X")
 		if s := tt.all(); !hasLine(s, "a       X") {
 			t.Errorf("the first tab did not reach column 8:\n%s", s)
+		}
+	})
+}
+
+// TestClearCommandClearsScreen: typing `clear` clears the window as /clear
+// and Ctrl+L do (issue 16.10).
+func TestClearCommandClearsScreen(t *testing.T) {
+	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
+		tt.command("echo before-clear", "before-clear")
+		tt.paste("clear")
+		tt.run("send-keys", "-t", "t", "Enter")
+		tt.waitScreen("the prompt alone at the top of the window", func(string) bool {
+			rows := strings.Split(strings.TrimRight(tt.screen(), "\n "), "\n")
+			return len(rows) == 1 && strings.HasSuffix(strings.TrimRight(rows[0], " "), "❯")
+		})
+		tt.command("echo after-clear", "after-clear")
+		if scr := tt.screen(); strings.Contains(scr, "before-clear") {
+			t.Errorf("the window still shows what was before clear:\n%s", scr)
 		}
 	})
 }

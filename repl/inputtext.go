@@ -1,6 +1,10 @@
 package repl
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/todo-shell/todo-shell/router"
+)
 
 // The textarea the shell types into turns every tab it is given into four
 // spaces and drops other control characters, so a pasted Makefile or Go
@@ -101,3 +105,20 @@ func hasStandIns(s string) bool {
 
 // text is the input's text as typed.
 func (m Model) text() string { return fromInput(m.input.Value()) }
+
+// isClear reports whether a bash line is `clear` alone, which the shell
+// does itself (the command's escape sequences would be neutralised).
+func isClear(text string) bool { return strings.TrimSpace(text) == "clear" }
+
+// clears reports whether a submitted line clears the screen: `clear`, or
+// /clear.
+func (m Model) clears(text string) bool {
+	line := router.Classify(text, m.cfg.Shell.Registry)
+	switch line.Kind {
+	case router.Builtin:
+		return line.Name == "clear"
+	case router.Bash:
+		return (m.cfg.Agent == nil || line.Forced) && isClear(line.Text)
+	}
+	return false
+}

@@ -437,7 +437,10 @@ func (m Model) finish(print tea.Cmd) (tea.Model, tea.Cmd) {
 	}
 	next := m.queue[0]
 	m.queue = m.queue[1:]
-	echo := m.println(m.echoText(next)) // shown dim under the running one until now
+	var echo tea.Cmd
+	if !m.clears(next) {
+		echo = m.println(m.echoText(next)) // shown dim under the running one until now
+	}
 	m, start := m.execute(next)
 	return m, tea.Sequence(print, echo, start)
 }
@@ -509,6 +512,10 @@ func (m Model) submit(text string) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	}
+	if m.clears(text) { // leaves the prompt alone at the top, as in bash
+		m.layout()
+		return m.execute(text)
+	}
 	echo := m.println(m.echoText(text))
 	if strings.TrimSpace(text) == "" {
 		m.layout()
@@ -554,6 +561,11 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 			m.trace = b.Trace
 		}
 		return m, m.println(m.formatText(b.Stdout, b.Stderr))
+	}
+	if line.Kind == router.Bash && (m.cfg.Agent == nil || line.Forced) && isClear(line.Text) {
+		m.prompt.status = 0 // as /clear and Ctrl+L: the shell clears, not the command
+		m.layout()
+		return m, m.clearScreen()
 	}
 	if line.Kind == router.Bash && (m.cfg.Agent == nil || line.Forced) && m.cfg.Interactive != nil && m.cfg.Interactive.Needs(line.Text) {
 		return m.attach(line.Text, text)
