@@ -60,3 +60,15 @@ func TestClearCommandClearsScreen(t *testing.T) {
 		}
 	})
 }
+
+// TestCdDashStaysInThisShell: `cd -` before any cd says OLDPWD is not set
+// (the terminal's OLDPWD is not this shell's), and after two goes back to
+// the first (issue 16.9).
+func TestCdDashStaysInThisShell(t *testing.T) {
+	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
+		tt.command(`cd - >/dev/null 2>&1; echo "status=$?"`, "status=1")
+		tt.command("mkdir -p d1 d2 && cd d1 && echo in-d1", "in-d1")
+		tt.command("cd ../d2 && echo in-d2", "in-d2")
+		tt.command(`cd - >/dev/null && echo "now=${PWD##*/}"`, "now=d1")
+	})
+}
