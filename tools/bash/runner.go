@@ -30,7 +30,7 @@ const drainGrace = 200 * time.Millisecond
 // across commands: `cd /tmp` in one command moves the next. It is safe for
 // concurrent use; commands are serialised.
 type Runner struct {
-	mu    sync.Mutex
+	mu     sync.Mutex
 	shell  string
 	dir    string
 	oldDir string // OLDPWD for the next command, "" before any cd
