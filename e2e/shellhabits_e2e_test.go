@@ -72,3 +72,30 @@ func TestCdDashStaysInThisShell(t *testing.T) {
 		tt.command(`cd - >/dev/null && echo "now=${PWD##*/}"`, "now=d1")
 	})
 }
+
+// TestUpFromFirstRowGoesToOlderEntry: Up recalls a multi-line entry on its
+// first row, so the next Up reaches the entry before it at once, and Down
+// comes back through them (issue 16.11).
+func TestUpFromFirstRowGoesToOlderEntry(t *testing.T) {
+	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
+		tt.command("echo entry-A", "entry-A")
+		tt.command("echo entry-B1\necho entry-B2\necho entry-B3\necho entry-B4\necho entry-B5", "entry-B5")
+		prompt := func(want string) func(string) bool {
+			return func(string) bool {
+				rows := strings.Split(strings.TrimRight(tt.screen(), "\n "), "\n")
+				for i, r := range rows {
+					if strings.HasSuffix(strings.TrimRight(r, " "), "❯ "+want) && i >= len(rows)-5 {
+						return true // in the live area, not the scrollback
+					}
+				}
+				return false
+			}
+		}
+		tt.run("send-keys", "-t", "t", "Up")
+		tt.waitScreen("entry B recalled", prompt("echo entry-B1"))
+		tt.run("send-keys", "-t", "t", "Up")
+		tt.waitScreen("entry A after a second Up", prompt("echo entry-A"))
+		tt.run("send-keys", "-t", "t", "Down")
+		tt.waitScreen("entry B again after Down", prompt("echo entry-B1"))
+	})
+}

@@ -122,3 +122,15 @@ func (m Model) clears(text string) bool {
 	}
 	return false
 }
+
+// toFirstRow puts the cursor at the end of the input's first line: a
+// multi-line entry recalled with Up is left on its first row, so Up again
+// goes to the entry before it, as in zsh and fish, instead of climbing the
+// entry row by row.
+func (m *Model) toFirstRow() {
+	for m.input.Line() > 0 {
+		m.input.CursorUp()
+	}
+	m.input.CursorEnd()
+	m.layout()
+}

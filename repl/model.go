@@ -393,6 +393,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case matches(msg, m.keys.Prev) && m.input.Line() == 0:
 		if text, ok := m.history.prev(m.text()); ok {
 			m.setInput(text)
+			m.toFirstRow() // the next Up goes on to the older entry
 		}
 		return m, nil
 	case matches(msg, m.keys.Next) && m.input.Line() == m.input.LineCount()-1:
