@@ -76,7 +76,7 @@ func runCommandLine(o *Options) error {
 		return err
 	}
 	defer done()
-	var sc router.Scanner
+	sc := router.Scanner{Heredocs: true} // a line is bash: its here-documents too
 	if sc.Write(o.Command); sc.Incomplete() {
 		r.print(r.errOut, "Error: unexpected end of the command: "+sc.Problem(1))
 		return &ExitError{ExitFailed}
@@ -103,14 +103,14 @@ func runScript(o *Options, in io.Reader) error {
 	failed, last := false, 0
 	lines := newLineReader(in)
 	// A command can go on over several lines (an open quote, a trailing
-	// backslash): they collect in pending, and the scanner follows them in
+	// backslash, a here-document): they collect in pending, and the scanner follows them in
 	// linear time, so an unclosed quote costs a pass over the input, not a
 	// pass per line.
 	var (
 		pending strings.Builder
-		sc      router.Scanner
-		lineNo  int // lines read
-		first   int // the line the pending command began on
+		sc      = router.Scanner{Heredocs: true} // lines are bash: here-documents too
+		lineNo  int                              // lines read
+		first   int                              // the line the pending command began on
 	)
 	for ctx.Err() == nil {
 		if lines.drained() {

@@ -99,3 +99,61 @@ func TestUpFromFirstRowGoesToOlderEntry(t *testing.T) {
 		tt.waitScreen("entry B again after Down", prompt("echo entry-B1"))
 	})
 }
+
+// enter pastes text and presses Enter.
+func (tt *tmuxTerm) enter(text string) {
+	tt.t.Helper()
+	tt.paste(text)
+	tt.run("send-keys", "-t", "t", "Enter")
+}
+
+// waitRow waits for a row of the window that ends with suffix (trailing
+// blanks aside).
+func (tt *tmuxTerm) waitRow(suffix string) {
+	tt.t.Helper()
+	tt.waitScreen(fmt.Sprintf("a row ending %q", suffix), func(string) bool {
+		for _, l := range strings.Split(tt.screen(), "\n") {
+			if strings.HasSuffix(strings.TrimRight(l, " "), suffix) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// TestHeredocWaitsForTerminator: `cat > f <<'EOF'` waits for the lines of
+// the here-document up to EOF, and the continuation rows say so (issue
+// 16.7, 16.8).
+func TestHeredocWaitsForTerminator(t *testing.T) {
+	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
+		tt.command("mkdir -p my-project && cd my-project && echo moved", "moved")
+		tt.enter("cat > f <<'EOF'")
+		tt.waitRow("heredoc EOF>")
+		tt.enter("first line")
+		tt.enter("  second\tline")
+		tt.enter("EOF")
+		tt.waitScreen("the prompt back", idle)
+		tt.command("cat -A f", "  second^Iline$")
+		if s := tt.all(); !hasLine(s, "first line$") || strings.Contains(s, "delimited by end-of-file") {
+			t.Errorf("the here-document did not reach the file:\n%s", s)
+		}
+	})
+}
+
+// TestContinuationPromptSaysWhy: an open quote, an open double quote and a
+// trailing backslash each show on the next row what the shell waits for
+// (issue 16.8).
+func TestContinuationPromptSaysWhy(t *testing.T) {
+	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
+		tt.command("mkdir -p my-project && cd my-project && echo moved", "moved")
+		tt.enter("echo 'one")
+		tt.waitRow("quote>")
+		tt.command("two'", "two")
+		tt.enter(`echo "three`)
+		tt.waitRow("dquote>")
+		tt.command(`four"`, "four")
+		tt.enter(`echo five \`)
+		tt.waitRow(`\>`)
+		tt.command("six", "five six")
+	})
+}

@@ -3,6 +3,9 @@ package repl
 import (
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
 )
 
@@ -133,4 +136,70 @@ func (m *Model) toFirstRow() {
 	}
 	m.input.CursorEnd()
 	m.layout()
+}
+
+// waitLabels says, for each line of text, what the lines before it wait
+// for (see router.Scanner.Waiting): "" for the first line and after
+// complete text.
+func waitLabels(text string) []string {
+	lines := strings.Split(text, "\n")
+	labels := make([]string, len(lines))
+	s := router.Scanner{Heredocs: true}
+	for i, l := range lines[:len(lines)-1] {
+		s.Line(l)
+		labels[i+1] = s.Waiting()
+	}
+	return labels
+}
+
+// labelledPrompt is the continuation prompt of a line that label tells
+// why the shell waits for, as zsh's "quote>" and "heredoc>": the longest
+// form that fits under the main prompt, right-aligned, else "… ".
+func labelledPrompt(main, label string) string {
+	w := ansi.StringWidth(main)
+	var forms []string
+	switch {
+	case label == "quote":
+		forms = []string{"quote> ", "'> "}
+	case label == "dquote":
+		forms = []string{"dquote> ", `"> `}
+	case label == `\`:
+		forms = []string{`\> `}
+	case strings.HasPrefix(label, "heredoc "):
+		forms = []string{render.Sanitize(label) + "> ", "heredoc> ", "<<> "}
+	}
+	for _, f := range forms {
+		if fw := ansi.StringWidth(f); fw <= w {
+			return strings.Repeat(" ", w-fw) + f
+		}
+	}
+	return continuationPrompt(main)
+}
+
+// inputRowPrompts counts the rows the input's text takes at width (as
+// inputRows) and gives each row its prompt: the first row of each line
+// after the first says what the line waits for, a row that a long line
+// wraps onto gets "… ". The prompts are nil for text of one line.
+func (m *Model) inputRowPrompts(main string, width int) (int, []string) {
+	value := m.input.Value()
+	if strings.IndexByte(value, '\n') < 0 {
+		return wrappedRows(value, max(width, 1)), nil
+	}
+	labels := waitLabels(fromInput(value))
+	cont := continuationPrompt(main)
+	var prompts []string
+	for i, l := range strings.Split(value, "\n") {
+		n := wrappedRows(l, max(width, 1))
+		for r := range n {
+			switch {
+			case i == 0 && r == 0:
+				prompts = append(prompts, main)
+			case r == 0:
+				prompts = append(prompts, labelledPrompt(main, labels[i]))
+			default:
+				prompts = append(prompts, cont)
+			}
+		}
+	}
+	return len(prompts), prompts
 }

@@ -105,7 +105,8 @@ type Model struct {
 	exitCode int    // the status the shell leaves with
 	frame    string // with a Screen: the live area drawn after the last update
 
-	inputScrolls bool // the input has more rows than it shows
+	inputScrolls bool     // the input has more rows than it shows
+	rowPrompts   []string // the prompt of each row of the input, nil for one line
 	typing       *typingGate
 
 	prompt    promptState
@@ -384,10 +385,12 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	case matches(msg, m.keys.Submit):
-		if text := m.text(); !router.Incomplete(text) {
+		if text := m.text(); router.Waiting(text) == "" {
 			return m.submit(text)
 		}
-		m.input.InsertString("\n") // an open quote: go on on the next line
+		// An open quote, a trailing backslash, a here-document: go on on
+		// the next line.
+		m.input.InsertString("\n")
 		m.layout()
 		return m, nil
 	case matches(msg, m.keys.Prev) && m.input.Line() == 0:
@@ -531,8 +534,14 @@ func (m Model) submit(text string) (tea.Model, tea.Cmd) {
 // after its prompt.
 func (m Model) echoText(text string) string {
 	lines := strings.Split(text, "\n")
+	main := m.linePrompt(0)
+	labels := waitLabels(text)
 	for i, l := range lines {
-		lines[i] = m.styles.Prompt.Render(m.linePrompt(i)) + render.Sanitize(l)
+		p := main
+		if i > 0 {
+			p = labelledPrompt(main, labels[i])
+		}
+		lines[i] = m.styles.Prompt.Render(p) + render.Sanitize(l)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -634,7 +643,11 @@ func (m *Model) layout() {
 	pw := ansi.StringWidth(m.linePrompt(0))
 	m.input.SetPromptFunc(pw, m.linePrompt)
 	m.input.SetWidth(max(w-1, pw+2))
-	rows := m.inputRows(m.input.Width())
+	rows, prompts := m.inputRowPrompts(m.linePrompt(0), m.input.Width())
+	if prompts != nil || m.rowPrompts != nil {
+		m.rowPrompts = prompts
+		m.input.SetPromptFunc(pw, m.linePrompt) // bound to the new prompts
+	}
 	m.input.SetHeight(min(rows, maxInputRows))
 	m.inputScrolls = rows > m.input.Height()
 }
@@ -701,14 +714,18 @@ func runeWidth(r rune) int {
 	return ansi.StringWidth(string(r))
 }
 
-// linePrompt is the prompt (see promptParts) for the first line of the
-// input, and "… " aligned under it for the others.
-func (m Model) linePrompt(line int) string {
+// linePrompt is the prompt (see promptParts) for the first row of the
+// input; for the others, what the line waits for (see labelledPrompt) or
+// "… ", aligned under it.
+func (m Model) linePrompt(row int) string {
 	main := m.promptParts()
-	if line > 0 {
-		return continuationPrompt(main)
+	switch {
+	case row == 0:
+		return main
+	case row < len(m.rowPrompts):
+		return m.rowPrompts[row]
 	}
-	return main
+	return continuationPrompt(main)
 }
 
 // newInput returns the shell's multi-line input: no line numbers, no
