@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -156,4 +158,46 @@ func TestContinuationPromptSaysWhy(t *testing.T) {
 		tt.waitRow(`\>`)
 		tt.command("six", "five six")
 	})
+}
+
+// startTmuxWith runs todo-shell with args (and env, "NAME=value" words) in
+// a cols×rows tmux window and waits for prompt; dir is its working
+// directory ("" for a new one).
+func startTmuxWith(t *testing.T, cols, rows int, dir, prompt string, env []string, args ...string) *tmuxTerm {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		skipUnlessCI(t, "tmux is not installed: the terminal tests need a real tmux (apt-get install tmux)")
+	}
+	sock := t.TempDir()
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	tt := &tmuxTerm{t: t, socket: filepath.Join(sock, "tmux.sock")}
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	cmd := fmt.Sprintf("cd %s && %s NO_COLOR=1 TERM=tmux-256color exec %s %s", dir, strings.Join(env, " "), binary, strings.Join(quoted, " "))
+	tt.run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), cmd)
+	t.Cleanup(func() { exec.Command("tmux", "-S", tt.socket, "kill-server").Run() })
+	tt.run("set-option", "-g", "history-limit", "10000")
+	tt.run("set-option", "-g", "remain-on-exit", "on")
+	tt.waitScreen("the first prompt", func(s string) bool { return strings.Contains(s, prompt) })
+	return tt
+}
+
+// TestAgentHelpSaysLinesGoToClaude: /help in agent mode says a plain line
+// is a prompt to Claude and bash needs a leading ! (issue 16.18).
+func TestAgentHelpSaysLinesGoToClaude(t *testing.T) {
+	for _, sz := range sizes {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			env := []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=http://127.0.0.1:1"}
+			tt := startTmuxWith(t, sz[0], sz[1], "", "✦", env, "agent", "--offload-dir", filepath.Join(t.TempDir(), "off"))
+			tt.enter("/help")
+			s := tt.waitScreen("the help", func(s string) bool { return strings.Contains(s, "Ctrl+L") })
+			if strings.Contains(s, "runs with bash (start") || !strings.Contains(s, "a prompt to Claude") {
+				t.Errorf("agent-mode help:\n%s", s)
+			}
+		})
+	}
 }

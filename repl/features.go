@@ -184,8 +184,11 @@ func (m *Model) setInputCursor(v string, at int) {
 func (m Model) frontBuiltin(line router.Line) (Model, tea.Cmd, bool) {
 	switch line.Name {
 	case "help":
-		b := m.cfg.Shell.Builtin(line)
-		return m, m.println(render.WrapHelp(b.Stdout, max(m.width-1, 20))), true
+		text := m.cfg.Shell.Builtin(line).Stdout
+		if m.cfg.Agent != nil { // plain lines are prompts, not bash
+			text = router.AgentHelpText()
+		}
+		return m, m.println(render.WrapHelp(text, max(m.width-1, 20))), true
 	case "offloads":
 		// Counting lines reads every file: off the event loop.
 		dir, cmds := m.offloadDir(), maps.Clone(m.offloaded)

@@ -81,3 +81,12 @@ func TestIncompleteIgnoresHeredocs(t *testing.T) {
 		t.Error("Incomplete follows here-documents")
 	}
 }
+
+// TestAgentHelpText: agent mode's /help says plain lines go to Claude and
+// bash needs a leading ! (issue 16.18).
+func TestAgentHelpText(t *testing.T) {
+	h := AgentHelpText()
+	if strings.Contains(h, "runs with bash (start with !") || !strings.Contains(h, "a prompt to Claude") || !strings.Contains(h, "!COMMAND") || strings.Contains(h, helpIntro) {
+		t.Errorf("agent help:\n%s", h)
+	}
+}
