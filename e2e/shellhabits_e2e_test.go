@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -198,6 +199,35 @@ func TestAgentHelpSaysLinesGoToClaude(t *testing.T) {
 			if strings.Contains(s, "runs with bash (start") || !strings.Contains(s, "a prompt to Claude") {
 				t.Errorf("agent-mode help:\n%s", s)
 			}
+		})
+	}
+}
+
+// joined is the scrollback and window with wrapped rows joined.
+func (tt *tmuxTerm) joined() string { return tt.run("capture-pane", "-p", "-J", "-S", "-", "-t", "t") }
+
+// TestLeavingNamesSessionAndResumingSaysWhatCameBack: Ctrl+D prints the
+// session's id and the command that comes back to it; that command starts
+// by saying what it brought back (issue 16.14).
+func TestLeavingNamesSessionAndResumingSaysWhatCameBack(t *testing.T) {
+	left := regexp.MustCompile(`session (\S+) saved · todo-shell --resume (\S+)`)
+	for _, sz := range sizes {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			dir, off := t.TempDir(), filepath.Join(t.TempDir(), "off")
+			tt := startTmuxWith(t, sz[0], sz[1], dir, "❯", nil, "--offload-dir", off)
+			tt.command(todoWrite(1, 1), "Todo list updated: 1 completed, 1 in_progress, 1 pending")
+			tt.run("send-keys", "-t", "t", "C-d")
+			var m []string
+			tt.waitScreen("the note on leaving", func(string) bool {
+				m = left.FindStringSubmatch(tt.joined())
+				return m != nil
+			})
+			if m[1] != m[2] {
+				t.Fatalf("left session %s, resume %s", m[1], m[2])
+			}
+			back := startTmuxWith(t, sz[0], sz[1], dir, "❯", nil, "--resume", m[1], "--offload-dir", off)
+			want := "resumed " + m[1] + ": 3 todos, 1 in progress"
+			back.waitScreen(want, func(string) bool { return strings.Contains(back.joined(), want) })
 		})
 	}
 }
