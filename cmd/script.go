@@ -18,6 +18,7 @@ import (
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
+	"github.com/todo-shell/todo-shell/tools/offload"
 )
 
 // scriptRunner runs lines without a terminal UI: stdout to stdout, stderr to
@@ -219,12 +220,15 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 		stdout = render.WrapHelp(stdout, r.width-1)
 	}
 	r.print(r.out, stdout)
-	if out.Offloaded != nil {
-		lines, more := render.Preview(out.Offloaded)
-		if more > 0 {
-			lines = append(lines, fmt.Sprintf("… %d more lines", more))
+	if out.Offloaded != nil { // the first lines and the last (a failure is at the end)
+		var last []string
+		if _, more := render.Preview(out.Offloaded); more > 0 {
+			last, _ = offload.TailLines(out.Offloaded.Path, render.PreviewTail+1)
+			if n := len(last); n > 0 && out.Stderr != "" && last[n-1] == out.Stderr {
+				last = last[:n-1] // the trailer, printed on its own
+			}
 		}
-		r.print(r.out, strings.Join(lines, "\n"))
+		r.print(r.out, strings.Join(render.PreviewText(render.PreviewAround(out.Offloaded, last)), "\n"))
 	}
 	r.print(r.errOut, out.Warning)
 	if !out.Exit {

@@ -231,3 +231,21 @@ func TestLeavingNamesSessionAndResumingSaysWhatCameBack(t *testing.T) {
 		})
 	}
 }
+
+// TestOffloadPreviewShowsTheEnd: an offloaded result's preview shows its
+// first and last lines with the count between, so a failure at the end of
+// a long build is on screen (issue 16.15).
+func TestOffloadPreviewShowsTheEnd(t *testing.T) {
+	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
+		tt.command("seq 1 3000; echo BUILD FAILED: see above; false", "exit status 1")
+		s := tt.all()
+		for _, want := range []string{"  1", "  5", "  … 2991 more lines", "  2997", "  3000", "  BUILD FAILED: see above"} {
+			if !hasLine(s, want) {
+				t.Errorf("no line %q:\n%s", want, s)
+			}
+		}
+		if hasLine(s, "  6") {
+			t.Errorf("the head is longer than five lines:\n%s", s)
+		}
+	})
+}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
+	"github.com/todo-shell/todo-shell/tools"
+	"github.com/todo-shell/todo-shell/tools/offload"
 )
 
 // The textarea the shell types into turns every tab it is given into four
@@ -202,4 +204,25 @@ func (m *Model) inputRowPrompts(main string, width int) (int, []string) {
 		}
 	}
 	return len(prompts), prompts
+}
+
+// withTail gives an offloaded result's preview its last lines too (a
+// build or test failure is at the end): the first lines, "… N more lines",
+// the last lines, as the preview's own lines. It reads the file.
+func withTail(out router.Output) *tools.Offloaded {
+	o := *out.Offloaded
+	if _, more := render.Preview(&o); more == 0 {
+		return out.Offloaded
+	}
+	last, err := offload.TailLines(o.Path, render.PreviewTail+1)
+	if err != nil {
+		return out.Offloaded
+	}
+	if n := len(last); n > 0 && out.Stderr != "" && last[n-1] == out.Stderr {
+		last = last[:n-1] // the trailer, printed under the preview
+	}
+	lines := render.PreviewText(render.PreviewAround(&o, last))
+	o.Preview = strings.Join(lines, "\n") + "\n"
+	o.Lines = len(lines)
+	return &o
 }

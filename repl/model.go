@@ -216,6 +216,9 @@ func runLine(ctx context.Context, sh *router.Shell, dir func() string, id int, l
 	return func() tea.Msg {
 		out := sh.Run(ctx, line, t)
 		t.close()
+		if out.Offloaded != nil {
+			out.Offloaded = withTail(out) // reads the file: here, off the event loop
+		}
 		d := dir()
 		return runDoneMsg{id: id, out: out, dir: d, branch: gitinfo.Branch(d)}
 	}
