@@ -249,3 +249,35 @@ func TestOffloadPreviewShowsTheEnd(t *testing.T) {
 		}
 	})
 }
+
+// TestNewcomerHints: `todoread` suggests TodoRead, JSON typed without
+// quotes suggests single quotes, and a list in Claude Code 1.x's shape
+// says which shape todo-shell takes (issue 16.20).
+func TestNewcomerHints(t *testing.T) {
+	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
+		tt.command("todoread", "did you mean TodoRead?")
+		tt.enter(`TodoWrite {"todos":[]}`)
+		tt.waitScreen("the quoting hint", func(string) bool {
+			return strings.Contains(tt.joined(), "Hint: wrap the JSON in single quotes")
+		})
+		tt.enter(`TodoWrite '{"todos":[{"id":"1","content":"Ship","status":"pending","priority":"high"}]}'`)
+		tt.waitScreen("the shape hint", func(string) bool {
+			s := tt.joined()
+			return strings.Contains(s, "Claude Code 1.x") && strings.Contains(s, "add activeForm")
+		})
+	})
+}
+
+// TestTabOnEmptyListTypesIntoFirstContent: `TodoWrite ` and Tab with no
+// list puts the cursor inside the template's first "content": "", so what
+// is typed next is the first todo (issue 16.20).
+func TestTabOnEmptyListTypesIntoFirstContent(t *testing.T) {
+	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
+		tt.run("send-keys", "-t", "t", "-l", "TodoWrite ")
+		tt.waitRow("TodoWrite")
+		tt.run("send-keys", "-t", "t", "Tab")
+		tt.waitScreen("the template", func(string) bool { return strings.Contains(tt.screen(), `"content": ""`) })
+		tt.run("send-keys", "-t", "t", "-l", "Hello")
+		tt.waitScreen("Hello typed into content", func(string) bool { return strings.Contains(tt.screen(), `"content": "Hello"`) })
+	})
+}

@@ -132,7 +132,11 @@ func (m Model) tabKey() (tea.Model, tea.Cmd) {
 		t.list = complete.Columns(names, max(m.width-1, 10), rows)
 	}
 	m.tab = t
-	m.setInputCursor(value, t.end)
+	at := t.end
+	if c := res.Candidates[0]; len(res.Candidates) == 1 && c.Cursor > 0 && ins == c.Insert {
+		at = res.Start + c.Cursor // inside the template, where typing starts
+	}
+	m.setInputCursor(value, at)
 	return m, nil
 }
 

@@ -66,7 +66,8 @@ func (s *Shell) Run(ctx context.Context, line Line, live io.Writer) Output {
 	}
 	switch line.Kind {
 	case Bash:
-		return s.runBash(ctx, line.Text)
+		out := s.runBash(ctx, line.Text)
+		return withHint(out, s.didYouMean(line.Text, out))
 	case Agent:
 		return s.runAgent(ctx, line)
 	}
@@ -142,6 +143,9 @@ func (s *Shell) runAgent(ctx context.Context, line Line) Output {
 	switch line.Name {
 	case todo.WriteName:
 		out = s.todoWrite(ctx, args)
+		if out.ExitCode != 0 && strings.HasPrefix(out.Stderr, "Error: Invalid JSON format") && !strings.Contains(out.Stderr, "single quotes") {
+			out = withHint(out, unquotedJSONHint(line.Args, line.Name))
+		}
 	case todo.ReadName:
 		out = s.todoRead(ctx, args)
 	default:
@@ -185,6 +189,7 @@ func (s *Shell) todoWrite(ctx context.Context, args []string) Output {
 		return invalidJSON(arg, syn)
 	case errors.As(rep.Err, &list):
 		out.Stderr, out.ExitCode = "Error: Validation failed\n"+listErrors(list.Messages), 1
+		out = withHint(out, oldShapeHint(list.Messages))
 	case res.IsError:
 		out.Stderr, out.ExitCode = "Error: "+res.Content, 1
 	default:
