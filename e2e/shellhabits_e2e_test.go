@@ -281,3 +281,17 @@ func TestTabOnEmptyListTypesIntoFirstContent(t *testing.T) {
 		tt.waitScreen("Hello typed into content", func(string) bool { return strings.Contains(tt.screen(), `"content": "Hello"`) })
 	})
 }
+
+// TestToolHelpKeepsJSONExamplesWhole: `TodoWrite -h` never breaks a row of
+// its JSON example inside a string, so a copied example parses (issue
+// 16.16).
+func TestToolHelpKeepsJSONExamplesWhole(t *testing.T) {
+	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
+		tt.command("TodoWrite -h", "]}'")
+		for _, r := range strings.Split(tt.all(), "\n") {
+			if strings.Contains(r, `":`) && strings.Count(r, `"`)%2 != 0 {
+				t.Errorf("a row breaks a JSON string: %q", r)
+			}
+		}
+	})
+}
