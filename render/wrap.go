@@ -34,6 +34,16 @@ func WrapHelp(text string, width int) string {
 		var rows []string
 		if strings.Contains(line[indent:], `"`) {
 			rows = wrapOutsideStrings(line[indent:], width-indent)
+			// A piece too wide for the hanging column: under the line's
+			// own indentation, then at the margin.
+			for _, in := range []int{leadingSpaces(line), 0} {
+				if in >= indent || widest(rows) <= width-indent {
+					continue
+				}
+				indent = in
+				rows = wrapOutsideStrings(strings.TrimLeft(line[indent:], " "), width-indent)
+				rows[0] = line[indent:len(line)-len(strings.TrimLeft(line[indent:], " "))] + rows[0]
+			}
 		} else {
 			rows = strings.Split(ansi.Wrap(line[indent:], width-indent, ""), "\n")
 		}
@@ -122,4 +132,13 @@ func wrapOutsideStrings(text string, width int) []string {
 		pendingSpace = false
 	}
 	return append(rows, row.String())
+}
+
+// widest is the width of the widest row.
+func widest(rows []string) int {
+	w := 0
+	for _, r := range rows {
+		w = max(w, ansi.StringWidth(r))
+	}
+	return w
 }
