@@ -97,7 +97,12 @@ func agentRun(o *agentOptions, printOnly bool) error {
 	if err != nil {
 		return err
 	}
-	defer closeSession(sess, o.Streams.ErrOut)
+	defer func() {
+		closeSession(sess, o.Streams.ErrOut)
+		if !printOnly { // the shell says how to come back; -p prints only the answer
+			printNote(o.Streams.ErrOut, leftNote(sess, "todo-shell agent"))
+		}
+	}()
 	clientOpts := []option.RequestOption{option.WithAPIKey(key)}
 	if base := o.Getenv("ANTHROPIC_BASE_URL"); base != "" {
 		clientOpts = append(clientOpts, option.WithBaseURL(base))
@@ -141,6 +146,7 @@ func agentRun(o *agentOptions, printOnly bool) error {
 		if !isTerminal(o.Streams.In) || !isTerminal(o.Streams.Out) {
 			return &UsageError{fmt.Errorf("agent mode without -p needs a terminal; use -p \"<prompt>\" in scripts")}
 		}
+		printNote(o.Streams.ErrOut, resumedNote(sess, a.store.Snapshot(), len(history)))
 		return runREPLWith(o.Options, a, ag)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -25,7 +25,11 @@ func runREPL(o *Options) error {
 	if err != nil {
 		return err
 	}
-	defer closeSession(sess, o.Streams.ErrOut)
+	defer func() {
+		closeSession(sess, o.Streams.ErrOut)
+		printNote(o.Streams.ErrOut, leftNote(sess, "todo-shell"))
+	}()
+	printNote(o.Streams.ErrOut, resumedNote(sess, a.store.Snapshot(), -1))
 	return runREPLWith(o, a, nil)
 }
 

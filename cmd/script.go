@@ -18,6 +18,7 @@ import (
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
+	"github.com/todo-shell/todo-shell/tools/offload"
 )
 
 // scriptRunner runs lines without a terminal UI: stdout to stdout, stderr to
@@ -104,14 +105,14 @@ func runScript(o *Options, in io.Reader) error {
 	failed, last := false, 0
 	lines := newLineReader(in)
 	// A command can go on over several lines (an open quote, a trailing
-	// backslash): they collect in pending, and the scanner follows them in
+	// backslash, a here-document): they collect in pending, and the scanner follows them in
 	// linear time, so an unclosed quote costs a pass over the input, not a
 	// pass per line.
 	var (
 		pending strings.Builder
-		sc      router.Scanner
-		lineNo  int // lines read
-		first   int // the line the pending command began on
+		sc      = router.Scanner{Heredocs: true} // lines are bash: here-documents too
+		lineNo  int                              // lines read
+		first   int                              // the line the pending command began on
 	)
 	for ctx.Err() == nil {
 		if lines.drained() {
@@ -220,12 +221,15 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 		stdout = render.WrapHelp(stdout, r.width-1)
 	}
 	r.print(r.out, stdout)
-	if out.Offloaded != nil {
-		lines, more := render.Preview(out.Offloaded)
-		if more > 0 {
-			lines = append(lines, fmt.Sprintf("… %d more lines", more))
+	if out.Offloaded != nil { // the first lines and the last (a failure is at the end)
+		var last []string
+		if _, more := render.Preview(out.Offloaded); more > 0 {
+			last, _ = offload.TailLines(out.Offloaded.Path, render.PreviewTail+1)
+			if n := len(last); n > 0 && out.Stderr != "" && last[n-1] == out.Stderr {
+				last = last[:n-1] // the trailer, printed on its own
+			}
 		}
-		r.print(r.out, strings.Join(lines, "\n"))
+		r.print(r.out, strings.Join(render.PreviewText(render.PreviewAround(out.Offloaded, last)), "\n"))
 	}
 	r.print(r.errOut, out.Warning)
 	if !out.Exit {

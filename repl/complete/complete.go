@@ -44,6 +44,9 @@ type Result struct {
 type Candidate struct {
 	Display string // what the list shows ("src/", "TodoWrite")
 	Insert  string // the text that replaces the word (quoted, with a trailing space when final)
+	// Cursor is where the cursor goes in Insert, a byte offset; 0 is after
+	// it.
+	Cursor int
 }
 
 // Complete completes the word that ends at cursor (a byte offset in line).
@@ -57,7 +60,8 @@ func (c *Completer) Complete(line string, cursor int) Result {
 	cmdPos := len(words) == 0 || isSeparator(words[len(words)-1])
 	switch {
 	case len(words) == 1 && words[0] == todo.WriteName && partial == "" && strings.TrimSpace(line[cursor:]) == "" && c.Todos != nil:
-		res.Candidates = []Candidate{{Display: "the current list", Insert: TodoWriteArg(c.Todos())}}
+		arg := TodoWriteArg(c.Todos())
+		res.Candidates = []Candidate{{Display: "the current list", Insert: arg, Cursor: templateCursor(arg)}}
 	case len(words) == 0 && strings.HasPrefix(partial, "/") && !strings.Contains(partial[1:], "/"):
 		res.Candidates = words2cands(prefixed(c.Builtins, partial))
 	case cmdPos && !strings.Contains(partial, "/") && !strings.HasPrefix(partial, "~"):
@@ -99,6 +103,17 @@ func TodoWriteArg(items []todo.Item) string {
 		Todos []todo.Item `json:"todos"`
 	}{items}, "", "  ")
 	return "'" + strings.ReplaceAll(string(b), "'", `\u0027`) + "'"
+}
+
+// templateCursor is where the cursor goes in the empty list's template:
+// inside its first "content": "", to type the first todo at once; 0 for a
+// list that is not the template.
+func templateCursor(arg string) int {
+	const field = `"content": "`
+	if i := strings.Index(arg, field+`"`); i >= 0 && strings.Count(arg, `"content"`) == 1 {
+		return i + len(field)
+	}
+	return 0
 }
 
 func words2cands(ws []string) []Candidate {

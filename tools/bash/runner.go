@@ -30,9 +30,10 @@ const drainGrace = 200 * time.Millisecond
 // across commands: `cd /tmp` in one command moves the next. It is safe for
 // concurrent use; commands are serialised.
 type Runner struct {
-	mu    sync.Mutex
-	shell string
-	dir   string
+	mu     sync.Mutex
+	shell  string
+	dir    string
+	oldDir string // OLDPWD for the next command, "" before any cd
 
 	pgid atomic.Int64 // the running command's process group, 0 when idle
 	// shown is dir for readers that must not wait for a running command
@@ -149,7 +150,7 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 
 	cmd := exec.Command(r.shell, "-c", wrapScript(command, filepath.Base(r.shell) == "bash"))
 	cmd.Dir = r.dir
-	cmd.Env = childEnv(os.Environ(), stateEnv+"="+stateFile)
+	cmd.Env = withOldDir(childEnv(os.Environ(), stateEnv+"="+stateFile), r.oldDir)
 	cmd.Stdout, cmd.Stderr = pw, pw
 	cmd.SysProcAttr = childSysProcAttr()
 	rp := r.startReaper()
@@ -219,6 +220,9 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 			if fi, err := os.Stat(st.dir); err == nil && fi.IsDir() {
 				r.setDir(st.dir)
 			}
+		}
+		if st.oldDir != "" {
+			r.oldDir = st.oldDir
 		}
 	}
 	return outcome, nil

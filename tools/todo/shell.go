@@ -94,7 +94,7 @@ func (WriteTool) ShellForm(args []string, res tools.ToolResult) tools.ShellForm 
 		}
 		return invalidJSON(arg, syn)
 	case errors.As(rep.Err, &list):
-		return tools.ShellForm{Stderr: "Error: Validation failed\n" + listErrors(list.Messages), ExitCode: 1}
+		return tools.ShellForm{Stderr: withHint("Error: Validation failed\n"+listErrors(list.Messages), oldShapeHint(list.Messages)), ExitCode: 1}
 	case res.IsError:
 		return tools.ShellForm{Stderr: "Error: " + res.Content, ExitCode: 1}
 	}
@@ -171,4 +171,25 @@ func (t ReadTool) ShellForm(args []string, res tools.ToolResult) tools.ShellForm
 		return tools.ShellForm{Stdout: res.Content}
 	}
 	return tools.ShellForm{Stdout: t.Plain(snap)}
+}
+
+// oldShapeHint is said when a TodoWrite list has the fields of Claude
+// Code 1.x's todos (id, priority): todo-shell takes today's shape.
+func oldShapeHint(msgs []string) string {
+	for _, m := range msgs {
+		if strings.HasSuffix(m, "unknown field 'id'") || strings.HasSuffix(m, "unknown field 'priority'") {
+			return "Hint: id and priority are the fields of Claude Code 1.x's TodoWrite.\n" +
+				"todo-shell takes each todo as {\"content\", \"activeForm\", \"status\"}: drop id\n" +
+				"and priority, and add activeForm (shown while it runs: \"Running tests\")."
+		}
+	}
+	return ""
+}
+
+// withHint adds a hint line to an error text.
+func withHint(stderr, hint string) string {
+	if hint == "" {
+		return stderr
+	}
+	return strings.TrimSuffix(stderr, "\n") + "\n" + hint
 }
