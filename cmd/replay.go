@@ -110,7 +110,7 @@ func replayRun(ro *ReplayOptions) error {
 				return
 			}
 			v := e.Version
-			buf = plan.AppendRecord(buf[:0], v, plan.Changes(prev, v), plan.Problems(v.Todos, limits))
+			buf = plan.AppendRecord(buf[:0], v, plan.Changes(prev, v), plan.Check(v, limits))
 			buf = append(buf, '\n')
 			w.Write(buf)
 			prev = v
@@ -204,7 +204,7 @@ func (t *timeline) add(e plan.Event) {
 	}
 	t.versions++
 	c := plan.Changes(t.prev, v)
-	problems := plan.Problems(v.Todos, t.limits)
+	problems := plan.Check(v, t.limits)
 	done, active, pending := todo.Snapshot{Items: v.Todos}.Counts()
 	when := "--:--:--"
 	if !v.Time.IsZero() {
@@ -218,11 +218,17 @@ func (t *timeline) add(e plan.Event) {
 	for _, s := range c.Added {
 		fmt.Fprintf(t.w, "    + added      %s\n", render.Sanitize(s))
 	}
+	for _, r := range c.Renamed {
+		fmt.Fprintf(t.w, "    ~ renamed    %s → %s\n", render.Sanitize(r.From), render.Sanitize(r.To))
+	}
 	for _, s := range c.Started {
 		fmt.Fprintf(t.w, "    %s started    %s\n", render.IconActive, render.Sanitize(s))
 	}
 	for _, s := range c.Completed {
 		fmt.Fprintf(t.w, "    %s completed  %s\n", render.IconDone, render.Sanitize(s))
+	}
+	for _, s := range c.Notes {
+		fmt.Fprintf(t.w, "    · %s\n", render.Sanitize(s))
 	}
 	for _, s := range c.Dropped {
 		fmt.Fprintf(t.w, "    ! DROPPED without being completed: %s\n", render.Sanitize(s))
@@ -240,7 +246,13 @@ func (t *timeline) add(e plan.Event) {
 func (t *timeline) finish() {
 	if t.versions == 0 {
 		fmt.Fprintf(t.w, "%s (%s): no plan versions in %d lines\n", t.file, t.p.Format(), t.p.Lines())
+		if t.p.KeepsNoPlan() {
+			fmt.Fprintf(t.w, "%s\n", noPlanText)
+		}
 		return
+	}
+	if tool := t.p.MCPTool(); tool != "" {
+		fmt.Fprintf(t.w, "\nthe plan was kept by todo-shell over MCP (%s): its own record is the session's todos.jsonl (todo-shell sessions; todo-shell watch)\n", render.Sanitize(tool))
 	}
 	fmt.Fprintf(t.w, "\n%s; %s dropped without being completed; %s a rule\n",
 		count(t.versions, "version", "versions"), count(t.dropped, "item", "items"), count(t.broken, "version breaks", "versions break"))
@@ -286,7 +298,7 @@ func (pl *player) panel(v *plan.Version) string {
 	if v == nil {
 		return ""
 	}
-	return render.TaskBox(todo.Snapshot{Items: v.Todos, Version: uint64(v.N)}, pl.width, &pl.styles)
+	return render.TaskBox(todo.Snapshot{Items: plan.Display(v), Version: uint64(v.N)}, pl.width, &pl.styles)
 }
 
 // show draws one event.

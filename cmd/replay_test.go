@@ -139,7 +139,7 @@ func TestWatchOnce(t *testing.T) {
 	os.WriteFile(filepath.Join(project, "abc.jsonl"), data, 0o600)
 
 	r := run(t, "", map[string]string{"HOME": home}, "watch", "--once", "--claude", src)
-	if r.code != 0 || !strings.Contains(r.stdout, "Tasks 2/2") || !strings.Contains(r.stdout, "✓ Draft the release notes") {
+	if r.code != 0 || !strings.Contains(r.stdout, "Tasks 2/2") || !strings.Contains(r.stdout, "✓ #2 Draft the release notes") {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	r = run(t, "", map[string]string{"HOME": home}, "watch", "--once", "--json", "--claude", src)

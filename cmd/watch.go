@@ -38,6 +38,10 @@ type WatchOptions struct {
 // waitingText is what the panel shows while the list is empty.
 const waitingText = "waiting for a plan…"
 
+// noPlanText is what watch and replay say of a Claude Code session whose
+// tools keep no plan.
+const noPlanText = "this session keeps no plan; set CLAUDE_CODE_ENABLE_TODO_TOOLS=1, or give Claude todo-shell's plan over MCP"
+
 func newCmdWatch(o *Options) *cobra.Command {
 	wo := &WatchOptions{Options: o}
 	cmd := &cobra.Command{
@@ -160,11 +164,11 @@ func watchRun(wo *WatchOptions) error {
 				prev = u.New[n-2]
 			}
 			v := u.Version
-			_, err := out.Write(append(plan.AppendRecord(nil, v, plan.Changes(prev, v), plan.Problems(v.Todos, limits)), '\n'))
+			_, err := out.Write(append(plan.AppendRecord(nil, v, plan.Changes(prev, v), plan.Check(v, limits)), '\n'))
 			return err
 		}
 		st, width := watchStyles(wo, out)
-		_, err = io.WriteString(out, panelText(u.Version, width, &st)+"\n")
+		_, err = io.WriteString(out, updateText(u, width, &st)+"\n")
 		return err
 	}
 
@@ -206,7 +210,7 @@ func watchRun(wo *WatchOptions) error {
 	var last follow.Update
 	draw := func() {
 		head := st.Dim.Render(watchHeader(last, what))
-		screen.Draw(head + "\n" + panelText(last.Version, width, &st))
+		screen.Draw(head + "\n" + updateText(last, width, &st))
 	}
 	draw()
 	for {
@@ -252,20 +256,27 @@ func watchLines(ctx context.Context, wo *WatchOptions, updates <-chan follow.Upd
 	var prev *plan.Version
 	var buf []byte
 	source := ""
+	saidNoPlan := false
 	for {
 		select {
 		case u := <-updates:
 			if u.Source != source {
 				prev, source = nil, u.Source
 			}
-			if wo.JSON {
+			switch {
+			case wo.JSON:
 				for _, v := range u.New {
-					buf = plan.AppendRecord(buf[:0], v, plan.Changes(prev, v), plan.Problems(v.Todos, limits))
+					buf = plan.AppendRecord(buf[:0], v, plan.Changes(prev, v), plan.Check(v, limits))
 					buf = append(buf, '\n')
 					w.Write(buf)
 					prev = v
 				}
-			} else if len(u.New) > 0 || u.Version == nil {
+			case u.NoPlan && u.Version == nil:
+				if !saidNoPlan { // once, not at every line the session adds
+					fmt.Fprintf(w, "%s\n%s\n\n", watchHeader(u, ""), updateText(u, 80, &st))
+					saidNoPlan = true
+				}
+			case len(u.New) > 0 || u.Version == nil:
 				fmt.Fprintf(w, "%s\n%s\n\n", watchHeader(u, ""), panelText(u.Version, 80, &st))
 			}
 			if err := w.Flush(); err != nil {
@@ -301,7 +312,15 @@ func panelText(v *plan.Version, width int, st *render.Styles) string {
 	if v == nil || len(v.Todos) == 0 {
 		return st.Dim.Render(waitingText)
 	}
-	return strings.TrimSuffix(render.TaskBox(todo.Snapshot{Items: v.Todos, Version: uint64(v.N)}, width, st), "\n")
+	return strings.TrimSuffix(render.TaskBox(todo.Snapshot{Items: plan.Display(v), Version: uint64(v.N)}, width, st), "\n")
+}
+
+// updateText is the panel of an update, or why there is none.
+func updateText(u follow.Update, width int, st *render.Styles) string {
+	if u.Version == nil && u.NoPlan {
+		return st.Dim.Render(noPlanText)
+	}
+	return panelText(u.Version, width, st)
 }
 
 // watchStyles returns the styles and width to draw with on out.

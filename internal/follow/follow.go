@@ -28,6 +28,9 @@ type Update struct {
 	Source  string        // the session id or transcript file followed
 	Version *plan.Version // the newest version; nil while there is none
 	New     []*plan.Version
+	// NoPlan is set when the followed transcript says its session has no
+	// plan tool (a Claude Code 2.1 session without its plan tools).
+	NoPlan bool
 }
 
 // Target says what to follow.
@@ -260,7 +263,7 @@ func Once(target Target) (Update, error) {
 	if err != nil {
 		return Update{}, err
 	}
-	u := Update{Source: target.name(cand), New: vs}
+	u := Update{Source: target.name(cand), New: vs, NoPlan: t.p.KeepsNoPlan()}
 	if len(vs) > 0 {
 		u.Version = vs[len(vs)-1]
 	}
@@ -331,12 +334,15 @@ func Follow(ctx context.Context, target Target, send func(Update)) error {
 		if t == nil {
 			return
 		}
+		noPlan := t.p.KeepsNoPlan()
 		vs, err := t.read()
-		if err != nil || len(vs) == 0 {
+		if err != nil || len(vs) == 0 && noPlan == t.p.KeepsNoPlan() {
 			return
 		}
-		last = vs[len(vs)-1]
-		send(Update{Source: target.name(cur), Version: last, New: vs})
+		if len(vs) > 0 {
+			last = vs[len(vs)-1]
+		}
+		send(Update{Source: target.name(cur), Version: last, New: vs, NoPlan: t.p.KeepsNoPlan()})
 	}
 	start := func() {
 		if waitingFor != "" {
@@ -350,7 +356,7 @@ func Follow(ctx context.Context, target Target, send func(Update)) error {
 				send(Update{Source: target.name(cur), Version: last, New: vs})
 				return
 			}
-			send(Update{Source: target.name(cur)})
+			send(Update{Source: target.name(cur), NoPlan: t.p.KeepsNoPlan()})
 			return
 		}
 		send(Update{})

@@ -40,6 +40,12 @@ type Version struct {
 	// TodoWrite list. Without them items are matched by their content.
 	Keys []string
 	Line int // the line of the record that completed it
+	// Tasks is set for a list made by Claude Code's Task tools, whose rules
+	// are not TodoWrite's (several tasks may be in progress at once).
+	Tasks bool
+	// Info, when not nil, holds what a task list keeps beside each item of
+	// Todos: its id, owner, description and blockers.
+	Info []ItemInfo
 }
 
 // Kind says what an Event carries.
@@ -107,19 +113,18 @@ const (
 type pendingCall struct {
 	kind       callKind
 	id         string
+	msg        string // the assistant message that made it
 	time       time.Time
+	result     resultState
+	created    string // callCreate: the id the result gave the new task
+	line       int    // the line of its result
+	upd        taskUpdate
 	items      []todo.Item // callWrite
 	keys       []string    // callWrite: the 1.x ids, or nil
 	subject    string      // callCreate, callUpdate (when changed)
 	activeForm string
 	taskID     string // callUpdate
 	status     string // callUpdate
-}
-
-// task is one entry of a TaskCreate/TaskUpdate list.
-type task struct {
-	id   string
-	item todo.Item
 }
 
 // Parser reads records one line at a time. Its zero value is ready; set
@@ -139,6 +144,9 @@ type Parser struct {
 	maxTask  int
 	records  int // lines recognised as records of a known format
 	firstBad *LineError
+	msg      string // the assistant message of the last tool_use
+	msgs     int    // assistant messages without an id seen so far
+	tools    toolSight
 }
 
 // Format returns the format recognised so far.
@@ -177,8 +185,14 @@ func (p *Parser) Feed(line []byte, emit func(Event)) error {
 		p.message(v.Get("message"), v, emit)
 	case (typ == "assistant" || typ == "user") && v.Exists("message"):
 		p.see(FormatClaudeTranscript)
+		if v.GetBool("isSidechain") {
+			return nil // a sub-agent's record: its calls are not the session's plan
+		}
 		p.stamp(v.GetStringBytes("timestamp"))
 		p.message(v.Get("message"), v, emit)
+	case typ == "attachment" || typ == "api-request-shape":
+		p.see(FormatClaudeTranscript)
+		p.sightTools(v)
 	}
 	return nil
 }
@@ -187,11 +201,12 @@ func (p *Parser) Feed(line []byte, emit func(Event)) error {
 // succeeded: at the end of a file, the last call of a session cut off before
 // its result still shows.
 func (p *Parser) Flush(emit func(Event)) {
-	for len(p.pending) > 0 {
-		c := p.pending[0]
-		p.pending = p.pending[1:]
-		p.apply(c, "", p.line, emit)
+	for i := range p.pending {
+		if p.pending[i].result == resultWaiting {
+			p.pending[i].result, p.pending[i].line = resultOK, p.line
+		}
 	}
+	p.release(emit)
 }
 
 // FirstError returns the first line the parser could not read, or nil.
@@ -242,6 +257,9 @@ func (p *Parser) todosLine(v *fastjson.Value, emit func(Event)) error {
 // (Claude Code puts a tool's structured result beside the message).
 func (p *Parser) message(m, rec *fastjson.Value, emit func(Event)) {
 	role := string(m.GetStringBytes("role"))
+	if role == "assistant" {
+		p.startMessage(string(m.GetStringBytes("id")), emit)
+	}
 	for _, b := range m.GetArray("content") {
 		switch string(b.GetStringBytes("type")) {
 		case "text":
@@ -262,9 +280,9 @@ func (p *Parser) toolUse(b *fastjson.Value, emit func(Event)) {
 	name := string(b.GetStringBytes("name"))
 	id := string(b.GetStringBytes("id"))
 	in := b.Get("input")
-	c := pendingCall{id: id, time: p.last}
+	c := pendingCall{id: id, msg: p.msg, time: p.last}
 	var detail string
-	switch name {
+	switch p.planTool(name) {
 	case "TodoWrite":
 		arr := in.GetArray("todos")
 		c.kind, c.items, c.keys = callWrite, items(arr), ids(arr)
@@ -273,6 +291,7 @@ func (p *Parser) toolUse(b *fastjson.Value, emit func(Event)) {
 		c.kind = callCreate
 		c.subject = string(in.GetStringBytes("subject"))
 		c.activeForm = string(in.GetStringBytes("activeForm"))
+		c.upd = readTaskUpdate(in)
 		detail = c.subject
 	case "TaskUpdate":
 		c.kind = callUpdate
@@ -280,6 +299,7 @@ func (p *Parser) toolUse(b *fastjson.Value, emit func(Event)) {
 		c.status = string(in.GetStringBytes("status"))
 		c.subject = string(in.GetStringBytes("subject"))
 		c.activeForm = string(in.GetStringBytes("activeForm"))
+		c.upd = readTaskUpdate(in)
 		detail = strings.TrimSpace("#" + c.taskID + " " + c.status)
 	default:
 		if p.Playback {
@@ -299,16 +319,17 @@ func (p *Parser) toolResult(b, rec *fastjson.Value, emit func(Event)) {
 		if p.pending[i].id != id {
 			continue
 		}
-		c := p.pending[i]
-		p.pending = append(p.pending[:i], p.pending[i+1:]...)
-		if b.GetBool("is_error") {
-			return // rejected: the plan did not change
+		c := &p.pending[i]
+		if c.result != resultWaiting {
+			continue // a second result for one call: the first counts
 		}
-		created := ""
-		if c.kind == callCreate {
-			created = createdID(b, rec)
+		c.result, c.line = succeeded(c.kind, b, rec), p.line
+		if c.result == resultOK && c.kind == callCreate {
+			c.created = createdID(b, rec)
 		}
-		p.apply(c, created, p.line, emit)
+		// Apply the calls of a message in the order the model made them,
+		// whatever order their results were written in.
+		p.release(emit)
 		return
 	}
 }
@@ -321,42 +342,10 @@ func (p *Parser) apply(c pendingCall, created string, line int, emit func(Event)
 	case callWrite:
 		list, keys = c.items, c.keys
 	case callCreate:
-		if created == "" {
-			created = strconv.Itoa(p.maxTask + 1)
-		}
-		if n, err := strconv.Atoi(created); err == nil && n > p.maxTask {
-			p.maxTask = n
-		}
-		af := c.activeForm
-		if af == "" {
-			af = c.subject
-		}
-		p.tasks = append(p.tasks, task{id: created, item: todo.Item{Content: c.subject, Status: todo.StatusPending, ActiveForm: af}})
+		p.createTask(c, created)
 		list, keys = p.taskItems()
 	case callUpdate:
-		for i := range p.tasks {
-			t := &p.tasks[i]
-			if t.id != c.taskID {
-				continue
-			}
-			if c.status == "deleted" {
-				p.tasks = append(p.tasks[:i], p.tasks[i+1:]...)
-				break
-			}
-			if c.status != "" {
-				t.item.Status = c.status
-			}
-			if c.subject != "" {
-				if t.item.ActiveForm == t.item.Content {
-					t.item.ActiveForm = c.subject
-				}
-				t.item.Content = c.subject
-			}
-			if c.activeForm != "" {
-				t.item.ActiveForm = c.activeForm
-			}
-			break
-		}
+		p.updateTask(c)
 		list, keys = p.taskItems()
 	}
 	p.n++
@@ -364,19 +353,11 @@ func (p *Parser) apply(c pendingCall, created string, line int, emit func(Event)
 	if t.IsZero() {
 		t = p.last
 	}
-	emit(Event{Kind: KindVersion, Line: line, Time: t, Version: &Version{
-		N: p.n, Time: t, ToolUseID: c.id, Todos: list, Keys: keys, Line: line,
-	}})
-}
-
-// taskItems returns the task list as items and their ids.
-func (p *Parser) taskItems() ([]todo.Item, []string) {
-	list := make([]todo.Item, len(p.tasks))
-	keys := make([]string, len(p.tasks))
-	for i, t := range p.tasks {
-		list[i], keys[i] = t.item, "task:"+t.id
+	v := &Version{N: p.n, Time: t, ToolUseID: c.id, Todos: list, Keys: keys, Line: line}
+	if c.kind != callWrite {
+		v.Tasks, v.Info = true, p.taskInfo()
 	}
-	return list, keys
+	emit(Event{Kind: KindVersion, Line: line, Time: t, Version: v})
 }
 
 // createdID finds the id Claude Code gave a new task: in the structured
