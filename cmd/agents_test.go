@@ -90,3 +90,56 @@ func TestWatchClaudeCode2_1_330(t *testing.T) {
 		t.Fatalf("exit %d\n%q\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestReplayAgents replays the session files real Codex, Gemini CLI and
+// opencode wrote, and watches the first two once.
+func TestReplayAgents(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want []string
+	}{
+		{"codex-0.169.0_rollout.jsonl", []string{"(Codex rollout)", "v2 ", "~ renamed    Write tests → Write unit tests",
+			"v3 ", "! DROPPED without being completed: Update the docs", "3 versions; 1 item dropped without being completed; 0 versions break a rule"}},
+		{"gemini-cli-0.61.0_session.jsonl", []string{"(Gemini CLI session)", "v2 ", "~ renamed    Write tests → Write unit tests",
+			"v3 ", "! DROPPED without being completed: Update the docs", "4 versions; 1 item dropped"}},
+		{"opencode-1.18.33_export.json", []string{"(opencode session export)", "v2 ", "~ renamed    Write tests → Write unit tests",
+			"v3 ", "! DROPPED without being completed: Update the docs", "3 versions; 1 item dropped"}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			r := run(t, "", nil, "replay", fixture(t, tc.file))
+			if r.code != 0 {
+				t.Fatalf("exit %d\n%s", r.code, r.stderr)
+			}
+			rest := r.stdout
+			for _, w := range tc.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("missing (in order) %q in:\n%s", w, r.stdout)
+				}
+				rest = rest[i+len(w):]
+			}
+		})
+	}
+
+	home := t.TempDir()
+	project := filepath.Join(home, "src", "app")
+	codexDay := filepath.Join(home, ".codex", "sessions", "2026", "11", "25")
+	os.MkdirAll(codexDay, 0o700)
+	data, _ := os.ReadFile(fixture(t, "codex-0.169.0_rollout.jsonl"))
+	os.WriteFile(filepath.Join(codexDay, "rollout-a.jsonl"), []byte(strings.ReplaceAll(string(data), "/tmp/rec/p-codex", project)), 0o600)
+	os.WriteFile(filepath.Join(codexDay, "rollout-other.jsonl"), data, 0o600) // another project's
+	os.MkdirAll(filepath.Join(home, ".gemini", "tmp", "app", "chats"), 0o700)
+	os.WriteFile(filepath.Join(home, ".gemini", "projects.json"), []byte(`{"projects":{"`+project+`":"app"}}`), 0o600)
+	data, _ = os.ReadFile(fixture(t, "gemini-cli-0.61.0_session.jsonl"))
+	os.WriteFile(filepath.Join(home, ".gemini", "tmp", "app", "chats", "session-a.jsonl"), data, 0o600)
+	for _, flag := range []string{"--codex", "--gemini"} {
+		r := run(t, "", map[string]string{"HOME": home}, "watch", "--once", flag, project)
+		if r.code != 0 || !strings.Contains(r.stdout, "Tasks 2/2") || !strings.Contains(r.stdout, "✓ Write unit tests") {
+			t.Errorf("%s: exit %d\n%s\n%s", flag, r.code, r.stdout, r.stderr)
+		}
+	}
+	r := run(t, "", map[string]string{"HOME": home}, "watch", "--once", "--opencode", project)
+	if r.code != 1 || !strings.Contains(r.stderr, "opencode export SESSION > s.json && todo-shell replay s.json") {
+		t.Errorf("--opencode: exit %d %s", r.code, r.stderr)
+	}
+}

@@ -33,6 +33,8 @@ type WatchOptions struct {
 	Claude bool
 	Once   bool
 	JSON   bool
+	// Codex, Gemini and Opencode follow those agents' sessions of DIR.
+	Codex, Gemini, Opencode bool
 }
 
 // waitingText is what the panel shows while the list is empty.
@@ -78,6 +80,10 @@ q or Ctrl+C quits.`,
 	}
 	f := cmd.Flags()
 	f.BoolVar(&wo.Claude, "claude", false, "follow a Claude Code session of DIR (default: the current directory)")
+	f.BoolVar(&wo.Codex, "codex", false, "follow a Codex session of DIR (its update_plan plan)")
+	f.BoolVar(&wo.Gemini, "gemini", false, "follow a Gemini CLI session of DIR (its write_todos list)")
+	f.BoolVar(&wo.Opencode, "opencode", false, "follow an opencode session of DIR (its todowrite list)")
+	cmd.MarkFlagsMutuallyExclusive("claude", "codex", "gemini", "opencode")
 	f.BoolVar(&wo.Once, "once", false, "print the panel once and exit")
 	f.BoolVar(&wo.JSON, "json", false, "print each plan version as a JSON line as it happens")
 	return cmd
@@ -102,6 +108,9 @@ func claudeRoot(getenv func(string) string) (string, error) {
 
 // watchTarget turns the options into what to follow.
 func watchTarget(wo *WatchOptions) (follow.Target, string, error) {
+	if t, what, ok, err := agentTarget(wo); ok {
+		return t, what, err
+	}
 	if wo.Claude {
 		dir := wo.Arg
 		if dir == "" {
@@ -140,7 +149,7 @@ func watchRun(wo *WatchOptions) error {
 		return err
 	}
 	out := wo.Streams.Out
-	if wo.Once && !wo.Claude && wo.Arg != "" {
+	if wo.Once && !wo.Claude && !wo.Codex && !wo.Gemini && wo.Arg != "" {
 		// Asked once about one session: a session that is not there is an
 		// error, not an empty plan (a typo would look like "no plan yet").
 		if _, err := os.Stat(filepath.Join(wo.OffloadDir, wo.Arg)); err != nil {

@@ -122,10 +122,11 @@ func newIDs(old, cur []string) []string {
 // Check returns the rules of v's own format that v breaks: todo-shell's
 // TodoWrite validator (Problems) for a TodoWrite list; none for a list of
 // Claude Code's Task tools, whose rules are not TodoWrite's (several tasks
-// may be in progress) and which reject a bad call themselves (a rejected
-// call makes no version).
+// may be in progress), nor for Codex, Gemini CLI or opencode lists: each of
+// those tools rejects a bad call itself, and a rejected call makes no
+// version.
 func Check(v *Version, limits todo.Limits) []string {
-	if v.Tasks {
+	if v.Tasks || v.OwnRules {
 		return nil
 	}
 	return Problems(v.Todos, limits)
@@ -204,11 +205,27 @@ func appendInt(dst []byte, n int) []byte {
 	return append(dst, b[i:]...)
 }
 
+// maxDocument caps a session file that is one JSON document.
+const maxDocument = 64 << 20
+
+var errDocTooLarge = errors.New("a JSON document of more than 64 MiB")
+
 // Scan feeds every line of r to p, calling emit for each event and bad for
 // each line p cannot read (nil bad stops at the first such line with its
 // error), then flushes p. Memory stays bounded by the longest line.
 func Scan(r io.Reader, p *Parser, emit func(Event), bad func(error)) error {
 	br := bufio.NewReaderSize(r, 256<<10)
+	if doc, ok, err := wholeDocument(br, maxDocument); ok {
+		// One JSON document over many lines (opencode's export).
+		if err != nil {
+			return p.bad(err)
+		}
+		if err := p.Feed(doc, emit); err != nil {
+			return err
+		}
+		p.Flush(emit)
+		return nil
+	}
 	var long []byte
 	for {
 		chunk, err := br.ReadSlice('\n')

@@ -46,6 +46,9 @@ type Version struct {
 	// Info, when not nil, holds what a task list keeps beside each item of
 	// Todos: its id, owner, description and blockers.
 	Info []ItemInfo
+	// OwnRules is set for the list of an agent whose plan tool has rules of
+	// its own, not TodoWrite's (Codex, Gemini CLI, opencode).
+	OwnRules bool
 }
 
 // Kind says what an Event carries.
@@ -77,6 +80,9 @@ const (
 	FormatTodosJSONL
 	FormatShellTranscript
 	FormatClaudeTranscript
+	FormatCodexRollout
+	FormatGeminiSession
+	FormatOpencodeExport
 )
 
 func (f Format) String() string {
@@ -87,6 +93,12 @@ func (f Format) String() string {
 		return "todo-shell transcript"
 	case FormatClaudeTranscript:
 		return "Claude Code transcript"
+	case FormatCodexRollout:
+		return "Codex rollout"
+	case FormatGeminiSession:
+		return "Gemini CLI session"
+	case FormatOpencodeExport:
+		return "opencode session export"
 	}
 	return "unknown"
 }
@@ -119,6 +131,7 @@ type pendingCall struct {
 	created    string // callCreate: the id the result gave the new task
 	line       int    // the line of its result
 	upd        taskUpdate
+	own        bool        // callWrite of an agent whose list has its own rules
 	items      []todo.Item // callWrite
 	keys       []string    // callWrite: the 1.x ids, or nil
 	subject    string      // callCreate, callUpdate (when changed)
@@ -147,6 +160,8 @@ type Parser struct {
 	msg      string // the assistant message of the last tool_use
 	msgs     int    // assistant messages without an id seen so far
 	tools    toolSight
+	agent    agent           // the agent whose records these are, once known
+	seen     map[string]bool // calls an agent has read (Gemini CLI writes them again)
 }
 
 // Format returns the format recognised so far.
@@ -193,6 +208,8 @@ func (p *Parser) Feed(line []byte, emit func(Event)) error {
 	case typ == "attachment" || typ == "api-request-shape":
 		p.see(FormatClaudeTranscript)
 		p.sightTools(v)
+	default:
+		p.agentRecord(v, emit)
 	}
 	return nil
 }
@@ -357,6 +374,7 @@ func (p *Parser) apply(c pendingCall, created string, line int, emit func(Event)
 	if c.kind != callWrite {
 		v.Tasks, v.Info = true, p.taskInfo()
 	}
+	v.OwnRules = c.own
 	emit(Event{Kind: KindVersion, Line: line, Time: t, Version: v})
 }
 

@@ -1,0 +1,120 @@
+package e2e
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/todo-shell/todo-shell/internal/follow"
+)
+
+// TestWatchAgentsLive runs `todo-shell watch --claude`, `--codex` and
+// `--gemini` in a pseudo-terminal over a session file that grows: the
+// session files the real CLIs wrote (internal/plan/testdata), appended a
+// line at a time. After each line that completes a plan version, the panel
+// must show it; the time from the append to the screen is logged.
+func TestWatchAgentsLive(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		fixture string
+		flag    string
+		place   func(t *testing.T, home, project string) string // the session file to write
+		want    map[int]string                                  // fixture line -> text on screen after it
+	}{
+		{"claude tasks", "claude-code-2.1.330_tasks.jsonl", "--claude",
+			func(t *testing.T, home, project string) string {
+				d := follow.ClaudeProjectDir(filepath.Join(home, ".claude", "projects"), project)
+				os.MkdirAll(d, 0o700)
+				return filepath.Join(d, "d43c4a4c.jsonl")
+			},
+			map[int]string{42: "● #1 Writing the parser · @main", 43: "○ #2 Write tests · blocked by #1", 50: "● #3 Update the docs", 55: "● #2 Writing unit tests", 60: "Tasks 2/2"}},
+		{"codex", "codex-0.169.0_rollout.jsonl", "--codex",
+			func(t *testing.T, home, project string) string {
+				d := filepath.Join(home, ".codex", "sessions", "2026", "11", "25")
+				os.MkdirAll(d, 0o700)
+				return filepath.Join(d, "rollout-2026-11-25T09-40-25-01a21213.jsonl")
+			},
+			map[int]string{12: "● Write the parser", 16: "● Write unit tests", 20: "Tasks 2/2"}},
+		{"gemini", "gemini-cli-0.61.0_session.jsonl", "--gemini",
+			func(t *testing.T, home, project string) string {
+				os.MkdirAll(filepath.Join(home, ".gemini", "tmp", "proj", "chats"), 0o700)
+				os.WriteFile(filepath.Join(home, ".gemini", "projects.json"), []byte(`{"projects":{"`+project+`":"proj"}}`), 0o600)
+				return filepath.Join(home, ".gemini", "tmp", "proj", "chats", "session-2026-11-25T09-42-990f64e4.jsonl")
+			},
+			map[int]string{7: "● Write the parser", 12: "● Write unit tests", 17: "Tasks 2/2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			project := filepath.Join(home, "src", "app")
+			os.MkdirAll(project, 0o700)
+			path := tc.place(t, home, project)
+			data, err := os.ReadFile(filepath.Join("..", "internal", "plan", "testdata", tc.fixture))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The session is of this project (Codex names its cwd).
+			text := strings.ReplaceAll(string(data), `"cwd":"/tmp/rec/p-codex"`, `"cwd":"`+project+`"`)
+			var lines []string
+			sc := bufio.NewScanner(strings.NewReader(text))
+			sc.Buffer(nil, 16<<20)
+			for sc.Scan() {
+				lines = append(lines, sc.Text()+"\n")
+			}
+			// The first line is there before watch starts.
+			if err := os.WriteFile(path, []byte(lines[0]), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(binary, "watch", tc.flag, project)
+			cmd.Env = append(os.Environ(), "HOME="+home, "TERM=xterm-256color", "NO_COLOR=1", "CODEX_HOME=", "CLAUDE_CONFIG_DIR=")
+			tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tty.Close()
+			scr := &screen{tty: tty}
+			go io.Copy(scr, tty)
+			scr.waitFor(t, "waiting for a plan…", 5*time.Second)
+			f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			var lags []time.Duration
+			for n := 2; n <= len(lines); n++ {
+				if _, err := f.WriteString(lines[n-1]); err != nil {
+					t.Fatal(err)
+				}
+				if want, ok := tc.want[n]; ok {
+					written := time.Now()
+					scr.waitFor(t, want, 5*time.Second)
+					lags = append(lags, time.Since(written))
+				}
+			}
+			sort.Slice(lags, func(i, j int) bool { return lags[i] < lags[j] })
+			t.Logf("%s: append to screen %v", tc.name, lags)
+			if lags[len(lags)/2] > 100*time.Millisecond {
+				t.Errorf("median %v", lags[len(lags)/2])
+			}
+			tty.Write([]byte("q"))
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatalf("exit: %v", err)
+				}
+			case <-time.After(5 * time.Second):
+				cmd.Process.Kill()
+				t.Fatal("q did not end watch")
+			}
+		})
+	}
+}
