@@ -3,6 +3,7 @@ package plan
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"strings"
 
 	"github.com/valyala/fastjson"
@@ -78,8 +79,8 @@ func (opencode) read(p *Parser, rec *fastjson.Value, emit func(Event)) {
 
 // wholeDocument reports whether br starts a JSON document printed over
 // several lines (a first line of just "{"), as opencode's export is; if so
-// it returns the document, at most max bytes, as one line.
-func wholeDocument(br *bufio.Reader, max int) ([]byte, bool, error) {
+// it returns the document, at most limit bytes, as one line.
+func wholeDocument(br *bufio.Reader, limit int) ([]byte, bool, error) {
 	head, _ := br.Peek(64)
 	first, _, _ := bytes.Cut(head, []byte("\n"))
 	if string(bytes.TrimSpace(first)) != "{" || !bytes.Contains(head, []byte("\n")) {
@@ -88,13 +89,13 @@ func wholeDocument(br *bufio.Reader, max int) ([]byte, bool, error) {
 	var doc []byte
 	for {
 		line, err := br.ReadSlice('\n')
-		if len(doc)+len(line) > max {
+		if len(doc)+len(line) > limit {
 			return nil, true, errDocTooLarge
 		}
 		doc = append(doc, bytes.TrimRight(line, "\r\n")...)
 		doc = append(doc, ' ')
 		if err != nil {
-			if err == bufio.ErrBufferFull {
+			if errors.Is(err, bufio.ErrBufferFull) {
 				doc = doc[:len(doc)-1]
 				continue
 			}
