@@ -143,3 +143,37 @@ func TestReplayAgents(t *testing.T) {
 		t.Errorf("--opencode: exit %d %s", r.code, r.stderr)
 	}
 }
+
+// TestWatchClaudeTasks shows a task-list directory (the one the real Claude
+// Code 2.1.330 wrote), by id under ~/.claude/tasks, by path, and by
+// CLAUDE_CODE_TASK_LIST_ID; replay of a list says it cannot be replayed.
+func TestWatchClaudeTasks(t *testing.T) {
+	home := t.TempDir()
+	list := filepath.Join(home, ".claude", "tasks", "team")
+	os.MkdirAll(list, 0o700)
+	for _, n := range []string{"1.json", "2.json", ".lock", ".highwatermark"} {
+		b, _ := os.ReadFile(fixture(t, filepath.Join("claude-code-2.1.330_tasklist", n)))
+		os.WriteFile(filepath.Join(list, n), b, 0o600)
+	}
+	for _, args := range [][]string{
+		{"watch", "--once", "--claude-tasks", "team"},
+		{"watch", "--once", "--claude-tasks", list},
+	} {
+		r := run(t, "", map[string]string{"HOME": home}, args...)
+		if r.code != 0 || !strings.Contains(r.stdout, "✓ #1 Write the parser · @main") || !strings.Contains(r.stdout, "Tasks 2/2") {
+			t.Errorf("%q: exit %d\n%s\n%s", args, r.code, r.stdout, r.stderr)
+		}
+	}
+	r := run(t, "", map[string]string{"HOME": home, "CLAUDE_CODE_TASK_LIST_ID": "team"}, "watch", "--once", "--json", "--claude-tasks")
+	if r.code != 0 || !strings.Contains(r.stdout, `"tasks":[{"id":"1","owner":"main"`) {
+		t.Errorf("env: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	r = run(t, "", map[string]string{"HOME": home}, "watch", "--once", "--claude-tasks", "../x")
+	if r.code == 0 {
+		t.Errorf("a list id with a path in it: %s", r.stdout)
+	}
+	r = run(t, "", nil, "replay", list)
+	if r.code != 1 || !strings.Contains(r.stderr, "holds only the present") {
+		t.Errorf("replay of a list: exit %d %s", r.code, r.stderr)
+	}
+}

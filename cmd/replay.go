@@ -80,6 +80,9 @@ func replayRun(ro *ReplayOptions) error {
 	if err != nil {
 		return err
 	}
+	if fi, err := os.Stat(ro.File); err == nil && fi.IsDir() {
+		return taskListReplayError(ro.File)
+	}
 	f, err := os.Open(ro.File)
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)

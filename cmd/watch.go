@@ -35,6 +35,8 @@ type WatchOptions struct {
 	JSON   bool
 	// Codex, Gemini and Opencode follow those agents' sessions of DIR.
 	Codex, Gemini, Opencode bool
+	// ClaudeTasks follows a Claude Code task-list directory.
+	ClaudeTasks bool
 }
 
 // waitingText is what the panel shows while the list is empty.
@@ -83,7 +85,8 @@ q or Ctrl+C quits.`,
 	f.BoolVar(&wo.Codex, "codex", false, "follow a Codex session of DIR (its update_plan plan)")
 	f.BoolVar(&wo.Gemini, "gemini", false, "follow a Gemini CLI session of DIR (its write_todos list)")
 	f.BoolVar(&wo.Opencode, "opencode", false, "follow an opencode session of DIR (its todowrite list)")
-	cmd.MarkFlagsMutuallyExclusive("claude", "codex", "gemini", "opencode")
+	f.BoolVar(&wo.ClaudeTasks, "claude-tasks", false, "follow a Claude Code task list LIST (~/.claude/tasks/LIST; default: CLAUDE_CODE_TASK_LIST_ID, or the newest session's)")
+	cmd.MarkFlagsMutuallyExclusive("claude", "codex", "gemini", "opencode", "claude-tasks")
 	f.BoolVar(&wo.Once, "once", false, "print the panel once and exit")
 	f.BoolVar(&wo.JSON, "json", false, "print each plan version as a JSON line as it happens")
 	return cmd
@@ -149,7 +152,7 @@ func watchRun(wo *WatchOptions) error {
 		return err
 	}
 	out := wo.Streams.Out
-	if wo.Once && !wo.Claude && !wo.Codex && !wo.Gemini && wo.Arg != "" {
+	if wo.Once && !wo.Claude && !wo.Codex && !wo.Gemini && !wo.ClaudeTasks && wo.Arg != "" {
 		// Asked once about one session: a session that is not there is an
 		// error, not an empty plan (a typo would look like "no plan yet").
 		if _, err := os.Stat(filepath.Join(wo.OffloadDir, wo.Arg)); err != nil {

@@ -249,6 +249,9 @@ func (t *tail) close() {
 
 // Once reads the target's current plan without following it.
 func Once(target Target) (Update, error) {
+	if s, ok := target.(selfFollower); ok {
+		return s.once()
+	}
 	cand, err := target.pick()
 	if err != nil {
 		return Update{}, err
@@ -274,6 +277,9 @@ func Once(target Target) (Update, error) {
 // the versions already on disk in New), then after every change, until ctx
 // ends. A target that does not exist yet is waited for.
 func Follow(ctx context.Context, target Target, send func(Update)) error {
+	if s, ok := target.(selfFollower); ok {
+		return s.follow(ctx, send)
+	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return fmt.Errorf("watch: %w", err)
