@@ -21,6 +21,7 @@ import (
 	"github.com/todo-shell/todo-shell/internal/follow"
 	"github.com/todo-shell/todo-shell/internal/live"
 	"github.com/todo-shell/todo-shell/internal/plan"
+	"github.com/todo-shell/todo-shell/internal/termprogress"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
@@ -37,6 +38,8 @@ type WatchOptions struct {
 	Codex, Gemini, Opencode bool
 	// ClaudeTasks follows a Claude Code task-list directory.
 	ClaudeTasks bool
+	// NoProgress keeps the progress out of the terminal's title.
+	NoProgress bool
 }
 
 // waitingText is what the panel shows while the list is empty.
@@ -87,6 +90,7 @@ q or Ctrl+C quits.`,
 	f.BoolVar(&wo.Opencode, "opencode", false, "follow an opencode session of DIR (its todowrite list)")
 	f.BoolVar(&wo.ClaudeTasks, "claude-tasks", false, "follow a Claude Code task list LIST (~/.claude/tasks/LIST; default: CLAUDE_CODE_TASK_LIST_ID, or the newest session's)")
 	cmd.MarkFlagsMutuallyExclusive("claude", "codex", "gemini", "opencode", "claude-tasks")
+	f.BoolVar(&wo.NoProgress, "no-progress", false, "keep the plan's progress out of the terminal title (also TODO_SHELL_NO_PROGRESS=1)")
 	f.BoolVar(&wo.Once, "once", false, "print the panel once and exit")
 	f.BoolVar(&wo.JSON, "json", false, "print each plan version as a JSON line as it happens")
 	return cmd
@@ -219,10 +223,18 @@ func watchRun(wo *WatchOptions) error {
 
 	screen := live.NewScreen(out)
 	defer screen.Close()
+	var prog *termprogress.Progress
+	if termprogress.Enabled(wo.NoProgress, wo.Getenv) {
+		prog = termprogress.New(out, termprogress.SupportsBar(wo.Getenv))
+		defer prog.Close()
+	}
 	var last follow.Update
 	draw := func() {
 		head := st.Dim.Render(watchHeader(last, what))
 		screen.Draw(head + "\n" + updateText(last, width, &st))
+		if prog != nil && last.Version != nil {
+			prog.Set(last.Version.Todos)
+		}
 	}
 	draw()
 	for {

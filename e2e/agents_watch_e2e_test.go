@@ -103,6 +103,8 @@ func TestWatchAgentsLive(t *testing.T) {
 			if lags[len(lags)/2] > 100*time.Millisecond {
 				t.Errorf("median %v", lags[len(lags)/2])
 			}
+			// The progress is in the terminal's title.
+			scr.waitForRaw(t, "\x1b]2;2/2\x07", 5*time.Second)
 			tty.Write([]byte("q"))
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
@@ -115,6 +117,40 @@ func TestWatchAgentsLive(t *testing.T) {
 				cmd.Process.Kill()
 				t.Fatal("q did not end watch")
 			}
+			// The title before is given back.
+			scr.waitForRaw(t, "\x1b[23;2t", 5*time.Second)
 		})
+	}
+}
+
+// TestWatchNoProgress: with TODO_SHELL_NO_PROGRESS=1 the title is left
+// alone.
+func TestWatchNoProgress(t *testing.T) {
+	off := t.TempDir()
+	os.MkdirAll(filepath.Join(off, "s1"), 0o700)
+	os.WriteFile(filepath.Join(off, "s1", "todos.jsonl"), []byte(`{"version":1,"time":"2026-11-20T09:00:01Z","tool_use_id":"t1","todos":[{"content":"Step","status":"in_progress","activeForm":"Doing the step"}]}`+"\n"), 0o600)
+	for _, tc := range []struct {
+		env   string
+		title bool
+	}{{"TODO_SHELL_NO_PROGRESS=1", false}, {"TODO_SHELL_NO_PROGRESS=", true}} {
+		cmd := exec.Command(binary, "watch", "--offload-dir", off)
+		cmd.Env = append(os.Environ(), "TERM=xterm-256color", "NO_COLOR=1", tc.env)
+		tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
+		if err != nil {
+			t.Fatal(err)
+		}
+		scr := &screen{tty: tty}
+		go io.Copy(scr, tty)
+		scr.waitFor(t, "● Doing the step", 5*time.Second)
+		tty.Write([]byte("q"))
+		scr.waitForRaw(t, "\x1b[?1049l", 5*time.Second) // the last thing watch writes
+		cmd.Wait()
+		scr.mu.Lock()
+		got := strings.Contains(scr.buf.String(), "\x1b]2;0/1 ▸ Doing the step\x07")
+		scr.mu.Unlock()
+		if got != tc.title {
+			t.Errorf("%s: title written %v", tc.env, got)
+		}
+		tty.Close()
 	}
 }
