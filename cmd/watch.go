@@ -40,6 +40,8 @@ type WatchOptions struct {
 	ClaudeTasks bool
 	// NoProgress keeps the progress out of the terminal's title.
 	NoProgress bool
+	// All shows every live plan on this machine.
+	All bool
 }
 
 // waitingText is what the panel shows while the list is empty.
@@ -89,7 +91,8 @@ q or Ctrl+C quits.`,
 	f.BoolVar(&wo.Gemini, "gemini", false, "follow a Gemini CLI session of DIR (its write_todos list)")
 	f.BoolVar(&wo.Opencode, "opencode", false, "follow an opencode session of DIR (its todowrite list)")
 	f.BoolVar(&wo.ClaudeTasks, "claude-tasks", false, "follow a Claude Code task list LIST (~/.claude/tasks/LIST; default: CLAUDE_CODE_TASK_LIST_ID, or the newest session's)")
-	cmd.MarkFlagsMutuallyExclusive("claude", "codex", "gemini", "opencode", "claude-tasks")
+	f.BoolVar(&wo.All, "all", false, "show every live plan on this machine: todo-shell, Claude Code sessions and task lists, Codex, Gemini CLI")
+	cmd.MarkFlagsMutuallyExclusive("claude", "codex", "gemini", "opencode", "claude-tasks", "all")
 	f.BoolVar(&wo.NoProgress, "no-progress", false, "keep the plan's progress out of the terminal title (also TODO_SHELL_NO_PROGRESS=1)")
 	f.BoolVar(&wo.Once, "once", false, "print the panel once and exit")
 	f.BoolVar(&wo.JSON, "json", false, "print each plan version as a JSON line as it happens")
@@ -147,6 +150,9 @@ func watchTarget(wo *WatchOptions) (follow.Target, string, error) {
 }
 
 func watchRun(wo *WatchOptions) error {
+	if wo.All {
+		return watchAll(wo)
+	}
 	limits, err := limitsOf(wo.Options)
 	if err != nil {
 		return err

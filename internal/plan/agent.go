@@ -93,3 +93,7 @@ func (p *Parser) stampMillis(ms int64) {
 		p.last = time.UnixMilli(ms).UTC()
 	}
 }
+
+// Cwd returns the working directory of the session, when its records name
+// it (Claude Code's "cwd", Codex's session_meta); "" otherwise.
+func (p *Parser) Cwd() string { return p.cwd }

@@ -36,7 +36,14 @@ func (codex) claims(rec *fastjson.Value) bool {
 
 func (codex) read(p *Parser, rec *fastjson.Value, emit func(Event)) {
 	p.stamp(rec.GetStringBytes("timestamp"))
-	if string(rec.GetStringBytes("type")) != "response_item" {
+	switch string(rec.GetStringBytes("type")) {
+	case "session_meta":
+		if p.cwd == "" {
+			p.cwd = string(rec.GetStringBytes("payload", "cwd"))
+		}
+		return
+	case "response_item":
+	default:
 		return
 	}
 	pl := rec.Get("payload")

@@ -162,6 +162,7 @@ type Parser struct {
 	tools    toolSight
 	agent    agent           // the agent whose records these are, once known
 	seen     map[string]bool // calls an agent has read (Gemini CLI writes them again)
+	cwd      string          // the session's working directory, when a record names it
 }
 
 // Format returns the format recognised so far.
@@ -200,6 +201,9 @@ func (p *Parser) Feed(line []byte, emit func(Event)) error {
 		p.message(v.Get("message"), v, emit)
 	case (typ == "assistant" || typ == "user") && v.Exists("message"):
 		p.see(FormatClaudeTranscript)
+		if p.cwd == "" {
+			p.cwd = string(v.GetStringBytes("cwd"))
+		}
 		if v.GetBool("isSidechain") {
 			return nil // a sub-agent's record: its calls are not the session's plan
 		}
