@@ -85,7 +85,13 @@ func allConfig(wo *WatchOptions) (allplans.Config, error) {
 	if d := wo.Getenv("CODEX_HOME"); d != "" {
 		codex = d
 	}
-	return allplans.Config{Home: home, ClaudeDir: filepath.Dir(root), CodexDir: codex, OffloadDir: wo.OffloadDir}, nil
+	off := wo.OffloadDir
+	if off != "" {
+		if off, err = filepath.Abs(off); err != nil {
+			return allplans.Config{}, err
+		}
+	}
+	return allplans.Config{Home: home, ClaudeDir: filepath.Dir(root), CodexDir: codex, OffloadDir: off}, nil
 }
 
 // watchAll runs `watch --all`.

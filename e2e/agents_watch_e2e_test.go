@@ -154,3 +154,55 @@ func TestWatchNoProgress(t *testing.T) {
 		tty.Close()
 	}
 }
+
+// TestWatchAllLive runs `watch --all` over two agents' sessions, grows one
+// and sees its box change, picks the second with ↓ and opens it with Enter.
+func TestWatchAllLive(t *testing.T) {
+	home := t.TempDir()
+	td := filepath.Join("..", "internal", "plan", "testdata")
+	codex, _ := os.ReadFile(filepath.Join(td, "codex-0.169.0_rollout.jsonl"))
+	gem, _ := os.ReadFile(filepath.Join(td, "gemini-cli-0.61.0_session.jsonl"))
+	cl := strings.SplitAfter(string(codex), "\n")
+	gl := strings.SplitAfter(string(gem), "\n")
+	day := filepath.Join(home, ".codex", "sessions", "2026", "11", "25")
+	chats := filepath.Join(home, ".gemini", "tmp", "web", "chats")
+	os.MkdirAll(day, 0o700)
+	os.MkdirAll(chats, 0o700)
+	os.WriteFile(filepath.Join(home, ".gemini", "projects.json"), []byte(`{"projects":{"/src/web":"web"}}`), 0o600)
+	os.WriteFile(filepath.Join(day, "rollout-a.jsonl"), []byte(strings.Join(cl[:12], "")), 0o600)
+	os.WriteFile(filepath.Join(chats, "session-a.jsonl"), []byte(strings.Join(gl[:8], "")), 0o600)
+
+	cmd := exec.Command(binary, "watch", "--all", "--offload-dir", filepath.Join(home, "none"))
+	cmd.Env = append(os.Environ(), "HOME="+home, "TERM=xterm-256color", "NO_COLOR=1", "CODEX_HOME=", "CLAUDE_CONFIG_DIR=")
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	scr := &screen{tty: tty}
+	go io.Copy(scr, tty)
+	scr.waitFor(t, "2 live plans", 5*time.Second)
+	scr.waitFor(t, "Codex · /tmp/rec/p-codex · ", 5*time.Second)
+	f, _ := os.OpenFile(filepath.Join(day, "rollout-a.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(strings.Join(cl[12:16], ""))
+	f.Close()
+	written := time.Now()
+	scr.waitFor(t, "● Write unit tests", 5*time.Second)
+	t.Logf("append to screen: %v", time.Since(written))
+	// Codex changed last: it is first; ↓ picks Gemini CLI, Enter opens it.
+	tty.Write([]byte("\x1b[B\r"))
+	scr.waitFor(t, "Gemini CLI · /src/web · ", 5*time.Second)
+	scr.waitFor(t, "Esc back", 5*time.Second)
+	tty.Write([]byte("q"))
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("q did not end watch --all")
+	}
+}
