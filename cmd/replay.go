@@ -173,10 +173,10 @@ func (b *badLines) finish() error {
 		return nil
 	}
 	if b.first != nil {
-		return fmt.Errorf("replay: %s is not a transcript: no line is a todo-shell or Claude Code record (%s:%v)",
+		return fmt.Errorf("replay: %s is not a transcript: no line is a record of todo-shell, Claude Code, Codex, Gemini CLI or opencode (%s:%v)",
 			b.file, b.file, strings.TrimPrefix(b.first.Error(), "line "))
 	}
-	return fmt.Errorf("replay: %s is not a transcript: it has no todo-shell or Claude Code record", b.file)
+	return fmt.Errorf("replay: %s is not a transcript: it has no record of todo-shell, Claude Code, Codex, Gemini CLI or opencode", b.file)
 }
 
 // timeline prints the --summary blocks.

@@ -57,7 +57,7 @@ func TestReplay(t *testing.T) {
 			"! breaks a rule: Too many todos: 3 (max 2)",
 		}, nil},
 		{"not a transcript", []string{"replay", "not_a_transcript.txt"}, 1, nil, []string{
-			"not_a_transcript.txt is not a transcript: no line is a todo-shell or Claude Code record (", "not_a_transcript.txt:1: not a JSON record",
+			"not_a_transcript.txt is not a transcript: no line is a record of todo-shell, Claude Code, Codex, Gemini CLI or opencode (", "not_a_transcript.txt:1: not a JSON record",
 		}},
 		{"bad line named, rest read", []string{"replay", "bad_line.jsonl"}, 0, []string{"2 versions"}, []string{
 			"bad_line.jsonl:2: not a JSON record",
