@@ -38,8 +38,6 @@ type WatchOptions struct {
 	Codex, Gemini, Opencode bool
 	// ClaudeTasks follows a Claude Code task-list directory.
 	ClaudeTasks bool
-	// NoProgress keeps the progress out of the terminal's title.
-	NoProgress bool
 	// All shows every live plan on this machine.
 	All bool
 }
@@ -93,7 +91,6 @@ q or Ctrl+C quits.`,
 	f.BoolVar(&wo.ClaudeTasks, "claude-tasks", false, "follow a Claude Code task list LIST (~/.claude/tasks/LIST; default: CLAUDE_CODE_TASK_LIST_ID, or the newest session's)")
 	f.BoolVar(&wo.All, "all", false, "show every live plan on this machine: todo-shell, Claude Code sessions and task lists, Codex, Gemini CLI")
 	cmd.MarkFlagsMutuallyExclusive("claude", "codex", "gemini", "opencode", "claude-tasks", "all")
-	f.BoolVar(&wo.NoProgress, "no-progress", false, "keep the plan's progress out of the terminal title (also TODO_SHELL_NO_PROGRESS=1)")
 	f.BoolVar(&wo.Once, "once", false, "print the panel once and exit")
 	f.BoolVar(&wo.JSON, "json", false, "print each plan version as a JSON line as it happens")
 	return cmd
