@@ -36,23 +36,20 @@ func (p *Parser) planCall(id string, at time.Time, list []todo.Item, keys []stri
 	if p.Playback {
 		emit(Event{Kind: KindCall, Line: p.line, Time: p.last, Text: name, Detail: detail})
 	}
-	p.pending = append(p.pending, pendingCall{kind: callWrite, id: id, msg: p.msg, time: at, items: list, keys: keys, own: true})
+	p.wait(&pendingCall{kind: callWrite, id: id, msg: p.msg, time: at, items: list, keys: keys, own: true})
 }
 
 // planResult settles the plan call id: ok when it succeeded.
 func (p *Parser) planResult(id string, ok bool, emit func(Event)) {
-	for i := range p.pending {
-		c := &p.pending[i]
-		if c.id != id || c.result != resultWaiting {
-			continue
-		}
-		c.result, c.line = resultFailed, p.line
-		if ok {
-			c.result = resultOK
-		}
-		p.release(emit)
+	c := p.answer(id)
+	if c == nil {
 		return
 	}
+	c.result, c.line = resultFailed, p.line
+	if ok {
+		c.result = resultOK
+	}
+	p.release(emit)
 }
 
 // text and call are playback events of an agent's record.

@@ -49,12 +49,42 @@ func (p *Parser) startMessage(id string, emit func(Event)) {
 		return
 	}
 	p.msg = id
-	for i := range p.pending {
-		if p.pending[i].result == resultWaiting {
-			p.pending[i].result, p.pending[i].line = resultFailed, p.line
+	if len(p.byID) == 0 {
+		return
+	}
+	for _, c := range p.pending {
+		if c.result == resultWaiting {
+			c.result, c.line = resultFailed, p.line
 		}
 	}
+	p.byID = nil
 	p.release(emit)
+}
+
+// wait adds a plan call to those waiting for their results.
+func (p *Parser) wait(c *pendingCall) {
+	if p.byID == nil {
+		p.byID = map[string][]*pendingCall{}
+	}
+	p.pending = append(p.pending, c)
+	p.byID[c.id] = append(p.byID[c.id], c)
+}
+
+// answer takes the oldest call waiting for a result with id out of those
+// waiting; nil when none waits (a result for no plan call, or a second
+// result for one: the first counts). Each result costs a map lookup,
+// whatever order the results come in.
+func (p *Parser) answer(id string) *pendingCall {
+	q := p.byID[id]
+	if len(q) == 0 {
+		return nil
+	}
+	if len(q) == 1 {
+		delete(p.byID, id)
+	} else {
+		p.byID[id] = q[1:]
+	}
+	return q[0]
 }
 
 // release applies, in the order the model made them, the calls whose
@@ -62,10 +92,14 @@ func (p *Parser) startMessage(id string, emit func(Event)) {
 func (p *Parser) release(emit func(Event)) {
 	for len(p.pending) > 0 && p.pending[0].result != resultWaiting {
 		c := p.pending[0]
+		p.pending[0] = nil
 		p.pending = p.pending[1:]
 		if c.result == resultOK {
-			p.apply(c, c.created, max(c.line, p.line), emit)
+			p.apply(*c, c.created, max(c.line, p.line), emit)
 		}
+	}
+	if len(p.pending) == 0 {
+		p.pending = nil // let the backing array go
 	}
 }
 

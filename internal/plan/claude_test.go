@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -180,4 +181,41 @@ func short(c Change) string {
 		f = append(f, "note:"+s)
 	}
 	return strings.Join(f, " ")
+}
+
+// reversedResults is one assistant message of n TodoWrite calls whose
+// results come in the reverse order.
+func reversedResults(n int) [][]byte {
+	var lines [][]byte
+	for i := 0; i < n; i++ {
+		lines = append(lines, []byte(`{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t`+strconv.Itoa(i)+`","name":"TodoWrite","input":{"todos":[{"content":"a","status":"pending","activeForm":"A"}]}}]}}`))
+	}
+	for i := n - 1; i >= 0; i-- {
+		lines = append(lines, []byte(`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t`+strconv.Itoa(i)+`","content":"ok"}]}}`))
+	}
+	return lines
+}
+
+// TestReversedResultsInOrder: results in reverse order are applied in call
+// order, each found by a map lookup.
+func TestReversedResultsInOrder(t *testing.T) {
+	var p Parser
+	var ids []string
+	for _, l := range reversedResults(2000) {
+		p.Feed(l, func(e Event) { ids = append(ids, e.Version.ToolUseID) })
+	}
+	if len(ids) != 2000 || ids[0] != "t0" || ids[1999] != "t1999" || len(p.pending) != 0 || len(p.byID) != 0 {
+		t.Fatalf("%d versions, first %q, %d pending", len(ids), ids[:1], len(p.pending))
+	}
+}
+
+func BenchmarkReversedResults(b *testing.B) {
+	lines := reversedResults(20000)
+	b.ReportAllocs()
+	for b.Loop() {
+		var p Parser
+		for _, l := range lines {
+			p.Feed(l, func(Event) {})
+		}
+	}
 }

@@ -152,7 +152,8 @@ type Parser struct {
 	line     int
 	n        int
 	last     time.Time
-	pending  []pendingCall
+	pending  []*pendingCall            // in call order, until applied (or dropped) in that order
+	byID     map[string][]*pendingCall // the calls waiting for a result, by id, oldest first
 	tasks    []task
 	maxTask  int
 	records  int // lines recognised as records of a known format
@@ -222,11 +223,12 @@ func (p *Parser) Feed(line []byte, emit func(Event)) error {
 // succeeded: at the end of a file, the last call of a session cut off before
 // its result still shows.
 func (p *Parser) Flush(emit func(Event)) {
-	for i := range p.pending {
-		if p.pending[i].result == resultWaiting {
-			p.pending[i].result, p.pending[i].line = resultOK, p.line
+	for _, c := range p.pending {
+		if c.result == resultWaiting {
+			c.result, c.line = resultOK, p.line
 		}
 	}
+	p.byID = nil
 	p.release(emit)
 }
 
@@ -331,28 +333,21 @@ func (p *Parser) toolUse(b *fastjson.Value, emit func(Event)) {
 	if p.Playback {
 		emit(Event{Kind: KindCall, Line: p.line, Time: p.last, Text: name, Detail: detail})
 	}
-	p.pending = append(p.pending, c)
+	p.wait(&c)
 }
 
 func (p *Parser) toolResult(b, rec *fastjson.Value, emit func(Event)) {
-	id := string(b.GetStringBytes("tool_use_id"))
-	for i := range p.pending {
-		if p.pending[i].id != id {
-			continue
-		}
-		c := &p.pending[i]
-		if c.result != resultWaiting {
-			continue // a second result for one call: the first counts
-		}
-		c.result, c.line = succeeded(c.kind, b, rec), p.line
-		if c.result == resultOK && c.kind == callCreate {
-			c.created = createdID(b, rec)
-		}
-		// Apply the calls of a message in the order the model made them,
-		// whatever order their results were written in.
-		p.release(emit)
+	c := p.answer(string(b.GetStringBytes("tool_use_id")))
+	if c == nil {
 		return
 	}
+	c.result, c.line = succeeded(c.kind, b, rec), p.line
+	if c.result == resultOK && c.kind == callCreate {
+		c.created = createdID(b, rec)
+	}
+	// Apply the calls of a message in the order the model made them,
+	// whatever order their results were written in.
+	p.release(emit)
 }
 
 // apply makes the new version a successful call leads to and emits it.
