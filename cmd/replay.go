@@ -17,6 +17,7 @@ import (
 
 	"github.com/todo-shell/todo-shell/internal/live"
 	"github.com/todo-shell/todo-shell/internal/plan"
+	"github.com/todo-shell/todo-shell/internal/readgate"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -56,7 +57,6 @@ the version breaks. --json prints one object per version.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.changed = cmd.Flags().Changed
 			ro.File = args[0]
 			if ro.Speed <= 0 {
 				return &UsageError{fmt.Errorf("--speed must be more than 0, got %g", ro.Speed)}
@@ -81,13 +81,13 @@ func replayRun(ro *ReplayOptions) error {
 		return err
 	}
 	if fi, err := os.Stat(ro.File); err == nil && fi.IsDir() {
-		return taskListReplayError(ro.File)
+		return taskListReplayError(render.Sanitize(ro.File))
 	}
-	f, err := os.Open(ro.File)
+	f, _, err := readgate.Open(ro.File)
 	if err != nil {
-		return fmt.Errorf("replay: %w", err)
+		return fmt.Errorf("replay: %s cannot be read: %s", render.Sanitize(ro.File), readgate.Reason(err))
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // only read
 	out := ro.Streams.Out
 	if !ro.JSON && !ro.Summary && isTerminal(out) {
 		in, ok := ro.Streams.In.(*os.File)
@@ -100,7 +100,7 @@ func replayRun(ro *ReplayOptions) error {
 		return replayPlay(ro, f, in, out.(*os.File))
 	}
 	w := bufio.NewWriterSize(out, 64<<10)
-	defer w.Flush()
+	defer func() { _ = w.Flush() }() // on an error return, that error is the one to report; see below
 	var p plan.Parser
 	lines := &badLines{file: ro.File, p: &p, errOut: ro.Streams.ErrOut}
 	var emit func(plan.Event)
@@ -115,7 +115,7 @@ func replayRun(ro *ReplayOptions) error {
 			v := e.Version
 			buf = plan.AppendRecord(buf[:0], v, plan.Changes(prev, v), plan.Check(v, limits))
 			buf = append(buf, '\n')
-			w.Write(buf)
+			_, _ = w.Write(buf) // a bufio.Writer keeps its first error: the final Flush reports it
 			prev = v
 		}
 	} else {
@@ -130,6 +130,9 @@ func replayRun(ro *ReplayOptions) error {
 	}
 	if tl != nil {
 		tl.finish()
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("replay: %w", err)
 	}
 	return nil
 }
@@ -153,12 +156,12 @@ func (b *badLines) add(err error) {
 		return
 	}
 	b.flushHeld()
-	fmt.Fprintf(b.errOut, "todo-shell: replay: %s:%v (skipped)\n", b.file, strings.TrimPrefix(err.Error(), "line "))
+	fmt.Fprintf(b.errOut, "todo-shell: replay: %s:%v (skipped)\n", render.Sanitize(b.file), render.Sanitize(strings.TrimPrefix(err.Error(), "line ")))
 }
 
 func (b *badLines) flushHeld() {
 	if b.first != nil {
-		fmt.Fprintf(b.errOut, "todo-shell: replay: %s:%v (skipped)\n", b.file, strings.TrimPrefix(b.first.Error(), "line "))
+		fmt.Fprintf(b.errOut, "todo-shell: replay: %s:%v (skipped)\n", render.Sanitize(b.file), render.Sanitize(strings.TrimPrefix(b.first.Error(), "line ")))
 		if b.held > 1 {
 			fmt.Fprintf(b.errOut, "todo-shell: replay: %s: %d more unreadable lines before the first record\n", b.file, b.held-1)
 		}
@@ -174,9 +177,9 @@ func (b *badLines) finish() error {
 	}
 	if b.first != nil {
 		return fmt.Errorf("replay: %s is not a transcript: no line is a record of todo-shell, Claude Code, Codex, Gemini CLI or opencode (%s:%v)",
-			b.file, b.file, strings.TrimPrefix(b.first.Error(), "line "))
+			render.Sanitize(b.file), render.Sanitize(b.file), render.Sanitize(strings.TrimPrefix(b.first.Error(), "line ")))
 	}
-	return fmt.Errorf("replay: %s is not a transcript: it has no record of todo-shell, Claude Code, Codex, Gemini CLI or opencode", b.file)
+	return fmt.Errorf("replay: %s is not a transcript: it has no record of todo-shell, Claude Code, Codex, Gemini CLI or opencode", render.Sanitize(b.file))
 }
 
 // timeline prints the --summary blocks.
@@ -199,11 +202,11 @@ func (t *timeline) add(e plan.Event) {
 	v := e.Version
 	if t.versions == 0 {
 		t.start = v.Time
-		fmt.Fprintf(t.w, "%s (%s)", t.file, t.p.Format())
+		fmt.Fprintf(t.w, "%s (%s)", render.Sanitize(t.file), t.p.Format())
 		if !v.Time.IsZero() {
 			fmt.Fprintf(t.w, ", from %s", v.Time.UTC().Format("2006-01-02 15:04:05 UTC"))
 		}
-		t.w.WriteString("\n")
+		_, _ = t.w.WriteString("\n") // a bufio.Writer: the final Flush reports its error
 	}
 	t.versions++
 	c := plan.Changes(t.prev, v)
@@ -217,7 +220,7 @@ func (t *timeline) add(e plan.Event) {
 		}
 	}
 	fmt.Fprintf(t.w, "\nv%d  %s  %d/%d done, %d in progress, %d pending  %s (line %d)\n",
-		v.N, when, done, len(v.Todos), active, pending, v.ToolUseID, v.Line)
+		v.N, when, done, len(v.Todos), active, pending, render.Sanitize(v.ToolUseID), v.Line)
 	for _, s := range c.Added {
 		fmt.Fprintf(t.w, "    + added      %s\n", render.Sanitize(s))
 	}
@@ -248,7 +251,7 @@ func (t *timeline) add(e plan.Event) {
 
 func (t *timeline) finish() {
 	if t.versions == 0 {
-		fmt.Fprintf(t.w, "%s (%s): no plan versions in %d lines\n", t.file, t.p.Format(), t.p.Lines())
+		fmt.Fprintf(t.w, "%s (%s): no plan versions in %d lines\n", render.Sanitize(t.file), t.p.Format(), t.p.Lines())
 		if t.p.KeepsNoPlan() {
 			fmt.Fprintf(t.w, "%s\n", noPlanText)
 		}
@@ -331,11 +334,11 @@ func replayPlay(ro *ReplayOptions, f *os.File, in, out *os.File) error {
 		if err != nil {
 			return err
 		}
-		defer term.Restore(in.Fd(), state)
+		defer func() { _ = term.Restore(in.Fd(), state) }() // on the way out: nothing left to do if it fails
 		go live.ReadKeys(in, keys)
 	}
-	io.WriteString(out, ansi.HideCursor)
-	defer io.WriteString(out, ansi.ShowCursor)
+	_, _ = out.WriteString(ansi.HideCursor) // the terminal: nothing to do on failure
+	defer func() { _, _ = out.WriteString(ansi.ShowCursor) }()
 	pl := &player{scroll: live.NewScroll(out), styles: render.DefaultStyles(r), width: width}
 	p := plan.Parser{Playback: true}
 	lines := &badLines{file: ro.File, p: &p, errOut: io.Discard}
@@ -365,7 +368,7 @@ func replayPlay(ro *ReplayOptions, f *os.File, in, out *os.File) error {
 		case k := <-keys:
 			if k == live.KeyQuit {
 				stopped = true
-				f.Close() // ends the scan
+				_ = f.Close() // ends the scan (only read)
 				return
 			}
 		default:
@@ -381,7 +384,7 @@ func replayPlay(ro *ReplayOptions, f *os.File, in, out *os.File) error {
 					timer.Stop()
 					if k == live.KeyQuit {
 						stopped = true
-						f.Close() // ends the scan
+						_ = f.Close() // ends the scan (only read)
 						return
 					}
 				}

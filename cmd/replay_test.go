@@ -62,7 +62,7 @@ func TestReplay(t *testing.T) {
 		{"bad line named, rest read", []string{"replay", "bad_line.jsonl"}, 0, []string{"2 versions"}, []string{
 			"bad_line.jsonl:2: not a JSON record",
 		}},
-		{"missing file", []string{"replay", "nope.jsonl"}, 1, nil, []string{"replay: open", "no such file"}},
+		{"missing file", []string{"replay", "nope.jsonl"}, 1, nil, []string{"nope.jsonl cannot be read:", "no such file"}},
 		{"bad speed", []string{"replay", "--speed", "0", "todos.jsonl"}, 2, nil, []string{"--speed must be more than 0"}},
 	}
 	for _, tc := range tests {

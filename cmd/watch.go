@@ -76,7 +76,6 @@ q or Ctrl+C quits.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.changed = cmd.Flags().Changed
 			if len(args) == 1 {
 				wo.Arg = args[0]
 			}
@@ -174,6 +173,9 @@ func watchRun(wo *WatchOptions) error {
 			}
 			return fmt.Errorf("watch: %w", err)
 		}
+		for _, w := range u.Warnings {
+			fmt.Fprintln(wo.Streams.ErrOut, "todo-shell: warning: "+w)
+		}
 		if wo.JSON {
 			if u.Version == nil {
 				return nil
@@ -217,7 +219,7 @@ func watchRun(wo *WatchOptions) error {
 		if err != nil {
 			return err
 		}
-		defer term.Restore(in.Fd(), state)
+		defer func() { _ = term.Restore(in.Fd(), state) }() // on the way out: nothing left to do if it fails
 		go live.ReadKeys(in, keys)
 	}
 	winch := make(chan os.Signal, 1)
@@ -287,6 +289,11 @@ func watchLines(ctx context.Context, wo *WatchOptions, updates <-chan follow.Upd
 	for {
 		select {
 		case u := <-updates:
+			for _, line := range append(u.Warnings, u.Note) {
+				if line != "" {
+					fmt.Fprintln(wo.Streams.ErrOut, "todo-shell: watch: "+line)
+				}
+			}
 			if u.Source != source {
 				prev, source = nil, u.Source
 			}
@@ -295,7 +302,7 @@ func watchLines(ctx context.Context, wo *WatchOptions, updates <-chan follow.Upd
 				for _, v := range u.New {
 					buf = plan.AppendRecord(buf[:0], v, plan.Changes(prev, v), plan.Check(v, limits))
 					buf = append(buf, '\n')
-					w.Write(buf)
+					_, _ = w.Write(buf) // a bufio.Writer keeps its first error: the Flush below reports it
 					prev = v
 				}
 			case u.NoPlan && u.Version == nil:
@@ -322,16 +329,19 @@ func watchHeader(u follow.Update, what string) string {
 		if what == "" {
 			return "no session yet"
 		}
-		return "no session yet in " + what
+		return render.Sanitize("no session yet in " + what)
 	}
 	s := "watching " + u.Source
 	if u.Version != nil {
 		s += " · v" + fmt.Sprint(u.Version.N)
 	}
+	if u.Note != "" {
+		s += " · " + u.Note
+	}
 	if what != "" {
 		s += " · q quits"
 	}
-	return s
+	return render.Sanitize(s)
 }
 
 // panelText is the task box of v, or the waiting line.

@@ -12,6 +12,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/todo-shell/todo-shell/internal/plan"
+	"github.com/todo-shell/todo-shell/render"
 )
 
 // selfFollower is a Target that follows itself: Follow and Once hand it
@@ -32,11 +33,13 @@ type TaskList struct {
 	Dir string
 }
 
-func (l TaskList) root() string                   { return filepath.Dir(l.Dir) }
-func (l TaskList) pick() (string, error)          { return l.Dir, nil }
-func (l TaskList) isCandidate(path string) bool   { return path == l.Dir }
-func (l TaskList) file(c string) (string, string) { return c, c }
-func (l TaskList) name(string) string             { return "task list " + filepath.Base(l.Dir) }
+func (l TaskList) root() string                         { return filepath.Dir(l.Dir) }
+func (l TaskList) pick() (string, error)                { return l.Dir, nil }
+func (l TaskList) isCandidate(path string) bool         { return path == l.Dir }
+func (l TaskList) file(c string) (string, string)       { return c, c }
+func (l TaskList) name(string) string                   { return "task list " + render.Sanitize(filepath.Base(l.Dir)) }
+func (l TaskList) journal() bool                        { return false }
+func (l TaskList) better(string, string) (bool, string) { return false, "" }
 
 func (l TaskList) once() (Update, error) {
 	v, _, err := plan.ReadTaskList(l.Dir)

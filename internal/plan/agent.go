@@ -49,7 +49,7 @@ func (p *Parser) planResult(id string, ok bool, emit func(Event)) {
 	if ok {
 		c.result = resultOK
 	}
-	p.release(emit)
+	p.release(c.msg, emit)
 }
 
 // text and call are playback events of an agent's record.

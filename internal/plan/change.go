@@ -3,10 +3,12 @@ package plan
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"time"
 
+	"github.com/todo-shell/todo-shell/internal/readgate"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -212,9 +214,11 @@ var errDocTooLarge = errors.New("a JSON document of more than 64 MiB")
 
 // Scan feeds every line of r to p, calling emit for each event and bad for
 // each line p cannot read (nil bad stops at the first such line with its
-// error), then flushes p. Memory stays bounded by the longest line.
+// error), then flushes p. A line longer than readgate.MaxLine is not read:
+// it is a *LineError saying so. Memory stays bounded by that cap, however
+// long the file or its lines.
 func Scan(r io.Reader, p *Parser, emit func(Event), bad func(error)) error {
-	br := bufio.NewReaderSize(r, 256<<10)
+	br := bufio.NewReaderSize(r, 64<<10)
 	if doc, ok, err := wholeDocument(br, maxDocument); ok {
 		// One JSON document over many lines (opencode's export).
 		if err != nil {
@@ -226,36 +230,38 @@ func Scan(r io.Reader, p *Parser, emit func(Event), bad func(error)) error {
 		p.Flush(emit)
 		return nil
 	}
-	var long []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			long = append(long, chunk...)
-			continue
-		}
-		line := chunk
-		if len(long) > 0 {
-			long = append(long, chunk...)
-			line = long
-		}
-		if len(line) > 0 {
-			if ferr := p.Feed(line, emit); ferr != nil {
-				if bad == nil {
-					return ferr
-				}
-				bad(ferr)
+	r = br
+	skipTo := func(n int) error { // lines before n were too long
+		for p.line+1 < n {
+			p.line++
+			err := p.bad(fmt.Errorf("longer than %d MiB: not read", readgate.MaxLine>>20))
+			if bad == nil {
+				return err
 			}
+			bad(err)
 		}
-		long = long[:0]
-		if cap(long) > 4<<20 {
-			long = nil // do not keep one huge line's buffer
+		return nil
+	}
+	skipped, err := readgate.ScanLines(r, readgate.MaxLine, func(n int, line []byte) error {
+		if err := skipTo(n); err != nil {
+			return err
 		}
-		if err == io.EOF {
-			p.Flush(emit)
-			return nil
+		if ferr := p.Feed(line, emit); ferr != nil {
+			if bad == nil {
+				return ferr
+			}
+			bad(ferr)
 		}
-		if err != nil {
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(skipped) > 0 {
+		if err := skipTo(skipped[len(skipped)-1].Line + 1); err != nil {
 			return err
 		}
 	}
+	p.Flush(emit)
+	return nil
 }

@@ -36,37 +36,27 @@ func succeeded(kind callKind, b, rec *fastjson.Value) resultState {
 
 // startMessage notes the assistant message the next tool_use blocks belong
 // to. Claude Code writes each block of one message as its own record with
-// the same message id; a record without an id is a message of its own. A
-// call of an earlier message still waiting when a new message starts never
-// got its result (the model does not go on before it has them all): it
-// counts as not made, so that it does not hold back the calls after it.
-func (p *Parser) startMessage(id string, emit func(Event)) {
+// the same message id; a record without an id is a message of its own.
+func (p *Parser) startMessage(id string) {
 	if id == "" {
 		p.msgs++
 		id = "#" + strconv.Itoa(p.msgs)
 	}
-	if id == p.msg {
-		return
-	}
 	p.msg = id
-	if len(p.byID) == 0 {
-		return
-	}
-	for _, c := range p.pending {
-		if c.result == resultWaiting {
-			c.result, c.line = resultFailed, p.line
-		}
-	}
-	p.byID = nil
-	p.release(emit)
 }
 
-// wait adds a plan call to those waiting for their results.
+// wait adds a plan call to those waiting for their results: to the queue
+// of its message, in call order.
 func (p *Parser) wait(c *pendingCall) {
 	if p.byID == nil {
 		p.byID = map[string][]*pendingCall{}
+		p.queues = map[string][]*pendingCall{}
 	}
-	p.pending = append(p.pending, c)
+	q, ok := p.queues[c.msg]
+	if !ok {
+		p.msgOrder = append(p.msgOrder, c.msg)
+	}
+	p.queues[c.msg] = append(q, c)
 	p.byID[c.id] = append(p.byID[c.id], c)
 }
 
@@ -87,20 +77,50 @@ func (p *Parser) answer(id string) *pendingCall {
 	return q[0]
 }
 
-// release applies, in the order the model made them, the calls whose
-// results have all arrived: a call waits for every call before it.
-func (p *Parser) release(emit func(Event)) {
-	for len(p.pending) > 0 && p.pending[0].result != resultWaiting {
-		c := p.pending[0]
-		p.pending[0] = nil
-		p.pending = p.pending[1:]
+// release applies, in the order the model made them, the calls of message
+// msg whose results have all arrived: a call waits for every call before it
+// in its message. (Messages do not wait for each other: a model sends the
+// next only once it has every result of the last.)
+func (p *Parser) release(msg string, emit func(Event)) {
+	q := p.queues[msg]
+	for len(q) > 0 && q[0].result != resultWaiting {
+		c := q[0]
+		q[0] = nil
+		q = q[1:]
 		if c.result == resultOK {
 			p.apply(*c, c.created, max(c.line, p.line), emit)
 		}
 	}
-	if len(p.pending) == 0 {
-		p.pending = nil // let the backing array go
+	if len(q) > 0 {
+		p.queues[msg] = q
+		return
 	}
+	delete(p.queues, msg)
+	if len(p.msgOrder) > 2*len(p.queues)+16 {
+		live := p.msgOrder[:0]
+		for _, m := range p.msgOrder {
+			if _, ok := p.queues[m]; ok {
+				live = append(live, m)
+			}
+		}
+		p.msgOrder = live
+	}
+}
+
+// flushCalls completes every call still waiting as if it had succeeded,
+// message by message in order.
+func (p *Parser) flushCalls(emit func(Event)) {
+	order := p.msgOrder
+	p.msgOrder, p.byID = nil, nil
+	for _, m := range order {
+		for _, c := range p.queues[m] {
+			if c.result == resultWaiting {
+				c.result, c.line = resultOK, p.line
+			}
+		}
+		p.release(m, emit)
+	}
+	p.queues = nil
 }
 
 // The plan tools, by the name they are called.

@@ -142,7 +142,8 @@ func TestCallsApplyInToolUseOrder(t *testing.T) {
 		`{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"b","name":"TodoWrite","input":{"todos":[{"content":"two","status":"pending","activeForm":"Two"}]}}]}}`,
 		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"b","content":"ok"}]}}`,
 		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"ok"}]}}`,
-		// A call whose result never came does not hold back the next message.
+		// A call whose result has not come holds back the calls after it
+		// in its message, not the next message; at the end it counts.
 		`{"type":"assistant","message":{"id":"m2","role":"assistant","content":[{"type":"tool_use","id":"c","name":"TodoWrite","input":{"todos":[]}},{"type":"tool_use","id":"d","name":"TodoWrite","input":{"todos":[{"content":"four","status":"pending","activeForm":"Four"}]}}]}}`,
 		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"d","content":"ok"}]}}`,
 		`{"type":"assistant","message":{"id":"m3","role":"assistant","content":[{"type":"text","text":"done"}]}}`,
@@ -153,8 +154,8 @@ func TestCallsApplyInToolUseOrder(t *testing.T) {
 		p.Feed([]byte(l), func(e Event) { ids = append(ids, e.Version.ToolUseID) })
 	}
 	p.Flush(func(e Event) { ids = append(ids, e.Version.ToolUseID) })
-	if strings.Join(ids, " ") != "a b d" {
-		t.Errorf("versions from %q, want a b d", ids)
+	if strings.Join(ids, " ") != "a b c d" {
+		t.Errorf("versions from %q, want a b c d", ids)
 	}
 }
 
@@ -204,8 +205,8 @@ func TestReversedResultsInOrder(t *testing.T) {
 	for _, l := range reversedResults(2000) {
 		p.Feed(l, func(e Event) { ids = append(ids, e.Version.ToolUseID) })
 	}
-	if len(ids) != 2000 || ids[0] != "t0" || ids[1999] != "t1999" || len(p.pending) != 0 || len(p.byID) != 0 {
-		t.Fatalf("%d versions, first %q, %d pending", len(ids), ids[:1], len(p.pending))
+	if len(ids) != 2000 || ids[0] != "t0" || ids[1999] != "t1999" || len(p.queues) != 0 || len(p.byID) != 0 {
+		t.Fatalf("%d versions, first %q, %d queued", len(ids), ids[:1], len(p.queues))
 	}
 }
 

@@ -52,9 +52,8 @@ func (codex) read(p *Parser, rec *fastjson.Value, emit func(Event)) {
 		if string(pl.GetStringBytes("role")) != "assistant" {
 			return
 		}
-		// The model speaks again: the calls before it have had their
-		// outputs, and one that has none never will.
-		p.startMessage("", emit)
+		// The model speaks again: the calls after this are of a new turn.
+		p.startMessage("")
 		for _, c := range pl.GetArray("content") {
 			p.text(strings.TrimSpace(string(c.GetStringBytes("text"))), emit)
 		}

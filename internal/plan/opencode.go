@@ -35,7 +35,7 @@ func (opencode) read(p *Parser, rec *fastjson.Value, emit func(Event)) {
 		p.stampMillis(info.GetInt64("time", "created"))
 		assistant := string(info.GetStringBytes("role")) == "assistant"
 		if assistant {
-			p.startMessage(string(info.GetStringBytes("id")), emit)
+			p.startMessage(string(info.GetStringBytes("id")))
 		}
 		for _, part := range m.GetArray("parts") {
 			switch string(part.GetStringBytes("type")) {

@@ -152,7 +152,8 @@ type Parser struct {
 	line     int
 	n        int
 	last     time.Time
-	pending  []*pendingCall            // in call order, until applied (or dropped) in that order
+	queues   map[string][]*pendingCall // by message: its calls in call order, until applied (or dropped)
+	msgOrder []string                  // the messages of queues, in order (and some done ones)
 	byID     map[string][]*pendingCall // the calls waiting for a result, by id, oldest first
 	tasks    []task
 	maxTask  int
@@ -175,6 +176,10 @@ func (p *Parser) Records() int { return p.records }
 // Lines returns how many lines were fed.
 func (p *Parser) Lines() int { return p.line }
 
+// Skip counts a line that was not fed (too long to read), so that the
+// lines after it keep their numbers.
+func (p *Parser) Skip() { p.line++ }
+
 // Feed reads one line (with or without its newline) and calls emit for each
 // event it completes. A line that is not JSON is a *LineError; the parser
 // stays usable. Blank lines and records of unknown types are skipped.
@@ -186,7 +191,7 @@ func (p *Parser) Feed(line []byte, emit func(Event)) error {
 	}
 	v, err := p.p.ParseBytes(line)
 	if err != nil {
-		return p.bad(fmt.Errorf("not a JSON record: %v", err))
+		return p.bad(fmt.Errorf("not a JSON record: %w", err))
 	}
 	if v.Type() != fastjson.TypeObject {
 		return p.bad(fmt.Errorf("not a JSON object"))
@@ -222,15 +227,7 @@ func (p *Parser) Feed(line []byte, emit func(Event)) error {
 // Flush completes the calls still waiting for a result, as if each had
 // succeeded: at the end of a file, the last call of a session cut off before
 // its result still shows.
-func (p *Parser) Flush(emit func(Event)) {
-	for _, c := range p.pending {
-		if c.result == resultWaiting {
-			c.result, c.line = resultOK, p.line
-		}
-	}
-	p.byID = nil
-	p.release(emit)
-}
+func (p *Parser) Flush(emit func(Event)) { p.flushCalls(emit) }
 
 // FirstError returns the first line the parser could not read, or nil.
 func (p *Parser) FirstError() *LineError { return p.firstBad }
@@ -281,7 +278,7 @@ func (p *Parser) todosLine(v *fastjson.Value, emit func(Event)) error {
 func (p *Parser) message(m, rec *fastjson.Value, emit func(Event)) {
 	role := string(m.GetStringBytes("role"))
 	if role == "assistant" {
-		p.startMessage(string(m.GetStringBytes("id")), emit)
+		p.startMessage(string(m.GetStringBytes("id")))
 	}
 	for _, b := range m.GetArray("content") {
 		switch string(b.GetStringBytes("type")) {
@@ -347,7 +344,7 @@ func (p *Parser) toolResult(b, rec *fastjson.Value, emit func(Event)) {
 	}
 	// Apply the calls of a message in the order the model made them,
 	// whatever order their results were written in.
-	p.release(emit)
+	p.release(c.msg, emit)
 }
 
 // apply makes the new version a successful call leads to and emits it.
