@@ -107,7 +107,9 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 
 	screen.SetView(m.View())
 	screen.Start()
+	stopProgress := replProgress(o, out, a.store)
 	final, err := p.Run()
+	stopProgress()
 	screen.Stop()
 	a.runner.Kill() // leave nothing running behind the shell
 	if err != nil {

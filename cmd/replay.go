@@ -80,6 +80,9 @@ func replayRun(ro *ReplayOptions) error {
 	if err != nil {
 		return err
 	}
+	if fi, err := os.Stat(ro.File); err == nil && fi.IsDir() {
+		return taskListReplayError(render.Sanitize(ro.File))
+	}
 	f, _, err := readgate.Open(ro.File)
 	if err != nil {
 		return fmt.Errorf("replay: %s cannot be read: %s", render.Sanitize(ro.File), readgate.Reason(err))
@@ -110,7 +113,7 @@ func replayRun(ro *ReplayOptions) error {
 				return
 			}
 			v := e.Version
-			buf = plan.AppendRecord(buf[:0], v, plan.Changes(prev, v), plan.Problems(v.Todos, limits))
+			buf = plan.AppendRecord(buf[:0], v, plan.Changes(prev, v), plan.Check(v, limits))
 			buf = append(buf, '\n')
 			_, _ = w.Write(buf) // a bufio.Writer keeps its first error: the final Flush reports it
 			prev = v
@@ -173,10 +176,10 @@ func (b *badLines) finish() error {
 		return nil
 	}
 	if b.first != nil {
-		return fmt.Errorf("replay: %s is not a transcript: no line is a todo-shell or Claude Code record (%s:%v)",
+		return fmt.Errorf("replay: %s is not a transcript: no line is a record of todo-shell, Claude Code, Codex, Gemini CLI or opencode (%s:%v)",
 			render.Sanitize(b.file), render.Sanitize(b.file), render.Sanitize(strings.TrimPrefix(b.first.Error(), "line ")))
 	}
-	return fmt.Errorf("replay: %s is not a transcript: it has no todo-shell or Claude Code record", b.file)
+	return fmt.Errorf("replay: %s is not a transcript: it has no record of todo-shell, Claude Code, Codex, Gemini CLI or opencode", render.Sanitize(b.file))
 }
 
 // timeline prints the --summary blocks.
@@ -207,7 +210,7 @@ func (t *timeline) add(e plan.Event) {
 	}
 	t.versions++
 	c := plan.Changes(t.prev, v)
-	problems := plan.Problems(v.Todos, t.limits)
+	problems := plan.Check(v, t.limits)
 	done, active, pending := todo.Snapshot{Items: v.Todos}.Counts()
 	when := "--:--:--"
 	if !v.Time.IsZero() {
@@ -221,11 +224,17 @@ func (t *timeline) add(e plan.Event) {
 	for _, s := range c.Added {
 		fmt.Fprintf(t.w, "    + added      %s\n", render.Sanitize(s))
 	}
+	for _, r := range c.Renamed {
+		fmt.Fprintf(t.w, "    ~ renamed    %s → %s\n", render.Sanitize(r.From), render.Sanitize(r.To))
+	}
 	for _, s := range c.Started {
 		fmt.Fprintf(t.w, "    %s started    %s\n", render.IconActive, render.Sanitize(s))
 	}
 	for _, s := range c.Completed {
 		fmt.Fprintf(t.w, "    %s completed  %s\n", render.IconDone, render.Sanitize(s))
+	}
+	for _, s := range c.Notes {
+		fmt.Fprintf(t.w, "    · %s\n", render.Sanitize(s))
 	}
 	for _, s := range c.Dropped {
 		fmt.Fprintf(t.w, "    ! DROPPED without being completed: %s\n", render.Sanitize(s))
@@ -243,7 +252,13 @@ func (t *timeline) add(e plan.Event) {
 func (t *timeline) finish() {
 	if t.versions == 0 {
 		fmt.Fprintf(t.w, "%s (%s): no plan versions in %d lines\n", render.Sanitize(t.file), t.p.Format(), t.p.Lines())
+		if t.p.KeepsNoPlan() {
+			fmt.Fprintf(t.w, "%s\n", noPlanText)
+		}
 		return
+	}
+	if tool := t.p.MCPTool(); tool != "" {
+		fmt.Fprintf(t.w, "\nthe plan was kept by todo-shell over MCP (%s): its own record is the session's todos.jsonl (todo-shell sessions; todo-shell watch)\n", render.Sanitize(tool))
 	}
 	fmt.Fprintf(t.w, "\n%s; %s dropped without being completed; %s a rule\n",
 		count(t.versions, "version", "versions"), count(t.dropped, "item", "items"), count(t.broken, "version breaks", "versions break"))
@@ -289,7 +304,7 @@ func (pl *player) panel(v *plan.Version) string {
 	if v == nil {
 		return ""
 	}
-	return render.TaskBox(todo.Snapshot{Items: v.Todos, Version: uint64(v.N)}, pl.width, &pl.styles)
+	return render.TaskBox(todo.Snapshot{Items: plan.Display(v), Version: uint64(v.N)}, pl.width, &pl.styles)
 }
 
 // show draws one event.

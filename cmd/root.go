@@ -30,6 +30,7 @@ type Options struct {
 	MaxInProgress    int // used when its flag was given
 	BashTimeout      time.Duration
 	NoColor          bool
+	NoProgress       bool // --no-progress: the plan's progress stays out of the terminal title
 	Trace            bool
 	NoHistory        bool
 
@@ -146,6 +147,7 @@ func newCmdRoot(s Streams, h host) *cobra.Command {
 	pf.Var(&limitValue{&opts.MaxInProgress, 0, &opts.maxInProgressGiven}, "max-in-progress", "most todos in_progress at once, 0 for no limit (overrides "+todo.EnvMaxInProgress+")")
 	pf.DurationVar(&opts.BashTimeout, "bash-timeout", 2*time.Minute, "how long a bash command may run")
 	pf.BoolVar(&opts.NoColor, "no-color", false, "draw without color (NO_COLOR is honoured too)")
+	pf.BoolVar(&opts.NoProgress, "no-progress", false, "keep the plan's progress out of the terminal title (also TODO_SHELL_NO_PROGRESS=1)")
 	pf.BoolVar(&opts.Trace, "trace", false, "show each call's tool_use and tool_result JSON")
 	pf.BoolVar(&opts.NoHistory, "no-history", false, "keep the shell's history in memory only (default: $XDG_STATE_HOME/todo-shell/history)")
 	cmd.Flags().StringVarP(&opts.Command, "command", "c", "", "run one line, print its output and exit with its status")

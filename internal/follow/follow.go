@@ -43,6 +43,9 @@ type Update struct {
 	// Warnings name what was skipped since the last update: a file that
 	// failed the reading gate, a line too long to read.
 	Warnings []string
+	// NoPlan is set when the followed transcript says its session has no
+	// plan tool (a Claude Code 2.1 session without its plan tools).
+	NoPlan bool
 }
 
 // MaxBatch is the most versions one Update carries in New.
@@ -348,6 +351,9 @@ func (t *tail) close() {
 // such. A todos.jsonl is read from its end, so the time and memory it takes
 // do not grow with the number of versions.
 func Once(target Target) (Update, error) {
+	if s, ok := target.(selfFollower); ok {
+		return s.once()
+	}
 	cand, err := target.pick()
 	if err != nil {
 		return Update{}, err
@@ -371,6 +377,7 @@ func Once(target Target) (Update, error) {
 		t := &tail{path: file}
 		err = t.read(keep, warn)
 		t.close()
+		u.NoPlan = t.p.KeepsNoPlan()
 	}
 	if err != nil {
 		return Update{}, err
@@ -418,6 +425,9 @@ func lastVersions(path string, keep func(*plan.Version), warn func(string)) erro
 // the versions already on disk in New, a batch at a time), then after every
 // change, until ctx ends. A target that does not exist yet is waited for.
 func Follow(ctx context.Context, target Target, send func(Update)) error {
+	if s, ok := target.(selfFollower); ok {
+		return s.follow(ctx, send)
+	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return fmt.Errorf("watch: %w", err)
@@ -523,7 +533,7 @@ func (f *follower) switchTo(cand, note string) {
 	}
 	f.t = &tail{path: file}
 	if !f.readNew(note) {
-		f.send(Update{Source: f.target.name(cand), Note: note, Warnings: f.takeWarnings()})
+		f.send(Update{Source: f.target.name(cand), Note: note, Warnings: f.takeWarnings(), NoPlan: f.t.p.KeepsNoPlan()})
 	}
 }
 
@@ -535,8 +545,10 @@ func (f *follower) readNew(note string) bool {
 	}
 	var batch []*plan.Version
 	sent := false
+	noPlan := f.t.p.KeepsNoPlan()
 	flush := func() {
-		f.send(Update{Source: f.target.name(f.cur), Version: f.last, New: batch, Note: note, Warnings: f.takeWarnings()})
+		noPlan = f.t.p.KeepsNoPlan()
+		f.send(Update{Source: f.target.name(f.cur), Version: f.last, New: batch, Note: note, Warnings: f.takeWarnings(), NoPlan: noPlan})
 		batch, note, sent = nil, "", true
 	}
 	_ = f.t.read(func(v *plan.Version) {
@@ -546,7 +558,7 @@ func (f *follower) readNew(note string) bool {
 			flush()
 		}
 	}, func(w string) { f.warnings = append(f.warnings, w) })
-	if len(batch) > 0 || len(f.warnings) > 0 {
+	if len(batch) > 0 || len(f.warnings) > 0 || noPlan != f.t.p.KeepsNoPlan() {
 		flush()
 	}
 	return sent
