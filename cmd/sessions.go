@@ -51,8 +51,8 @@ func sessionsRun(o *sessionsOptions) error {
 	if err != nil {
 		return fmt.Errorf("list sessions: %w", err)
 	}
-	for _, info := range list {
-		for _, w := range info.Warnings {
+	for i := range list {
+		for _, w := range list[i].Warnings {
 			fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: "+render.Sanitize(w))
 		}
 	}
