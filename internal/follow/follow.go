@@ -309,7 +309,7 @@ func (t *tail) lines(chunk []byte, emit func(plan.Event), warn func(string)) {
 				t.long, t.partial = true, nil
 			}
 			if !t.long {
-				t.partial = append(t.partial, chunk...)
+				t.keep(chunk)
 			}
 			return
 		}
@@ -322,12 +322,27 @@ func (t *tail) lines(chunk []byte, emit func(plan.Event), warn func(string)) {
 			t.long, t.partial = false, nil
 			continue
 		case len(t.partial) > 0:
-			t.partial = append(t.partial, line...)
+			t.keep(line)
 			line = t.partial
 		}
 		_ = t.p.Feed(line, emit) // an unreadable line is skipped
 		t.partial = t.partial[:0]
+		if cap(t.partial) > 1<<20 {
+			t.partial = nil // do not hold a long line's buffer for the next
+		}
 	}
+}
+
+// keep adds b to the line not yet ended, doubling its buffer as it grows
+// (append grows a large slice by a quarter: five times the line allocated
+// on the way to the cap).
+func (t *tail) keep(b []byte) {
+	if n := len(t.partial) + len(b); n > cap(t.partial) {
+		grown := make([]byte, len(t.partial), min(max(2*cap(t.partial), n), readgate.MaxLine+1))
+		copy(grown, t.partial)
+		t.partial = grown
+	}
+	t.partial = append(t.partial, b...)
 }
 
 func (t *tail) reset() {
