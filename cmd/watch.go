@@ -123,7 +123,7 @@ func watchTarget(wo *WatchOptions) (follow.Target, string, error) {
 			return nil, "", &UsageError{err}
 		}
 	}
-	return follow.Session{Dir: wo.OffloadDir, ID: wo.Arg}, "sessions in " + wo.OffloadDir, nil
+	return follow.Session{Dir: wo.OffloadDir, ID: wo.Arg, Newest: !wo.JSON}, "sessions in " + wo.OffloadDir, nil
 }
 
 func watchRun(wo *WatchOptions) error {
