@@ -69,8 +69,9 @@ Offloaded results go to <offload-dir>/<session>/<tool_use_id>.md (default
 with a short preview.
 
 Each run is a session kept in <offload-dir>/<session>/: todos.json (the list),
-todos.jsonl (every version), session.json. --resume ID or --continue (the most
-recent) picks one up again; 'todo-shell sessions' lists them, 'todo-shell clean'
+todos.jsonl (every version), session.json; one left with no plan and no
+conversation is removed. --resume ID or --continue (the most recent with a plan
+or a conversation) picks one up again; 'todo-shell sessions' lists them, 'todo-shell clean'
 removes old ones.
 
 Exit status: 0 success, 1 a command failed, 2 bad usage.`
@@ -138,7 +139,7 @@ func newCmdRoot(s Streams, h host) *cobra.Command {
 	pf := cmd.PersistentFlags()
 	pf.StringVar(&opts.Session, "session", "", "session id, [A-Za-z0-9_-] (default: a fresh unique id)")
 	pf.StringVar(&opts.Resume, "resume", "", "resume the session ID: its list, its files and (agent) its conversation")
-	pf.BoolVar(&opts.Continue, "continue", false, "resume the most recent session in the offload directory")
+	pf.BoolVar(&opts.Continue, "continue", false, "resume the most recent session with a plan or a conversation")
 	pf.StringVar(&opts.OffloadDir, "offload-dir", ".offload", "where offloaded results go")
 	pf.IntVar(&opts.OffloadThreshold, "offload-threshold", offload.DefaultThreshold, "offload results of this many characters or more (0: never)")
 	opts.MaxItems, opts.MaxContentLength, opts.MaxInProgress = todo.DefaultLimits().MaxItems, todo.DefaultLimits().MaxContentLength, todo.DefaultLimits().MaxInProgress

@@ -56,7 +56,7 @@ func newCmdWatch(o *Options) *cobra.Command {
 		Short: "Show a session's task panel live, in another terminal",
 		Long: `Watch shows the task panel of a todo-shell session and redraws it whenever the plan
 changes: run it in a tmux split beside an agent. Without an ID it follows the most
-recent session in the offload directory and moves to each newer one that starts.
+recent live session that has a plan, and moves only to a newer one as good.
 
 With --claude it shows the plan of a Claude Code session instead: the newest transcript
 under ~/.claude/projects/ for DIR (default: the current directory), following its
@@ -142,7 +142,7 @@ func watchTarget(wo *WatchOptions) (follow.Target, string, error) {
 			return nil, "", &UsageError{err}
 		}
 	}
-	return follow.Session{Dir: wo.OffloadDir, ID: wo.Arg}, "sessions in " + wo.OffloadDir, nil
+	return follow.Session{Dir: wo.OffloadDir, ID: wo.Arg, Newest: !wo.JSON}, "sessions in " + wo.OffloadDir, nil
 }
 
 func watchRun(wo *WatchOptions) error {
@@ -234,8 +234,13 @@ func watchRun(wo *WatchOptions) error {
 		defer prog.Close()
 	}
 	var last follow.Update
+	lastWarning := "" // the newest file or line skipped, kept in the header
 	draw := func() {
-		head := st.Dim.Render(watchHeader(last, what))
+		head := watchHeader(last, what)
+		if lastWarning != "" {
+			head += " · " + render.Sanitize(lastWarning)
+		}
+		head = st.Dim.Render(head)
 		screen.Draw(head + "\n" + updateText(last, width, &st))
 		if prog != nil && last.Version != nil {
 			prog.Set(last.Version.Todos)
@@ -248,6 +253,9 @@ func watchRun(wo *WatchOptions) error {
 			last = u
 			// Take every update already queued: draw only the newest.
 			for more := true; more; {
+				if n := len(u.Warnings); n > 0 {
+					lastWarning = u.Warnings[n-1]
+				}
 				select {
 				case u = <-updates:
 					last = u

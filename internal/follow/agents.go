@@ -163,6 +163,8 @@ func (g Gemini) name(cand string) string           { return render.Sanitize(file
 
 func (Codex) journal() bool  { return false }
 func (Gemini) journal() bool { return false }
+func (Codex) newest() bool   { return false }
+func (Gemini) newest() bool  { return false }
 
 func (Codex) better(next, cur string) (bool, string) {
 	if cur == "" {

@@ -68,6 +68,9 @@ type Target interface {
 	// journal reports whether the file is a todos.jsonl, whose newest
 	// version is its last good line.
 	journal() bool
+	// newest reports whether following starts from the newest versions
+	// instead of every version on disk.
+	newest() bool
 	// name is how a candidate is shown.
 	name(candidate string) string
 }
@@ -80,6 +83,10 @@ type Target interface {
 type Session struct {
 	Dir string
 	ID  string
+	// Newest starts following from the newest version on disk (read from
+	// the end of todos.jsonl) instead of reporting every version first: for
+	// a view that shows only the newest.
+	Newest bool
 }
 
 func (s Session) root() string { return s.Dir }
@@ -158,6 +165,7 @@ func (s Session) better(next, cur string) (bool, string) {
 
 func (s Session) file(c string) (string, string) { return filepath.Join(c, session.JournalFile), c }
 func (s Session) journal() bool                  { return true }
+func (s Session) newest() bool                   { return s.Newest }
 func (s Session) name(c string) string           { return render.Sanitize(filepath.Base(c)) }
 
 // Claude follows the newest Claude Code transcript in a project directory
@@ -203,6 +211,7 @@ func (c Claude) better(next, cur string) (bool, string) {
 
 func (c Claude) file(cand string) (string, string) { return cand, filepath.Dir(cand) }
 func (c Claude) journal() bool                     { return false }
+func (c Claude) newest() bool                      { return false }
 func (c Claude) name(cand string) string           { return render.Sanitize(filepath.Base(cand)) }
 
 // ClaudeProjectDir returns where Claude Code keeps the transcripts of
@@ -312,7 +321,7 @@ func (t *tail) lines(chunk []byte, emit func(plan.Event), warn func(string)) {
 				t.long, t.partial = true, nil
 			}
 			if !t.long {
-				t.partial = append(t.partial, chunk...)
+				t.keep(chunk)
 			}
 			return
 		}
@@ -325,12 +334,27 @@ func (t *tail) lines(chunk []byte, emit func(plan.Event), warn func(string)) {
 			t.long, t.partial = false, nil
 			continue
 		case len(t.partial) > 0:
-			t.partial = append(t.partial, line...)
+			t.keep(line)
 			line = t.partial
 		}
 		_ = t.p.Feed(line, emit) // an unreadable line is skipped
 		t.partial = t.partial[:0]
+		if cap(t.partial) > 1<<20 {
+			t.partial = nil // do not hold a long line's buffer for the next
+		}
 	}
+}
+
+// keep adds b to the line not yet ended, doubling its buffer as it grows
+// (append grows a large slice by a quarter: five times the line allocated
+// on the way to the cap).
+func (t *tail) keep(b []byte) {
+	if n := len(t.partial) + len(b); n > cap(t.partial) {
+		grown := make([]byte, len(t.partial), min(max(2*cap(t.partial), n), readgate.MaxLine+1))
+		copy(grown, t.partial)
+		t.partial = grown
+	}
+	t.partial = append(t.partial, b...)
 }
 
 func (t *tail) reset() {
@@ -372,7 +396,7 @@ func Once(target Target) (Update, error) {
 		}
 	}
 	if target.journal() {
-		err = lastVersions(file, keep, warn)
+		_, err = lastVersions(file, keep, warn)
 	} else {
 		t := &tail{path: file}
 		err = t.read(keep, warn)
@@ -389,18 +413,21 @@ func Once(target Target) (Update, error) {
 }
 
 // lastVersions gives keep the two newest good versions of the todos.jsonl
-// at path, oldest first, reading from the end.
-func lastVersions(path string, keep func(*plan.Version), warn func(string)) error {
+// at path, oldest first, reading from the end, and returns the offset just
+// past the newest one's line (0 when there is none): where to go on
+// reading from.
+func lastVersions(path string, keep func(*plan.Version), warn func(string)) (int64, error) {
 	f, info, err := readgate.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil
+			return 0, nil
 		}
 		warn(render.Sanitize(path) + " skipped: " + readgate.Reason(err))
-		return nil
+		return 0, nil
 	}
 	defer func() { _ = f.Close() }()
 	var found []*plan.Version // newest first
+	var end int64
 	var p plan.Parser
 	err = readgate.LastLines(f, info.Size(), readgate.MaxLine, func(start int64, line []byte, long bool) (bool, error) {
 		if long {
@@ -410,6 +437,9 @@ func lastVersions(path string, keep func(*plan.Version), warn func(string)) erro
 		}
 		_ = p.Feed(line, func(e plan.Event) {
 			if e.Kind == plan.KindVersion {
+				if len(found) == 0 {
+					end = min(start+int64(len(line))+1, info.Size())
+				}
 				found = append(found, e.Version)
 			}
 		})
@@ -418,7 +448,7 @@ func lastVersions(path string, keep func(*plan.Version), warn func(string)) erro
 	for i := len(found) - 1; i >= 0; i-- {
 		keep(found[i])
 	}
-	return err
+	return end, err
 }
 
 // Follow reports the target's plan through send: once at the start (with
@@ -532,9 +562,29 @@ func (f *follower) switchTo(cand, note string) {
 		_ = f.w.Add(dir) // may not exist yet: its creation in root brings us back
 	}
 	f.t = &tail{path: file}
+	if f.target.newest() && f.startAtNewest(file, note) {
+		return
+	}
 	if !f.readNew(note) {
 		f.send(Update{Source: f.target.name(cand), Note: note, Warnings: f.takeWarnings(), NoPlan: f.t.p.KeepsNoPlan()})
 	}
+}
+
+// startAtNewest reports the newest versions of the todos.jsonl file, read
+// from its end, and makes the tail go on from there: a view that shows only
+// the newest version starts at once, however many versions the file holds.
+// It reports false when the file has no version yet.
+func (f *follower) startAtNewest(file, note string) bool {
+	var newest []*plan.Version
+	end, err := lastVersions(file, func(v *plan.Version) { newest = append(newest, v) }, func(w string) { f.warnings = append(f.warnings, w) })
+	if err != nil || len(newest) == 0 {
+		return false
+	}
+	f.t.off = end
+	f.last = newest[len(newest)-1]
+	f.send(Update{Source: f.target.name(f.cur), Version: f.last, New: newest, Note: note, Warnings: f.takeWarnings()})
+	f.readNew("")
+	return true
 }
 
 // readNew reads what was added to the followed file and sends it, a batch

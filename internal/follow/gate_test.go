@@ -206,3 +206,53 @@ func TestWatchStaysWithALivePlan(t *testing.T) {
 		}
 	}
 }
+
+// TestFaultFollowNewestStartsAtTheEnd: a view that shows only the newest
+// version starts from the end of a long todos.jsonl (not after reading
+// every version), then goes on with each new one.
+func TestFaultFollowNewestStartsAtTheEnd(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "s"), 0o700)
+	p := filepath.Join(dir, "s", "todos.jsonl")
+	var b []byte
+	for v := 1; v <= 200000; v++ {
+		b = append(b, versionLine(v, "step")...)
+	}
+	os.WriteFile(p, b, 0o600)
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	updates := make(chan Update, 100)
+	go Follow(ctx, Session{Dir: dir, ID: "s", Newest: true}, func(u Update) { updates <- u })
+	var u Update
+	select {
+	case u = <-updates:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no first update")
+	}
+	runtime.ReadMemStats(&after)
+	if u.Version == nil || u.Version.N != 200000 || len(u.New) > 2 {
+		t.Fatalf("first update: version %v, %d new; want the newest alone", u.Version, len(u.New))
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4<<20 {
+		t.Fatalf("starting allocated %d bytes; want only the end read", alloc)
+	}
+	f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(versionLine(200001, "next"))
+	f.Close()
+	for {
+		select {
+		case u = <-updates:
+			if u.Version != nil && u.Version.N == 200001 {
+				if len(u.New) != 1 {
+					t.Fatalf("%d new versions, want the one appended", len(u.New))
+				}
+				return
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("the appended version never came")
+		}
+	}
+}

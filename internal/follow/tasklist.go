@@ -39,6 +39,7 @@ func (l TaskList) isCandidate(path string) bool         { return path == l.Dir }
 func (l TaskList) file(c string) (string, string)       { return c, c }
 func (l TaskList) name(string) string                   { return "task list " + render.Sanitize(filepath.Base(l.Dir)) }
 func (l TaskList) journal() bool                        { return false }
+func (l TaskList) newest() bool                         { return false }
 func (l TaskList) better(string, string) (bool, string) { return false, "" }
 
 func (l TaskList) once() (Update, error) {
