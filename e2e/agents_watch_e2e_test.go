@@ -212,7 +212,7 @@ func TestWatchAllLive(t *testing.T) {
 func TestShellTitleProgress(t *testing.T) {
 	sh := startREPL(t, 24, 100)
 	sh.send(`TodoWrite '{"todos":[{"content":"Write it","activeForm":"Writing it","status":"completed"},{"content":"Test it","activeForm":"Testing it","status":"in_progress"},{"content":"Ship","activeForm":"Shipping","status":"pending"}]}'` + "\r")
-	sh.screen.waitForRaw(t, "\x1b]2;1/3 ▸ Testing it\x07", 5*time.Second)
+	sh.waitForRaw(t, "\x1b]2;1/3 ▸ Testing it\x07", 5*time.Second)
 	sh.send("\x04")
-	sh.screen.waitForRaw(t, "\x1b[23;2t", 5*time.Second)
+	sh.waitForRaw(t, "\x1b[23;2t", 5*time.Second)
 }
