@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -258,7 +259,12 @@ func (t *timeline) finish() {
 		return
 	}
 	if tool := t.p.MCPTool(); tool != "" {
-		fmt.Fprintf(t.w, "\nthe plan was kept by todo-shell over MCP (%s): its own record is the session's todos.jsonl (todo-shell sessions; todo-shell watch)\n", render.Sanitize(tool))
+		where := "the session's todos.jsonl in todo-shell's offload directory"
+		if cwd := t.p.Cwd(); cwd != "" {
+			// todo-shell mcp keeps its sessions in .offload/ of the directory it runs in.
+			where = filepath.Join(cwd, ".offload") + "/SESSION/todos.jsonl (todo-shell sessions --offload-dir " + filepath.Join(cwd, ".offload") + ")"
+		}
+		fmt.Fprintf(t.w, "\nthe plan was kept by todo-shell over MCP (%s): its own record is %s\n", render.Sanitize(tool), render.Sanitize(where))
 	}
 	fmt.Fprintf(t.w, "\n%s; %s dropped without being completed; %s a rule\n",
 		count(t.versions, "version", "versions"), count(t.dropped, "item", "items"), count(t.broken, "version breaks", "versions break"))
