@@ -24,7 +24,7 @@ import (
 // queued version's line to todos.jsonl in one write, then replaces
 // todos.json with the newest.
 type journal struct {
-	dir  string
+	dir  *os.Root // the session directory, held open
 	file *os.File // todos.jsonl, appending
 
 	mu      sync.Mutex
@@ -40,9 +40,8 @@ type journal struct {
 	removes []func()
 }
 
-func openJournal(dir string, _ uint64) (*journal, error) {
-	name := filepath.Join(dir, JournalFile)
-	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
+func openJournal(dir *os.Root, _ uint64) (*journal, error) {
+	f, err := dir.OpenFile(JournalFile, os.O_RDWR|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", JournalFile, err)
 	}
@@ -148,7 +147,7 @@ func (j *journal) write(lines []byte, newest todo.Snapshot) error {
 	if _, err := j.file.Write(lines); err != nil {
 		return fmt.Errorf("write %s: %w", JournalFile, err)
 	}
-	return writeAtomic(filepath.Join(j.dir, TodosFile), todo.AppendList(make([]byte, 0, 256), newest.Items))
+	return writeAtomic(j.dir, TodosFile, todo.AppendList(make([]byte, 0, 256), newest.Items))
 }
 
 // flush waits until the queue is written.
