@@ -151,7 +151,9 @@ func TestTabCompletion(t *testing.T) {
 			Builtins: []string{"/help", "/history", "/tools"},
 			Commands: []string{"TodoWrite", "TodoRead"},
 			Dir:      func() string { return dir },
-			Todos:    func() []todoItem { return c.Store.Snapshot().Items },
+			Arg: func(string) (string, string, bool) {
+				return todo.EditableArg(c.Store.Snapshot().Items), "the current list", true
+			},
 		}
 	})
 	tm.Type("/he")
