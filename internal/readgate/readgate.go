@@ -63,6 +63,29 @@ func OpenFile(path string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, e
 	return check(f, path)
 }
 
+// OpenInRoot is OpenFile for the file name inside root, a directory held
+// open: the file is found relative to it, so the directory cannot be
+// swapped for another after it was opened.
+func OpenInRoot(root *os.Root, name string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error) {
+	path := filepath.Join(root.Name(), name)
+	// os.Root follows a link that stays inside it, O_NOFOLLOW or not: look
+	// first. (A link put there between the look and the open can lead only
+	// inside the root, and check still wants a regular file.)
+	if info, err := root.Lstat(name); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		return nil, nil, fmt.Errorf("open %s: %w (a symbolic link)", path, ErrNotRegular)
+	}
+	f, err := root.OpenFile(name, flag|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, perm)
+	if err != nil {
+		// A link that leaves the root fails as "path escapes from parent"
+		// before O_NOFOLLOW is looked at: say what it is either way.
+		if info, lerr := root.Lstat(name); errors.Is(err, syscall.ELOOP) || (lerr == nil && info.Mode()&fs.ModeSymlink != 0) {
+			return nil, nil, fmt.Errorf("open %s: %w (a symbolic link)", path, ErrNotRegular)
+		}
+		return nil, nil, err
+	}
+	return check(f, path)
+}
+
 // check makes sure the open file f is a regular file and puts it back in
 // blocking mode; it closes f when not.
 func check(f *os.File, path string) (*os.File, fs.FileInfo, error) {

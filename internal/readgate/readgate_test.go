@@ -284,3 +284,50 @@ func (s *sparse) ReadAt(p []byte, off int64) (int, error) {
 	}
 	return n, nil
 }
+
+// TestOpenInRoot: inside a held directory, only a regular file opens; a
+// link (within the directory or out of it) and a FIFO are refused as what
+// they are.
+func TestOpenInRoot(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "elsewhere")
+	if err := os.WriteFile(outside, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "plain"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"inner-link": "plain", "outer-link": outside} {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = root.Close() }()
+	for _, tc := range []struct{ name, want string }{
+		{"plain", ""},
+		{"inner-link", "a symbolic link"},
+		{"outer-link", "a symbolic link"},
+		{"fifo", "a FIFO"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, _, err := OpenInRoot(root, tc.name, os.O_RDONLY, 0)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				_ = f.Close()
+				return
+			}
+			if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want ErrNotRegular saying %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -23,7 +23,7 @@ import (
 // queued version's line to todos.jsonl in one write, then replaces
 // todos.json with the newest.
 type journal struct {
-	dir  string
+	dir  *os.Root // the session directory, held open
 	file *os.File // todos.jsonl, appending
 
 	mu      sync.Mutex
@@ -39,9 +39,9 @@ type journal struct {
 	removes []func()
 }
 
-func openJournal(dir string) (*journal, error) {
-	name := filepath.Join(dir, JournalFile)
-	f, _, err := readgate.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+func openJournal(dir *os.Root, _ uint64) (*journal, error) {
+	name := filepath.Join(dir.Name(), JournalFile)
+	f, _, err := readgate.OpenInRoot(dir, JournalFile, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("%s cannot be used: %s", name, readgate.Reason(err))
 	}
@@ -150,7 +150,7 @@ func (j *journal) write(lines []byte, newest todo.Snapshot) error {
 	if _, err := j.file.Write(lines); err != nil {
 		return fmt.Errorf("write %s: %w", JournalFile, err)
 	}
-	return writeAtomic(filepath.Join(j.dir, TodosFile), todo.AppendList(make([]byte, 0, 256), newest.Items))
+	return writeAtomic(j.dir, TodosFile, todo.AppendList(make([]byte, 0, 256), newest.Items))
 }
 
 // flush waits until the queue is written.

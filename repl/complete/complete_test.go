@@ -80,7 +80,9 @@ func TestComplete(t *testing.T) {
 func TestTodoWriteInsertsList(t *testing.T) {
 	c, _ := setup(t)
 	items := []todo.Item{{Content: "Fix Bob's bug", Status: "in_progress", ActiveForm: "Fixing"}}
-	c.Todos = func() []todo.Item { return items }
+	c.Arg = func(command string) (string, string, bool) {
+		return todo.EditableArg(items), "the current list", command == todo.WriteName
+	}
 	r := c.Complete("TodoWrite ", 10)
 	want := `'{
   "todos": [

@@ -38,12 +38,44 @@ type ReadTool struct {
 }
 
 var (
-	_ tools.Tool       = WriteTool{}
-	_ tools.Shell      = WriteTool{}
-	_ tools.Summarizer = WriteTool{}
-	_ tools.Tool       = ReadTool{}
-	_ tools.Shell      = ReadTool{}
+	_ tools.Tool           = WriteTool{}
+	_ tools.Shell          = WriteTool{}
+	_ tools.Summarizer     = WriteTool{}
+	_ tools.Tool           = ReadTool{}
+	_ tools.Shell          = ReadTool{}
+	_ tools.ShellCompleter = WriteTool{}
+	_ tools.ShellCompleter = ReadTool{}
 )
+
+// ShellFlags: TodoWrite takes none.
+func (WriteTool) ShellFlags() []string { return nil }
+
+// ShellArg offers the current list as TodoWrite's argument, to edit.
+func (t WriteTool) ShellArg() (insert, display string, ok bool) {
+	if t.Store == nil {
+		return "", "", false
+	}
+	return EditableArg(t.Store.Snapshot().Items), "the current list", true
+}
+
+// EditableArg is a list as TodoWrite's argument: pretty-printed JSON in
+// single quotes, ready to edit; an empty list gives a one-item template. A
+// single quote in the text becomes \u0027, so the quoting holds.
+func EditableArg(items []Item) string {
+	if len(items) == 0 {
+		items = []Item{{Content: "", Status: StatusPending, ActiveForm: ""}}
+	}
+	b, _ := json.MarshalIndent(struct {
+		Todos []Item `json:"todos"`
+	}{items}, "", "  ")
+	return "'" + strings.ReplaceAll(string(b), "'", `\u0027`) + "'"
+}
+
+// ShellFlags: --json.
+func (ReadTool) ShellFlags() []string { return []string{"--json"} }
+
+// ShellArg: TodoRead offers no argument.
+func (ReadTool) ShellArg() (insert, display string, ok bool) { return "", "", false }
 
 // CallSummary is TodoWrite(N todos).
 func (WriteTool) CallSummary(input json.RawMessage) string {
