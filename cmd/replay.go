@@ -239,7 +239,7 @@ func (t *timeline) add(e plan.Event) {
 
 func (t *timeline) finish() {
 	if t.versions == 0 {
-		fmt.Fprintf(t.w, "%s (%s): no plan versions in %d lines\n", t.file, t.p.Format(), t.p.Lines())
+		fmt.Fprintf(t.w, "%s (%s): no plan versions in %d %s\n", t.file, t.p.Format(), t.p.Lines(), plural(t.p.Lines(), "line", "lines"))
 		return
 	}
 	fmt.Fprintf(t.w, "\n%s; %s dropped without being completed; %s a rule\n",

@@ -295,3 +295,28 @@ func TestToolHelpKeepsJSONExamplesWhole(t *testing.T) {
 		}
 	})
 }
+
+// TestDroppedNoteUnderInterruptedOutput: Ctrl+C on a command with a line
+// typed ahead says "Dropped 1 queued command" under the interrupted
+// command's output, not above it (issue 16.19).
+func TestDroppedNoteUnderInterruptedOutput(t *testing.T) {
+	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
+		tt.enter("echo first-output; sleep 30")
+		tt.waitScreen("the command running", func(s string) bool { return strings.Contains(s, "Running echo first-output") })
+		tt.enter("echo typed-ahead")
+		tt.waitScreen("the line queued", func(s string) bool { return count(s, "echo typed-ahead") == 1 })
+		tt.run("send-keys", "-t", "t", "C-c")
+		s := tt.waitScreen("the note", func(s string) bool { return hasLine(s, "Dropped 1 queued command") && idle(s) })
+		at := func(line string) int {
+			for i, l := range strings.Split(s, "\n") {
+				if strings.TrimRight(l, " ") == line {
+					return i
+				}
+			}
+			return -1
+		}
+		if out, note := at("first-output"), at("Dropped 1 queued command"); out < 0 || note < out {
+			t.Errorf("the note (row %d) is not under the output (row %d):\n%s", note, out, s)
+		}
+	})
+}

@@ -94,6 +94,7 @@ type Model struct {
 
 	history  history
 	queue    []string // complete commands waiting for the running one
+	dropped  int      // queued commands Ctrl+C dropped, said under the output
 	snap     todo.Snapshot
 	panels   *panelCache // the task panel drawn last, shared by copies
 	running  *run
@@ -319,6 +320,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			msg.out.Stdout = render.WrapHelp(msg.out.Stdout, max(m.width-1, 20))
 		}
 		print := m.println(m.formatOutput(msg.out))
+		if n := m.dropped; n > 0 {
+			m.dropped = 0
+			print = tea.Sequence(print, m.println(m.styles.Dim.Render(fmt.Sprintf("Dropped %d queued %s", n, plural(n, "command", "commands")))))
+		}
 		if code, ok := shellExited(msg.out); ok { // the line ran `exit N`
 			m.queue = nil
 			next, quit := m.quit()
@@ -460,12 +465,11 @@ func (m Model) interrupt() (tea.Model, tea.Cmd) {
 	case m.running != nil:
 		m.running.cancel()
 		m.hint = "Interrupting…"
-		var note tea.Cmd
-		if n := len(m.queue); n > 0 {
-			m.queue = nil
-			note = m.println(m.styles.Dim.Render(fmt.Sprintf("Dropped %d queued %s", n, plural(n, "command", "commands"))))
-		}
-		return m, note
+		// Said under the interrupted command's output, when it ends.
+		m.dropped += len(m.queue)
+		m.queue = nil
+		m.layout()
+		return m, nil
 	case m.input.Value() != "":
 		m.input.Reset()
 		m.history.reset()
