@@ -141,12 +141,20 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 		fmt.Fprintf(out, "todo-shell: cannot record where this command ends (%v): a cd in it will not carry over\n", err)
 	}
 
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		return Outcome{}, fmt.Errorf("bash: %w", err)
+	var (
+		pr, pw *os.File
+		err    error
+	)
+	if cols := terminalFrom(ctx); cols > 0 {
+		pr, pw, err = openTerminal(cols)
+	}
+	if pr == nil {
+		if pr, pw, err = os.Pipe(); err != nil {
+			return Outcome{}, fmt.Errorf("bash: %w", err)
+		}
+		growPipe(pr)
 	}
 	defer pr.Close()
-	growPipe(pr)
 
 	cmd := exec.Command(r.shell, "-c", wrapScript(command, filepath.Base(r.shell) == "bash"))
 	cmd.Dir = r.dir

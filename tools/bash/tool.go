@@ -110,11 +110,12 @@ func Handler(r *Runner, defaultTimeout time.Duration, off offload.Config) tools.
 			spool, _ = offload.NewSpool(offload.Config{}, "")
 		}
 		// The result gets carriage returns applied, as a terminal shows
-		// them; the live view gets the raw stream and applies them itself.
+		// them, and escape sequences removed (a model reads plain text);
+		// the live view gets the raw stream and does both itself.
 		cr := &CRWriter{W: spool}
-		var out io.Writer = cr
+		var out io.Writer = &StripWriter{W: cr}
 		if live := tools.OutputFrom(ctx); live != nil {
-			out = io.MultiWriter(cr, live)
+			out = io.MultiWriter(out, live)
 		}
 		outcome, err := r.Run(ctx, in.Command, timeout, out)
 		cr.Flush()
