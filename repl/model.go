@@ -68,6 +68,12 @@ type Config struct {
 	// Transcript, when set, receives a copy of every block printed into the
 	// scrollback (tests use it; it must not block).
 	Transcript io.Writer
+
+	// CommandColors gives bash lines a pseudo-terminal of the shell's width
+	// to write to, and shows their colours (SGR only; every other escape
+	// sequence stays neutralised). Off, commands write to a pipe and their
+	// output is shown plain. Results stay plain either way.
+	CommandColors bool
 }
 
 // Tunables of the live area.
@@ -177,10 +183,11 @@ type (
 	todosChangedMsg struct{ snap todo.Snapshot }
 	outputMsg       struct{ id int }
 	runDoneMsg      struct {
-		id     int
-		out    router.Output
-		dir    string // the working directory after the line
-		branch string // its git branch
+		id      int
+		out     router.Output
+		dir     string // the working directory after the line
+		branch  string // its git branch
+		colored bool   // out.Stdout is the command's own output, colours included
 	}
 )
 
@@ -213,15 +220,26 @@ func waitOutput(id int, t *tailBuffer) tea.Cmd {
 // runLine runs a classified line through the shell and reads the working
 // directory it left. Only here, off the event loop, is dir called: it waits
 // for the running command.
-func runLine(ctx context.Context, sh *router.Shell, dir func() string, id int, line router.Line, t *tailBuffer) tea.Cmd {
+//
+// With cols > 0 a bash line writes to a pseudo-terminal that wide, and
+// when its output (short enough to show) holds escape sequences, Stdout
+// is that output as written, for its colours: the result itself is plain.
+func runLine(ctx context.Context, sh *router.Shell, dir func() string, id int, line router.Line, t *tailBuffer, cols int) tea.Cmd {
 	return func() tea.Msg {
+		colors := cols > 0 && line.Kind == router.Bash
+		if colors {
+			ctx = bash.WithTerminal(ctx, cols)
+		}
 		out := sh.Run(ctx, line, t)
 		t.close()
+		colored := false
 		if out.Offloaded != nil {
 			out.Offloaded = withTail(out) // reads the file: here, off the event loop
+		} else if all, ok := t.whole(); colors && ok && strings.IndexByte(all, 0x1b) >= 0 {
+			out.Stdout, colored = strings.TrimSuffix(all, "\n"), true
 		}
 		d := dir()
-		return runDoneMsg{id: id, out: out, dir: d, branch: gitinfo.Branch(d)}
+		return runDoneMsg{id: id, out: out, dir: d, branch: gitinfo.Branch(d), colored: colored}
 	}
 }
 
@@ -316,6 +334,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.prompt.status = msg.out.ExitCode
 		m.layout()
+		if !msg.colored { // only a command's own colours are shown
+			msg.out.Stdout, msg.out.Stderr = stripEscapes(msg.out.Stdout), stripEscapes(msg.out.Stderr)
+		}
 		if msg.out.Help {
 			msg.out.Stdout = render.WrapHelp(msg.out.Stdout, max(m.width-1, 20))
 		}
@@ -577,7 +598,7 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 		case router.ActionTrace:
 			m.trace = b.Trace
 		}
-		return m, m.println(m.formatText(b.Stdout, b.Stderr))
+		return m, m.println(m.formatText(stripEscapes(b.Stdout), stripEscapes(b.Stderr)))
 	}
 	if line.Kind == router.Bash && (m.cfg.Agent == nil || line.Forced) && isClear(line.Text) {
 		m.prompt.status = 0 // as /clear and Ctrl+L: the shell clears, not the command
@@ -601,7 +622,7 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 		)
 	}
 	return m, tea.Batch(
-		runLine(ctx, m.cfg.Shell, m.cfg.Dir, r.id, line, r.tail),
+		runLine(ctx, m.cfg.Shell, m.cfg.Dir, r.id, line, r.tail, m.commandCols()),
 		waitOutput(r.id, r.tail),
 		m.spin.Tick,
 	)
@@ -776,4 +797,24 @@ func previewLines(out router.Output) (lines []string, more int) {
 
 // cleanOutput makes finished output safe to print, carriage returns
 // overwriting as in a terminal.
-func cleanOutput(s string) string { return render.SanitizeOutput(bash.ApplyCarriageReturns(s)) }
+// Colours and styles (SGR) pass: the text that may hold them is a command's
+// own output (see runLine); any other is stripped before (stripEscapes).
+func cleanOutput(s string) string { return render.SanitizeOutputColors(bash.ApplyCarriageReturns(s)) }
+
+// stripEscapes removes escape sequences from text that is not a command's
+// own output, so that cleanOutput shows it plain.
+func stripEscapes(s string) string {
+	if strings.IndexByte(s, 0x1b) < 0 {
+		return s
+	}
+	return ansi.Strip(s)
+}
+
+// commandCols is the width of the terminal commands write to, 0 for a
+// pipe (see Config.CommandColors).
+func (m Model) commandCols() int {
+	if !m.cfg.CommandColors {
+		return 0
+	}
+	return max(m.width, 20)
+}
