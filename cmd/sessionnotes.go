@@ -24,10 +24,9 @@ func resumedNote(s *session.Session, snap todo.Snapshot, messages int) string {
 		}
 	}
 	note := fmt.Sprintf("resumed %s: ", render.Sanitize(s.ID()))
-	switch {
-	case n == 0:
+	if n == 0 {
 		note += "no todos"
-	default:
+	} else {
 		note += fmt.Sprintf("%d %s, %d in progress", n, plural(n, "todo", "todos"), doing)
 	}
 	if messages >= 0 {

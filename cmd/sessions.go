@@ -76,8 +76,8 @@ func sessionsRun(o *sessionsOptions) error {
 // columns), and TURNS shows only when a session has agent turns.
 func writeSessionTable(w io.Writer, list []session.Info, now time.Time, safe bool, width int) {
 	turns := false
-	for _, s := range list {
-		turns = turns || s.AgentTurns > 0
+	for i := range list {
+		turns = turns || list[i].AgentTurns > 0
 	}
 	head := []string{"ID", "CHANGED", "MODE", "DONE", "FILES", "LIVE"}
 	if turns {

@@ -691,16 +691,6 @@ func (m *Model) scrollInput() {
 	}
 }
 
-// inputRows counts the rows the input's text takes, soft-wrapped at width
-// as the textarea wraps it.
-func (m *Model) inputRows(width int) int {
-	rows := 0
-	for _, l := range strings.Split(m.input.Value(), "\n") {
-		rows += wrappedRows(l, max(width, 1))
-	}
-	return rows
-}
-
 // wrappedRows counts the rows bubbles/textarea's word wrap gives a line at
 // width (the same rules, counted in one pass: the textarea's own wrap is not
 // exported).

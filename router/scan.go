@@ -290,7 +290,7 @@ func (s *Scanner) Incomplete() bool {
 	case stateHereBody:
 		// The last line, its newline not typed yet, may be the last
 		// terminator.
-		return !(len(s.here.pending) == 1 && s.here.ends())
+		return len(s.here.pending) != 1 || !s.here.ends()
 	case stateHereWord:
 		return s.here.quote != 0 || s.here.esc || s.here.started || len(s.here.pending) > 0
 	case stateWord, stateComment:

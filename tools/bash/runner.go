@@ -141,14 +141,12 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 		fmt.Fprintf(out, "todo-shell: cannot record where this command ends (%v): a cd in it will not carry over\n", err)
 	}
 
-	var (
-		pr, pw *os.File
-		err    error
-	)
+	var pr, pw *os.File
 	if cols := terminalFrom(ctx); cols > 0 {
-		pr, pw, err = openTerminal(cols)
+		pr, pw, _ = openTerminal(cols) // none: a pipe
 	}
 	if pr == nil {
+		var err error
 		if pr, pw, err = os.Pipe(); err != nil {
 			return Outcome{}, fmt.Errorf("bash: %w", err)
 		}

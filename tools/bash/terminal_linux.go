@@ -16,16 +16,16 @@ func openTerminal(cols int) (master, slave *os.File, err error) {
 		return nil, nil, err
 	}
 	if err := pty.Setsize(master, &pty.Winsize{Cols: uint16(min(cols, 1000)), Rows: 24}); err != nil {
-		master.Close()
-		slave.Close()
+		_ = master.Close()
+		_ = slave.Close()
 		return nil, nil, err
 	}
-	rc, err := slave.SyscallConn()
-	if err == nil {
-		rc.Control(func(fd uintptr) {
+	// Without it a newline arrives as CRLF; a failure only costs that.
+	if rc, err := slave.SyscallConn(); err == nil {
+		_ = rc.Control(func(fd uintptr) {
 			if t, err := unix.IoctlGetTermios(int(fd), unix.TCGETS); err == nil {
 				t.Oflag &^= unix.OPOST
-				unix.IoctlSetTermios(int(fd), unix.TCSETS, t)
+				_ = unix.IoctlSetTermios(int(fd), unix.TCSETS, t)
 			}
 		})
 	}
