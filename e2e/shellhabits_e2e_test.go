@@ -341,9 +341,10 @@ func TestCommandColoursReachTheScreen(t *testing.T) {
 			tt.command("ls --color=auto", "subdir")
 			tt.command("echo hello | grep --color=auto ell", "hello")
 			tt.command(`printf 'a\e]0;TITLE\ab\e[2J\e[5;5Hc\n'`, "abc")
+			tt.command(`mkdir g && cd g && git init -q && echo old > f && git add f && echo new > f && git diff; cd ..`, "+new")
 			tt.command(`printf '\e[32m%s\e[0m\n' $(seq 1 300) | tail -n 300`, "  … 290 more lines")
 			colored := tt.run("capture-pane", "-e", "-p", "-J", "-S", "-", "-t", "t")
-			for _, want := range []string{"\x1b[31mRED", "34msubdir", "31mell"} {
+			for _, want := range []string{"\x1b[31mRED", "34msubdir", "31mell", "32m+new"} {
 				if !strings.Contains(colored, want) {
 					t.Errorf("no %q on the screen:\n%q", want, colored)
 				}
