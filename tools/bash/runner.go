@@ -142,8 +142,10 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	}
 
 	var pr, pw *os.File
+	var src io.Reader // what the output is read from: pr, or pr coalesced
 	if cols := terminalFrom(ctx); cols > 0 {
 		pr, pw, _ = openTerminal(cols) // none: a pipe
+		src = coalesced(pr)
 	}
 	if pr == nil {
 		var err error
@@ -151,6 +153,7 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 			return Outcome{}, fmt.Errorf("bash: %w", err)
 		}
 		growPipe(pr)
+		src = pr
 	}
 	defer pr.Close()
 
@@ -176,7 +179,7 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	go func() {
 		defer close(copied)
 		buf := make([]byte, 256<<10)
-		io.CopyBuffer(progress, pr, buf)
+		_, _ = io.CopyBuffer(progress, src, buf) // ends at EOF, EIO (a terminal) or a close
 	}()
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
