@@ -31,12 +31,12 @@ func terminalFrom(ctx context.Context) int {
 const coalesceWait = 2 * time.Millisecond
 
 // coalesceMin is what a coalesced read gathers before it returns at once.
-const coalesceMin = 64 << 10
+const coalesceMin = 256 << 10
 
 // coalesced reads f (a terminal's master) in larger pieces: after a read
 // returns, it goes on reading for up to coalesceWait while output keeps
 // coming, so that a command writing megabytes costs its readers a write
-// per 64 KB rather than per 4 KB. A file without read deadlines is read
+// per 256 KB (as a pipe) rather than per 4 KB. A file without read deadlines is read
 // as it is.
 func coalesced(f *os.File) io.Reader {
 	if f.SetReadDeadline(time.Time{}) != nil {
