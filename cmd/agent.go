@@ -37,7 +37,7 @@ func newCmdAgent(o *Options) *cobra.Command {
 	opts := &agentOptions{Options: o}
 	cmd := &cobra.Command{
 		Use:   "agent",
-		Short: "Let Claude drive the shell: a real agent loop with TodoWrite, TodoRead and Bash",
+		Short: "Let Claude drive the shell (TodoWrite, TodoRead and Bash)",
 		Long: `agent starts the shell in agent mode: a plain line is a prompt to Claude, which plans
 with TodoWrite (watch the panel), runs commands with Bash and answers. Lines starting
 with ! run bash yourself; TodoWrite, TodoRead and /builtins work as in the shell, and

@@ -86,6 +86,9 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 		Completer:   newCompleter(o, a),
 		Markdown:    md,
 		Pager:       o.Getenv("PAGER"),
+		// Commands colour as for a terminal, unless the shell draws
+		// without colour.
+		CommandColors: !a.noColor,
 	})
 	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithoutRenderer())
 

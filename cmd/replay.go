@@ -252,7 +252,7 @@ func (t *timeline) add(e plan.Event) {
 
 func (t *timeline) finish() {
 	if t.versions == 0 {
-		fmt.Fprintf(t.w, "%s (%s): no plan versions in %d lines\n", render.Sanitize(t.file), t.p.Format(), t.p.Lines())
+		fmt.Fprintf(t.w, "%s (%s): no plan versions in %d %s\n", render.Sanitize(t.file), t.p.Format(), t.p.Lines(), plural(t.p.Lines(), "line", "lines"))
 		if t.p.KeepsNoPlan() {
 			fmt.Fprintf(t.w, "%s\n", noPlanText)
 		}

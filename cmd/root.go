@@ -57,8 +57,8 @@ and runs the lines it reads as a script otherwise (or from FILE).
 
 Environment:
   TODO_MAX_ITEMS           most todos in a list (default 50)
-  TODO_MAX_CONTENT_LENGTH  most characters in content and activeForm (default 200)
-  TODO_MAX_IN_PROGRESS     most todos in_progress at once (default 1, 0 = no limit)
+  TODO_MAX_CONTENT_LENGTH  most characters in content or activeForm (default 200)
+  TODO_MAX_IN_PROGRESS     most todos in_progress at once (default 1; 0: any)
   NO_COLOR                 when set, draw without color
   ANTHROPIC_API_KEY        for 'todo-shell agent'
   Flags override the environment.
@@ -77,11 +77,15 @@ removes old ones.
 Exit status: 0 success, 1 a command failed, 2 bad usage.`
 
 const rootExample = `  $ todo-shell
-  $ todo-shell -c 'TodoWrite '"'"'{"todos":[{"content":"Run tests","activeForm":"Running tests","status":"in_progress"}]}'"'"''
   $ todo-shell -c 'TodoRead'
   $ todo-shell -c 'ls -la'
-  $ printf '%s\n' 'TodoRead' 'echo hi' | todo-shell --panel
-  $ echo '{"type":"tool_use","id":"toolu_01","name":"TodoRead","input":{}}' | todo-shell serve
+  $ todo-shell --panel <<'EOF'
+  TodoWrite '{"todos":[{"content":"Run tests","activeForm":"Running tests",
+    "status":"in_progress"}]}'
+  echo hi
+  EOF
+  $ echo '{"type":"tool_use","id":"toolu_01","name":"TodoRead","input":{}}' |
+      todo-shell serve
   $ todo-shell --continue
   $ todo-shell sessions
   $ todo-shell tools`
@@ -154,20 +158,26 @@ func newCmdRoot(s Streams, h host) *cobra.Command {
 	cmd.Flags().StringVarP(&opts.Command, "command", "c", "", "run one line, print its output and exit with its status")
 	cmd.Flags().BoolVar(&opts.Panel, "panel", false, "script mode: print the task box after each change")
 
-	for _, sub := range []*cobra.Command{
-		newCmdTools(opts),
-		newCmdServe(opts),
-		newCmdVersion(opts),
-		newCmdAgent(opts),
-		newCmdReplay(opts), newCmdWatch(opts),
-		newCmdMCP(opts),
-		newCmdSessions(opts),
-		newCmdClean(opts),
+	for _, sub := range []struct {
+		cmd    *cobra.Command
+		shared []string // the shared flags it uses, for its help
+	}{
+		{newCmdTools(opts), limitFlags()},
+		{newCmdServe(opts), engineFlags()},
+		{newCmdVersion(opts), nil},
+		{newCmdAgent(opts), append([]string{"no-color", "trace", "no-history"}, sessionFlags()...)},
+		{newCmdReplay(opts), []string{"no-color"}},
+		{newCmdWatch(opts), []string{"no-color", "offload-dir"}},
+		{newCmdMCP(opts), sessionFlags()},
+		{newCmdSessions(opts), []string{"offload-dir"}},
+		{newCmdClean(opts), []string{"offload-dir"}},
 	} {
-		sub.SilenceUsage, sub.SilenceErrors = true, true
-		cmd.AddCommand(sub)
+		sub.cmd.SilenceUsage, sub.cmd.SilenceErrors = true, true
+		usesFlags(sub.cmd, sub.shared...)
+		cmd.AddCommand(sub.cmd)
 	}
 	strictCompletion(cmd)
+	setHelp(cmd)
 	cmd.Version = version()
 	cmd.SetVersionTemplate("todo-shell {{.Version}}\n")
 	return cmd

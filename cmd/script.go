@@ -210,7 +210,17 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 		r.print(r.errOut, b.Stderr)
 		return b.ExitCode, false
 	}
-	out := r.app.shell.Run(ctx, line, nil)
+	var raw *rawOutput
+	if line.Kind == router.Bash {
+		raw = &rawOutput{}
+	}
+	out := r.app.shell.Run(ctx, line, raw.writer())
+	if s, ok := raw.text(); ok && out.Offloaded == nil && strings.IndexByte(s, 0x1b) >= 0 {
+		// The result is plain (a model reads it); a command's own output
+		// is printed as it wrote it, escape sequences and all (print
+		// neutralises them for a terminal).
+		out.Stdout = strings.TrimSuffix(s, "\n")
+	}
 	if r.trace {
 		for _, t := range router.TraceLines(out) {
 			r.print(r.errOut, t)
@@ -273,4 +283,42 @@ func (r *scriptRunner) print(w *bufio.Writer, text string) {
 func (r *scriptRunner) flush() {
 	_ = r.out.Flush() // as in print
 	_ = r.errOut.Flush()
+}
+
+// rawOutput keeps a command's output as it wrote it, escape sequences
+// included, up to maxRawOutput bytes: a result short enough to be printed
+// is printed so, while the result itself is plain.
+type rawOutput struct {
+	b    []byte
+	over bool
+}
+
+// maxRawOutput bounds rawOutput.
+const maxRawOutput = 1 << 20
+
+// writer is r as an io.Writer, nil for a nil r.
+func (r *rawOutput) writer() io.Writer {
+	if r == nil {
+		return nil
+	}
+	return r
+}
+
+func (r *rawOutput) Write(p []byte) (int, error) {
+	if !r.over {
+		if len(r.b)+len(p) > maxRawOutput {
+			r.b, r.over = nil, true
+		} else {
+			r.b = append(r.b, p...)
+		}
+	}
+	return len(p), nil
+}
+
+// text is the output, and whether all of it was kept; false for nil.
+func (r *rawOutput) text() (string, bool) {
+	if r == nil || r.over {
+		return "", false
+	}
+	return string(r.b), true
 }

@@ -52,7 +52,7 @@ const noPlanText = "this session keeps no plan; set CLAUDE_CODE_ENABLE_TODO_TOOL
 func newCmdWatch(o *Options) *cobra.Command {
 	wo := &WatchOptions{Options: o}
 	cmd := &cobra.Command{
-		Use:   "watch [id]",
+		Use:   "watch [ID] | watch --claude [DIR]",
 		Short: "Show a session's task panel live, in another terminal",
 		Long: `Watch shows the task panel of a todo-shell session and redraws it whenever the plan
 changes: run it in a tmux split beside an agent. Without an ID it follows the most
@@ -65,7 +65,7 @@ Claude Code's own and not promised to stay the same.
 
 q or Ctrl+C quits.`,
 		Example: `  $ todo-shell watch
-  $ todo-shell watch 20261120-0900-ab12
+  $ todo-shell watch session-3kTq9ZfW1bXe
   $ todo-shell watch --once
   $ todo-shell watch --json | jq -c '.completed'
   $ todo-shell watch --claude ~/src/my-app`,

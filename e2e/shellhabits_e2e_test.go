@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -163,7 +164,8 @@ func TestContinuationPromptSaysWhy(t *testing.T) {
 
 // startTmuxWith runs todo-shell with args (and env, "NAME=value" words) in
 // a cols×rows tmux window and waits for prompt; dir is its working
-// directory ("" for a new one).
+// directory ("" for a new one). It runs with NO_COLOR=1 unless env says
+// otherwise ("NO_COLOR=").
 func startTmuxWith(t *testing.T, cols, rows int, dir, prompt string, env []string, args ...string) *tmuxTerm {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
@@ -178,7 +180,7 @@ func startTmuxWith(t *testing.T, cols, rows int, dir, prompt string, env []strin
 	for i, a := range args {
 		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 	}
-	cmd := fmt.Sprintf("cd %s && %s NO_COLOR=1 TERM=tmux-256color exec %s %s", dir, strings.Join(env, " "), binary, strings.Join(quoted, " "))
+	cmd := fmt.Sprintf("cd %s && NO_COLOR=1 TERM=tmux-256color %s exec %s %s", dir, strings.Join(env, " "), binary, strings.Join(quoted, " "))
 	tt.run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), cmd)
 	t.Cleanup(func() { exec.Command("tmux", "-S", tt.socket, "kill-server").Run() })
 	tt.run("set-option", "-g", "history-limit", "10000")
@@ -294,4 +296,77 @@ func TestToolHelpKeepsJSONExamplesWhole(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestDroppedNoteUnderInterruptedOutput: Ctrl+C on a command with a line
+// typed ahead says "Dropped 1 queued command" under the interrupted
+// command's output, not above it (issue 16.19).
+func TestDroppedNoteUnderInterruptedOutput(t *testing.T) {
+	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
+		tt.enter("echo first-output; sleep 30")
+		tt.waitScreen("the command running", func(s string) bool { return strings.Contains(s, "Running echo first-output") })
+		tt.enter("echo typed-ahead")
+		tt.waitScreen("the line queued", func(s string) bool { return count(s, "echo typed-ahead") == 1 })
+		tt.run("send-keys", "-t", "t", "C-c")
+		s := tt.waitScreen("the note", func(s string) bool { return hasLine(s, "Dropped 1 queued command") && idle(s) })
+		at := func(line string) int {
+			for i, l := range strings.Split(s, "\n") {
+				if strings.TrimRight(l, " ") == line {
+					return i
+				}
+			}
+			return -1
+		}
+		if out, note := at("first-output"), at("Dropped 1 queued command"); out < 0 || note < out {
+			t.Errorf("the note (row %d) is not under the output (row %d):\n%s", note, out, s)
+		}
+	})
+}
+
+// TestCommandColoursReachTheScreen: in the interactive shell a command's
+// colours reach the screen — printf's SGR, and the colours of ls, grep and
+// git that colour only for a terminal — while a title, a clear screen and a
+// cursor move stay neutralised; the offload file and a serve result stay
+// plain (issue 16.5).
+func TestCommandColoursReachTheScreen(t *testing.T) {
+	for _, sz := range sizes {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.Mkdir(filepath.Join(dir, "subdir"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			off := filepath.Join(t.TempDir(), "off")
+			tt := startTmuxWith(t, sz[0], sz[1], dir, "❯", []string{"NO_COLOR="}, "--offload-dir", off)
+			tt.command(`printf '\e[31mRED\e[0m plain\n'`, "RED plain")
+			tt.command("ls --color=auto", "subdir")
+			tt.command("echo hello | grep --color=auto ell", "hello")
+			tt.command(`printf 'a\e]0;TITLE\ab\e[2J\e[5;5Hc\n'`, "abc")
+			tt.command(`mkdir g && cd g && git init -q && echo old > f && git add f && echo new > f && git diff; cd ..`, "+new")
+			tt.command(`printf '\e[32m%s\e[0m\n' $(seq 1 300) | tail -n 300`, "  … 290 more lines")
+			colored := tt.run("capture-pane", "-e", "-p", "-J", "-S", "-", "-t", "t")
+			for _, want := range []string{"\x1b[31mRED", "34msubdir", "31mell", "32m+new"} {
+				if !strings.Contains(colored, want) {
+					t.Errorf("no %q on the screen:\n%q", want, colored)
+				}
+			}
+			for _, l := range strings.Split(colored, "\n") {
+				if !strings.Contains(l, "printf") && (strings.Contains(l, "TITLE") || strings.Contains(l, "␛")) {
+					t.Errorf("a title or an escape reached the screen: %q", l)
+				}
+			}
+			files, _ := filepath.Glob(filepath.Join(off, "*", "toolu_*.md"))
+			if len(files) != 1 {
+				t.Fatalf("%d offload files", len(files))
+			}
+			if b, err := os.ReadFile(files[0]); err != nil || strings.Contains(string(b), "\x1b") || !strings.Contains(string(b), "\n300\n") {
+				t.Errorf("the offload file is not plain text: %v\n%q", err, b)
+			}
+		})
+	}
+	c := exec.Command(binary, "serve", "--offload-dir", filepath.Join(t.TempDir(), "off"))
+	c.Stdin = strings.NewReader(`{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"printf '\\e[31mRED\\e[0m'; ls --color=always /"}}` + "\n")
+	out, err := c.Output()
+	if err != nil || strings.Contains(string(out), `\u001b`) || !strings.Contains(string(out), `"content":"RED`) {
+		t.Errorf("serve's tool_result is not plain: %v\n%s", err, out)
+	}
 }

@@ -58,3 +58,27 @@ func TestPreviewAround(t *testing.T) {
 		}
 	}
 }
+
+// TestSanitizeOutputColors: colours and styles pass, every other escape
+// sequence goes, tabs still reach their stops, and a reset ends coloured
+// text (issue 16.5).
+func TestSanitizeOutputColors(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain", "plain"},
+		{"\x1b[31mRED\x1b[0m x", "\x1b[31mRED\x1b[0m x\x1b[0m"},
+		{"\x1b[01;34mdir\x1b[0m\tX", "\x1b[01;34mdir\x1b[0m     X\x1b[0m"},
+		{"\x1b[38:5:196mx", "\x1b[38:5:196mx\x1b[0m"},
+		{"a\x1b]0;title\x07b", "ab"},
+		{"a\x1b]52;c;aGk=\x1b\\b", "ab"},
+		{"a\x1b[2J\x1b[Hb\x1b[?25lc", "abc"},
+		{"a\x1b[>4;1mb", "ab"},
+		{"a\x1b(Bb", "ab"},
+		{"cut\x1b[3", "cut"},
+		{"bell\a", "bell␇"},
+		{"x\r\ny", "x\ny"},
+	} {
+		if got := SanitizeOutputColors(tc.in); got != tc.want {
+			t.Errorf("SanitizeOutputColors(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -179,7 +179,8 @@ func labelledPrompt(main, label string) string {
 }
 
 // inputRowPrompts counts the rows the input's text takes at width,
-// soft-wrapped as the textarea wraps it, and gives each row its prompt: the first row of each line
+// soft-wrapped as the textarea wraps it (see wrappedRows), and gives each
+// row its prompt: the first row of each line
 // after the first says what the line waits for, a row that a long line
 // wraps onto gets "… ". The prompts are nil for text of one line.
 func (m *Model) inputRowPrompts(main string, width int) (int, []string) {

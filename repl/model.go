@@ -68,6 +68,12 @@ type Config struct {
 	// Transcript, when set, receives a copy of every block printed into the
 	// scrollback (tests use it; it must not block).
 	Transcript io.Writer
+
+	// CommandColors gives bash lines a pseudo-terminal of the shell's width
+	// to write to, and shows their colours (SGR only; every other escape
+	// sequence stays neutralised). Off, commands write to a pipe and their
+	// output is shown plain. Results stay plain either way.
+	CommandColors bool
 }
 
 // Tunables of the live area.
@@ -94,6 +100,7 @@ type Model struct {
 
 	history  history
 	queue    []string // complete commands waiting for the running one
+	dropped  int      // queued commands Ctrl+C dropped, said under the output
 	snap     todo.Snapshot
 	panels   *panelCache // the task panel drawn last, shared by copies
 	running  *run
@@ -176,10 +183,11 @@ type (
 	todosChangedMsg struct{ snap todo.Snapshot }
 	outputMsg       struct{ id int }
 	runDoneMsg      struct {
-		id     int
-		out    router.Output
-		dir    string // the working directory after the line
-		branch string // its git branch
+		id      int
+		out     router.Output
+		dir     string // the working directory after the line
+		branch  string // its git branch
+		colored bool   // out.Stdout is the command's own output, colours included
 	}
 )
 
@@ -212,15 +220,26 @@ func waitOutput(id int, t *tailBuffer) tea.Cmd {
 // runLine runs a classified line through the shell and reads the working
 // directory it left. Only here, off the event loop, is dir called: it waits
 // for the running command.
-func runLine(ctx context.Context, sh *router.Shell, dir func() string, id int, line router.Line, t *tailBuffer) tea.Cmd {
+//
+// With cols > 0 a bash line writes to a pseudo-terminal that wide, and
+// when its output (short enough to show) holds escape sequences, Stdout
+// is that output as written, for its colours: the result itself is plain.
+func runLine(ctx context.Context, sh *router.Shell, dir func() string, id int, line router.Line, t *tailBuffer, cols int) tea.Cmd {
 	return func() tea.Msg {
+		colors := cols > 0 && line.Kind == router.Bash
+		if colors {
+			ctx = bash.WithTerminal(ctx, cols)
+		}
 		out := sh.Run(ctx, line, t)
 		t.close()
+		colored := false
 		if out.Offloaded != nil {
 			out.Offloaded = withTail(out) // reads the file: here, off the event loop
+		} else if all, ok := t.whole(); colors && ok && strings.IndexByte(all, 0x1b) >= 0 {
+			out.Stdout, colored = strings.TrimSuffix(all, "\n"), true
 		}
 		d := dir()
-		return runDoneMsg{id: id, out: out, dir: d, branch: gitinfo.Branch(d)}
+		return runDoneMsg{id: id, out: out, dir: d, branch: gitinfo.Branch(d), colored: colored}
 	}
 }
 
@@ -315,10 +334,17 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.prompt.status = msg.out.ExitCode
 		m.layout()
+		if !msg.colored { // only a command's own colours are shown
+			msg.out.Stdout, msg.out.Stderr = stripEscapes(msg.out.Stdout), stripEscapes(msg.out.Stderr)
+		}
 		if msg.out.Help {
 			msg.out.Stdout = render.WrapHelp(msg.out.Stdout, max(m.width-1, 20))
 		}
 		printed := m.println(m.formatOutput(msg.out))
+		if n := m.dropped; n > 0 {
+			m.dropped = 0
+			printed = tea.Sequence(printed, m.println(m.styles.Dim.Render(fmt.Sprintf("Dropped %d queued %s", n, plural(n, "command", "commands")))))
+		}
 		if code, ok := shellExited(msg.out); ok { // the line ran `exit N`
 			m.queue = nil
 			next, quit := m.quit()
@@ -460,12 +486,11 @@ func (m Model) interrupt() (tea.Model, tea.Cmd) {
 	case m.running != nil:
 		m.running.cancel()
 		m.hint = "Interrupting…"
-		var note tea.Cmd
-		if n := len(m.queue); n > 0 {
-			m.queue = nil
-			note = m.println(m.styles.Dim.Render(fmt.Sprintf("Dropped %d queued %s", n, plural(n, "command", "commands"))))
-		}
-		return m, note
+		// Said under the interrupted command's output, when it ends.
+		m.dropped += len(m.queue)
+		m.queue = nil
+		m.layout()
+		return m, nil
 	case m.input.Value() != "":
 		m.input.Reset()
 		m.history.reset()
@@ -573,7 +598,7 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 		case router.ActionTrace:
 			m.trace = b.Trace
 		}
-		return m, m.println(m.formatText(b.Stdout, b.Stderr))
+		return m, m.println(m.formatText(stripEscapes(b.Stdout), stripEscapes(b.Stderr)))
 	}
 	if line.Kind == router.Bash && (m.cfg.Agent == nil || line.Forced) && isClear(line.Text) {
 		m.prompt.status = 0 // as /clear and Ctrl+L: the shell clears, not the command
@@ -597,7 +622,7 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 		)
 	}
 	return m, tea.Batch(
-		runLine(ctx, m.cfg.Shell, m.cfg.Dir, r.id, line, r.tail),
+		runLine(ctx, m.cfg.Shell, m.cfg.Dir, r.id, line, r.tail, m.commandCols()),
 		waitOutput(r.id, r.tail),
 		m.spin.Tick,
 	)
@@ -762,4 +787,24 @@ func previewLines(out router.Output) (lines []string, more int) {
 
 // cleanOutput makes finished output safe to print, carriage returns
 // overwriting as in a terminal.
-func cleanOutput(s string) string { return render.SanitizeOutput(bash.ApplyCarriageReturns(s)) }
+// Colours and styles (SGR) pass: the text that may hold them is a command's
+// own output (see runLine); any other is stripped before (stripEscapes).
+func cleanOutput(s string) string { return render.SanitizeOutputColors(bash.ApplyCarriageReturns(s)) }
+
+// stripEscapes removes escape sequences from text that is not a command's
+// own output, so that cleanOutput shows it plain.
+func stripEscapes(s string) string {
+	if strings.IndexByte(s, 0x1b) < 0 {
+		return s
+	}
+	return ansi.Strip(s)
+}
+
+// commandCols is the width of the terminal commands write to, 0 for a
+// pipe (see Config.CommandColors).
+func (m Model) commandCols() int {
+	if !m.cfg.CommandColors {
+		return 0
+	}
+	return max(m.width, 20)
+}
