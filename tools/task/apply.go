@@ -57,7 +57,7 @@ func mergeMetadata(m Metadata, edits []MetaEdit) Metadata {
 		case found:
 			out[i].Value = e.Value
 		default:
-			out = slices.Insert(out, i, Meta{Key: e.Key, Value: e.Value})
+			out = slices.Insert(out, i, Meta(e))
 		}
 	}
 	if len(out) == 0 {
@@ -202,7 +202,8 @@ func Update(s State, in UpdateInput, limits todo.Limits, caller string) (Change,
 	}
 	if t.Status == StatusInProgress && limits.MaxInProgress > 0 && (old.Status != StatusInProgress || old.Owner != t.Owner) {
 		var others []string
-		for _, x := range s.Tasks {
+		for k := range s.Tasks {
+			x := &s.Tasks[k]
 			if x.ID != t.ID && x.Status == StatusInProgress && x.Owner == t.Owner {
 				others = append(others, "#"+x.ID)
 			}

@@ -78,7 +78,7 @@ func openDir(path string) (*Dir, State, error) {
 	}
 	d.journal, err = os.OpenFile(filepath.Join(path, JournalFile), os.O_RDWR|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
-		d.lockF.Close()
+		_ = d.lockF.Close()
 		return nil, State{}, fmt.Errorf("plan journal: %w", err)
 	}
 	st := NewState()
@@ -214,8 +214,8 @@ func (d *Dir) close(st *State, emit func(State, Record)) error {
 }
 
 func (d *Dir) closeFiles() {
-	d.journal.Close()
-	d.lockF.Close()
+	_ = d.journal.Close()
+	_ = d.lockF.Close()
 }
 
 // writeAtomic replaces path with data through a temporary file in the same
@@ -236,7 +236,7 @@ func writeAtomic(path string, data []byte) error {
 		werr = os.Rename(f.Name(), path)
 	}
 	if werr != nil {
-		os.Remove(f.Name())
+		_ = os.Remove(f.Name())
 	}
 	return werr
 }
@@ -251,7 +251,7 @@ func ReadDir(path string, fn func(State, Record)) (State, error) {
 	if err != nil {
 		return State{}, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	d := &Dir{journal: f}
 	st := NewState()
 	d.catchUp(&st, false, fn)
@@ -265,7 +265,7 @@ func follow(ctx context.Context, dir string, refresh func()) error {
 	if err != nil {
 		return err
 	}
-	defer w.Close()
+	defer func() { _ = w.Close() }()
 	if err := w.Add(dir); err != nil {
 		return err
 	}
@@ -283,7 +283,10 @@ func follow(ctx context.Context, dir string, refresh func()) error {
 			if filepath.Base(ev.Name) == JournalFile {
 				refresh()
 			}
-		case <-w.Errors:
+		case _, ok := <-w.Errors:
+			if !ok {
+				return nil
+			}
 			refresh()
 		case <-tick.C:
 			refresh()

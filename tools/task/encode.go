@@ -73,11 +73,11 @@ func appendSnapshot(dst []byte, st *State, journalBytes int64) []byte {
 	dst = append(dst, `,"journal_bytes":`...)
 	dst = strconv.AppendInt(dst, journalBytes, 10)
 	dst = append(dst, `,"tasks":[`...)
-	for i, t := range st.Tasks {
+	for i := range st.Tasks {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = AppendTask(dst, t)
+		dst = AppendTask(dst, st.Tasks[i])
 	}
 	return append(dst, "]}"...)
 }

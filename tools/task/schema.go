@@ -48,8 +48,8 @@ func objectSchema(required []string, props ...member) ordered {
 }
 
 // text is a non-blank string of at most max characters.
-func textSchema(desc string, max int) ordered {
-	return ordered{{"type", "string"}, {"description", desc}, {"minLength", 1}, {"maxLength", max}, {"pattern", todo.NonBlankPattern()}}
+func textSchema(desc string, limit int) ordered {
+	return ordered{{"type", "string"}, {"description", desc}, {"minLength", 1}, {"maxLength", limit}, {"pattern", todo.NonBlankPattern()}}
 }
 
 func idSchema(desc string) ordered {

@@ -103,8 +103,8 @@ func NewState() State { return State{NextID: 1} }
 func (s State) Clone() State {
 	out := s
 	out.Tasks = make([]Task, len(s.Tasks))
-	for i, t := range s.Tasks {
-		out.Tasks[i] = t.clone()
+	for i := range s.Tasks {
+		out.Tasks[i] = s.Tasks[i].clone()
 	}
 	return out
 }
@@ -154,8 +154,8 @@ func (s State) Free(t Task) bool {
 
 // Counts returns how many live tasks are completed, in progress and pending.
 func (s State) Counts() (completed, inProgress, pending int) {
-	for _, t := range s.Tasks {
-		switch t.Status {
+	for i := range s.Tasks {
+		switch s.Tasks[i].Status {
 		case StatusCompleted:
 			completed++
 		case StatusInProgress:
@@ -186,8 +186,8 @@ func (s *State) Apply(c Change) {
 			s.Tasks = slices.Delete(s.Tasks, i, i+1)
 		}
 	}
-	for _, t := range c.Set {
-		t = t.clone()
+	for k := range c.Set {
+		t := c.Set[k].clone()
 		if i := s.index(t.ID); i >= 0 {
 			s.Tasks[i] = t
 			continue

@@ -12,7 +12,8 @@ func ListText(st State) string {
 		return "No tasks"
 	}
 	var b strings.Builder
-	for i, t := range st.Tasks {
+	for i := range st.Tasks {
+		t := &st.Tasks[i]
 		if i > 0 {
 			b.WriteByte('\n')
 		}
@@ -21,10 +22,10 @@ func ListText(st State) string {
 		if t.Owner != "" {
 			notes = append(notes, "owner: "+t.Owner)
 		}
-		if open := st.OpenBlockers(t); len(open) > 0 {
+		if open := st.OpenBlockers(*t); len(open) > 0 {
 			notes = append(notes, "blocked by "+hashIDs(open))
 		}
-		if st.Free(t) {
+		if st.Free(*t) {
 			notes = append(notes, "free")
 		}
 		if len(notes) > 0 {

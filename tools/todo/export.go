@@ -10,7 +10,7 @@ package todo
 func IsBlank(s string) bool { return isBlank(s) }
 
 // TextOK reports whether s is non-blank text of at most max characters.
-func TextOK(s string, max int) bool { return textOK(s, max) }
+func TextOK(s string, limit int) bool { return textOK(s, limit) }
 
 // NonBlankPattern returns the JSON Schema pattern matching a string with at
 // least one character that is not blank: the schema side of IsBlank.
