@@ -94,11 +94,12 @@ func agentRun(o *agentOptions, print bool) error {
 	if o.MaxTurns < 1 || o.MaxTokens < 1 {
 		return &UsageError{fmt.Errorf("--max-turns and --max-tokens must be 1 or more")}
 	}
+	o.caller = "agent" // the owner of the tasks the agent starts
 	a, sess, err := newSessionApp(o.Options, session.ModeAgent)
 	if err != nil {
 		return err
 	}
-	defer closeSession(sess, o.Streams.ErrOut)
+	defer closeSession(a, sess, o.Streams.ErrOut)
 	clientOpts := []option.RequestOption{option.WithAPIKey(key)}
 	if base := o.Getenv("ANTHROPIC_BASE_URL"); base != "" {
 		clientOpts = append(clientOpts, option.WithBaseURL(base))

@@ -8,6 +8,7 @@ import (
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/bash"
 	"github.com/todo-shell/todo-shell/tools/offload"
+	"github.com/todo-shell/todo-shell/tools/task"
 	"github.com/todo-shell/todo-shell/tools/todo"
 	"github.com/todo-shell/todo-shell/tools/toolset"
 )
@@ -18,7 +19,11 @@ var offloadFS offload.FS
 
 // app is the engine one run of todo-shell works with.
 type app struct {
-	store    *todo.Store
+	store *todo.Store
+	tasks *task.Store  // the task plan: the session's, or a shared one (--plan)
+	panel *panelMirror // what the panel shows: the todos, then the tasks
+	stop  func()       // stops following a shared plan
+
 	registry *tools.Registry
 	runner   *bash.Runner
 	shell    *router.Shell
@@ -53,12 +58,15 @@ func newApp(o *Options) (*app, error) {
 	bash.CleanStaleState("")
 	offload.CleanStaleTemps(o.OffloadDir)
 
-	set, err := toolset.New(toolset.Options{Limits: limits, Offload: off, BashTimeout: o.BashTimeout})
+	set, err := toolset.New(toolset.Options{Limits: limits, Offload: off, BashTimeout: o.BashTimeout, Caller: o.caller})
 	if err != nil {
 		return nil, err
 	}
 	return &app{
 		store:    set.Store,
+		tasks:    set.Tasks,
+		panel:    newPanel(set.Store, set.Tasks),
+		stop:     func() {},
 		registry: set.Registry,
 		runner:   set.Runner,
 		offload:  off,

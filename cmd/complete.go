@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"github.com/todo-shell/todo-shell/repl/complete"
+	"github.com/todo-shell/todo-shell/tools/task"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -17,10 +18,12 @@ func newCompleter(o *Options, a *app) *complete.Completer {
 	return &complete.Completer{
 		Builtins: replBuiltins,
 		Commands: names,
-		Flags:    map[string][]string{todo.ReadName: {"--json", "--help"}, todo.WriteName: {"--help"}},
-		Path:     o.Getenv("PATH"),
-		Dir:      a.runner.Dir,
-		Home:     o.Getenv("HOME"),
-		Todos:    func() []todo.Item { return a.store.Snapshot().Items },
+		Flags: map[string][]string{todo.ReadName: {"--json", "--help"}, todo.WriteName: {"--help"},
+			task.CreateName: {"--help"}, task.UpdateName: {"--help"}, task.GetName: {"--help"}, task.ListName: {"--help"}},
+		Templates: task.Templates(),
+		Path:      o.Getenv("PATH"),
+		Dir:       a.runner.Dir,
+		Home:      o.Getenv("HOME"),
+		Todos:     func() []todo.Item { return a.store.Snapshot().Items },
 	}
 }

@@ -26,7 +26,7 @@ func runREPL(o *Options) error {
 	if err != nil {
 		return err
 	}
-	defer closeSession(sess, o.Streams.ErrOut)
+	defer closeSession(a, sess, o.Streams.ErrOut)
 	return runREPLWith(o, a, nil)
 }
 
@@ -69,7 +69,7 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 	}
 	m := repl.New(repl.Config{
 		Shell:       a.shell,
-		Store:       a.store,
+		Store:       a.panel.store,
 		Styles:      render.DefaultStyles(r),
 		Dir:         a.runner.Dir,
 		Trace:       o.Trace,

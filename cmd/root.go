@@ -32,6 +32,10 @@ type Options struct {
 	NoColor          bool
 	Trace            bool
 	NoHistory        bool
+	Plan             string // --plan NAME (or TODO_SHELL_PLAN): a shared task plan
+
+	// caller is who calls the Task tools by default (agent mode: "agent").
+	caller string
 
 	// Root only.
 	Command string
@@ -137,6 +141,7 @@ func newCmdRoot(s Streams, getenv func(string) string) *cobra.Command {
 	pf.BoolVar(&opts.NoColor, "no-color", false, "draw without color (NO_COLOR is honoured too)")
 	pf.BoolVar(&opts.Trace, "trace", false, "show each call's tool_use and tool_result JSON")
 	pf.BoolVar(&opts.NoHistory, "no-history", false, "keep the shell's history in memory only (default: $XDG_STATE_HOME/todo-shell/history)")
+	pf.StringVar(&opts.Plan, "plan", "", "share the named task plan in $XDG_STATE_HOME/todo-shell/plans/NAME with other processes (default: "+EnvPlan+", else the session's own)")
 	cmd.Flags().StringVarP(&opts.Command, "command", "c", "", "run one line, print its output and exit with its status")
 	cmd.Flags().BoolVar(&opts.Panel, "panel", false, "script mode: print the task box after each change")
 

@@ -66,7 +66,7 @@ func startScript(o *Options) (context.Context, *scriptRunner, func(), error) {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	r := newScriptRunner(o, a)
-	return ctx, r, func() { r.flush(); stop(); closeSession(sess, o.Streams.ErrOut) }, nil
+	return ctx, r, func() { r.flush(); stop(); closeSession(a, sess, o.Streams.ErrOut) }, nil
 }
 
 // runCommandLine is `todo-shell -c LINE`: its exit status is the line's.
@@ -230,8 +230,8 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 	if !out.Exit {
 		r.print(r.errOut, out.Stderr)
 	}
-	if r.panel && r.app.store.Version() != r.seen {
-		if snap := r.app.store.Snapshot(); snap.Version != r.seen {
+	if r.panel && r.app.panel.store.Version() != r.seen {
+		if snap := r.app.panel.store.Snapshot(); snap.Version != r.seen {
 			r.seen = snap.Version
 			box := render.TaskBox(snap, 80, &r.styles)
 			if box == "" {

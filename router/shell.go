@@ -15,6 +15,7 @@ import (
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/bash"
 	"github.com/todo-shell/todo-shell/tools/offload"
+	"github.com/todo-shell/todo-shell/tools/task"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -144,6 +145,8 @@ func (s *Shell) runAgent(ctx context.Context, line Line) Output {
 		out = s.todoWrite(ctx, args)
 	case todo.ReadName:
 		out = s.todoRead(ctx, args)
+	case task.CreateName, task.UpdateName, task.GetName:
+		out = s.taskCall(ctx, line.Name, args)
 	default:
 		out = s.generic(ctx, line.Name, args)
 	}
@@ -276,6 +279,14 @@ func (s *Shell) todoRead(ctx context.Context, args []string) Output {
 			break
 		}
 		out.Stdout = render.Plain(todo.Snapshot{Items: list.Todos})
+		// The task plan, when there is one, follows in the same form.
+		if tasks := s.taskPlain(ctx); tasks != "" {
+			if len(list.Todos) == 0 {
+				out.Stdout = tasks
+			} else {
+				out.Stdout += "\n\nTasks:\n" + tasks
+			}
+		}
 	}
 	return out
 }

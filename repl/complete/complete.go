@@ -25,6 +25,9 @@ type Completer struct {
 	Dir      func() string       // the working directory
 	Home     string              // what ~ stands for
 	Todos    func() []todo.Item  // the current list, for `TodoWrite ` + Tab
+	// Templates are arguments to offer after a command and a blank
+	// ("TaskCreate " + Tab), quoted, by command name.
+	Templates map[string]string
 
 	once  sync.Once
 	execs []string // names in PATH's directories, sorted, unique
@@ -58,6 +61,8 @@ func (c *Completer) Complete(line string, cursor int) Result {
 	switch {
 	case len(words) == 1 && words[0] == todo.WriteName && partial == "" && strings.TrimSpace(line[cursor:]) == "" && c.Todos != nil:
 		res.Candidates = []Candidate{{Display: "the current list", Insert: TodoWriteArg(c.Todos())}}
+	case len(words) == 1 && partial == "" && strings.TrimSpace(line[cursor:]) == "" && c.Templates[words[0]] != "":
+		res.Candidates = []Candidate{{Display: "a template", Insert: c.Templates[words[0]]}}
 	case len(words) == 0 && strings.HasPrefix(partial, "/") && !strings.Contains(partial[1:], "/"):
 		res.Candidates = words2cands(prefixed(c.Builtins, partial))
 	case cmdPos && !strings.Contains(partial, "/") && !strings.HasPrefix(partial, "~"):

@@ -66,6 +66,9 @@ func mergeMetadata(m Metadata, edits []MetaEdit) Metadata {
 	return out
 }
 
+// fieldOrder is the order an update's result names the fields it changed.
+var fieldOrder = []string{"subject", "description", "activeForm", "status", "owner", "metadata", "blocks", "blockedBy"}
+
 // UpdateResult says what an accepted update did, for its result text.
 type UpdateResult struct {
 	Task    Task
@@ -200,6 +203,7 @@ func Update(s State, in UpdateInput, limits todo.Limits, caller string) (Change,
 	if len(res.Fields) == 0 {
 		return Change{}, UpdateResult{Task: old}, ErrNoChange
 	}
+	slices.SortFunc(res.Fields, func(a, b string) int { return slices.Index(fieldOrder, a) - slices.Index(fieldOrder, b) })
 	if t.Status == StatusInProgress && limits.MaxInProgress > 0 && (old.Status != StatusInProgress || old.Owner != t.Owner) {
 		var others []string
 		for k := range s.Tasks {

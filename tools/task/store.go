@@ -3,6 +3,7 @@ package task
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -53,6 +54,25 @@ func OpenStore(path string, now func() time.Time) (*Store, error) {
 	}
 	s.dir, s.st = d, st
 	return s, nil
+}
+
+// Attach puts a store in memory that has no version yet onto the plan
+// directory path (created if missing), at that plan's latest version; the
+// hooks hear of it with a Record of no tool. A store with versions, or one
+// already on a directory, is an error.
+func (s *Store) Attach(path string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dir != nil || s.st.Version != 0 {
+		return fmt.Errorf("task plan: attach %s: the plan is already in use", path)
+	}
+	d, st, err := openDir(path)
+	if err != nil {
+		return err
+	}
+	s.dir, s.st = d, st
+	s.emitLocked(s.st, Record{Version: st.Version})
+	return nil
 }
 
 // Path returns the plan directory, or "" for a plan in memory.

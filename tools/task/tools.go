@@ -253,3 +253,13 @@ func GetHandler(store *Store) tools.Handler {
 		return res, nil
 	}
 }
+
+// Templates returns an argument to start from for each Task tool that takes
+// one, quoted for the shell: what Tab offers after "TaskCreate ".
+func Templates() map[string]string {
+	return map[string]string{
+		CreateName: `'{"subject":"","description":"","activeForm":""}'`,
+		UpdateName: `'{"taskId":"","status":"in_progress"}'`,
+		GetName:    `'{"taskId":""}'`,
+	}
+}

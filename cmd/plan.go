@@ -1,0 +1,125 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sync"
+
+	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/repl/history"
+	"github.com/todo-shell/todo-shell/tools/offload"
+	"github.com/todo-shell/todo-shell/tools/task"
+	"github.com/todo-shell/todo-shell/tools/todo"
+)
+
+// EnvPlan names the shared plan when --plan is not given.
+const EnvPlan = "TODO_SHELL_PLAN"
+
+// planName returns the shared plan asked for (--plan, else TODO_SHELL_PLAN),
+// or "" for none.
+func planName(o *Options) (string, error) {
+	name := o.Plan
+	if name == "" {
+		name = o.Getenv(EnvPlan)
+	}
+	if name == "" {
+		return "", nil
+	}
+	if err := offload.CheckID("plan name", name); err != nil {
+		return "", &UsageError{fmt.Errorf("--plan: %w", err)}
+	}
+	return name, nil
+}
+
+// planDir is where the shared plan name lives:
+// $XDG_STATE_HOME/todo-shell/plans/NAME.
+func planDir(o *Options, name string) (string, error) {
+	base := history.DefaultDir(o.Getenv)
+	if base == "" {
+		return "", fmt.Errorf("--plan: no state directory (set XDG_STATE_HOME or HOME)")
+	}
+	return filepath.Join(base, "plans", name), nil
+}
+
+// attachPlan puts the app's task plan on disk: the shared plan named by
+// --plan, else sessionDir ("" keeps it in memory). A shared plan is
+// followed, so the panel shows what other processes do to it.
+func attachPlan(o *Options, a *app, sessionDir string) error {
+	name, err := planName(o)
+	if err != nil {
+		return err
+	}
+	dir := sessionDir
+	if name != "" {
+		if dir, err = planDir(o, name); err != nil {
+			return err
+		}
+	}
+	if dir == "" {
+		return nil
+	}
+	if err := a.tasks.Attach(dir); err != nil {
+		return fmt.Errorf("task plan: %w", err)
+	}
+	if name != "" {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			_ = a.tasks.Follow(ctx)
+		}()
+		a.stop = func() { cancel(); <-done }
+	}
+	return nil
+}
+
+// panelMirror keeps a store holding what the panel shows — the todo list,
+// then the task plan's tasks as rows — up to date with both.
+type panelMirror struct {
+	mu          sync.Mutex
+	items, rows []todo.Item
+	store       *todo.Store
+}
+
+// newPanel returns the panel's store, fed by todos and tasks.
+func newPanel(todos *todo.Store, tasks *task.Store) *panelMirror {
+	m := &panelMirror{store: todo.NewStore(nil)}
+	todos.OnWrite(func(s todo.Snapshot) { m.set(s.Items, nil, true, false) })
+	tasks.OnChange(func(st task.State, _ task.Record) { m.set(nil, render.TaskItems(st), false, true) })
+	return m
+}
+
+func (m *panelMirror) set(items, rows []todo.Item, todos, tasks bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if todos {
+		m.items = items
+	}
+	if tasks {
+		m.rows = rows
+	}
+	merged := make([]todo.Item, 0, len(m.items)+len(m.rows))
+	m.store.Replace(append(append(merged, m.items...), m.rows...))
+}
+
+// sync takes the stores' current lists, as after a resume (a restored todo
+// list arrives by Restore, which OnWrite hooks do not hear).
+func (m *panelMirror) sync(todos *todo.Store, tasks *task.Store) {
+	items, st := todos.Snapshot().Items, tasks.Snapshot()
+	if len(items)+len(st.Tasks) > 0 {
+		m.set(items, render.TaskItems(st), true, true)
+	}
+}
+
+// closeTasks stops following the plan and closes it.
+func closeTasks(a *app, errOut io.Writer) {
+	if a == nil {
+		return
+	}
+	a.stop()
+	if err := a.tasks.Close(); err != nil {
+		fmt.Fprintln(errOut, "todo-shell: warning: task plan not saved: "+err.Error())
+	}
+}
