@@ -131,11 +131,28 @@ func watchRun(wo *WatchOptions) error {
 	if err != nil {
 		return err
 	}
-	target, what, err := watchTarget(wo)
+	name, err := planName(wo.Options)
 	if err != nil {
 		return err
 	}
+	if name != "" && (wo.Claude || wo.Arg != "") {
+		return &UsageError{fmt.Errorf("watch --plan takes no session id and no --claude")}
+	}
+	var target follow.Target
+	what := ""
+	if name == "" {
+		if target, what, err = watchTarget(wo); err != nil {
+			return err
+		}
+	}
 	out := wo.Streams.Out
+	if name != "" {
+		dir, err := planDir(wo.Options, name)
+		if err != nil {
+			return err
+		}
+		return watchPlan(wo, name, dir, limits)
+	}
 	if wo.Once && !wo.Claude && wo.Arg != "" {
 		// Asked once about one session: a session that is not there is an
 		// error, not an empty plan (a typo would look like "no plan yet").
@@ -168,12 +185,21 @@ func watchRun(wo *WatchOptions) error {
 		return err
 	}
 
+	return watchFollow(wo, what, limits, func(ctx context.Context, send func(follow.Update)) error {
+		return follow.Follow(ctx, target, send)
+	})
+}
+
+// watchFollow shows the updates run sends until it ends or the user quits:
+// live on a terminal, as lines otherwise.
+func watchFollow(wo *WatchOptions, what string, limits todo.Limits, run func(context.Context, func(follow.Update)) error) error {
+	out := wo.Streams.Out
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	updates := make(chan follow.Update, 64)
 	errc := make(chan error, 1)
 	go func() {
-		errc <- follow.Follow(ctx, target, func(u follow.Update) {
+		errc <- run(ctx, func(u follow.Update) {
 			select {
 			case updates <- u:
 			case <-ctx.Done():

@@ -1,6 +1,7 @@
 package task
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -159,16 +161,78 @@ func (d *Dir) catchUp(st *State, locked bool, emit func(State, Record)) {
 		line := buf[:nl]
 		buf = buf[nl+1:]
 		d.offset += int64(nl + 1)
-		var rec Record
-		if err := json.Unmarshal(line, &rec); err != nil || rec.Version == 0 {
-			continue // a damaged line: skip it
-		}
-		st.Apply(rec.Change)
-		st.Version = rec.Version
-		if emit != nil {
-			emit(*st, rec)
-		}
+		applyLine(st, line, emit)
 	}
+}
+
+// applyLine applies one journal line to st and tells emit (may be nil); a
+// damaged line is skipped.
+func applyLine(st *State, line []byte, emit func(State, Record)) bool {
+	var rec Record
+	if err := json.Unmarshal(line, &rec); err != nil || rec.Version == 0 {
+		return false
+	}
+	st.Apply(rec.Change)
+	st.Version = rec.Version
+	if emit != nil {
+		emit(*st, rec)
+	}
+	return true
+}
+
+// ReadJournal reads a journal (tasks.jsonl) from r, calling fn (may be nil)
+// with every version in order, and returns the last. Damaged lines and a
+// last line without its newline are skipped.
+func ReadJournal(r io.Reader, fn func(State, Record)) (State, error) {
+	st := NewState()
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return st, nil
+			}
+			return st, err
+		}
+		applyLine(&st, line, fn)
+	}
+}
+
+// IsJournal reports whether the first line of a file (head) is a task
+// journal record, so readers of several formats can tell.
+func IsJournal(head []byte) bool {
+	if i := bytes.IndexByte(head, '\n'); i >= 0 {
+		head = head[:i]
+	}
+	var rec Record
+	return json.Unmarshal(head, &rec) == nil && rec.Version > 0 && strings.HasPrefix(rec.Tool, "Task") && rec.NextID > 0
+}
+
+// Watch calls fn with every version of the plan directory path, in order —
+// those already written, then each new one as it is written — until ctx
+// ends. It never changes the plan (it creates the directory if missing, so
+// it can wait for the first writer).
+func Watch(ctx context.Context, path string, fn func(State, Record)) error {
+	if err := os.MkdirAll(path, 0o700); err != nil {
+		return err
+	}
+	st := NewState()
+	var d *Dir
+	defer func() {
+		if d != nil {
+			_ = d.journal.Close()
+		}
+	}()
+	return follow(ctx, path, func() {
+		if d == nil {
+			f, err := os.Open(filepath.Join(path, JournalFile))
+			if err != nil {
+				return
+			}
+			d = &Dir{journal: f}
+		}
+		d.catchUp(&st, false, fn)
+	})
 }
 
 // append writes rec as the journal's next line, in one write.
