@@ -19,10 +19,11 @@ var offloadFS offload.FS
 
 // app is the engine one run of todo-shell works with.
 type app struct {
-	store *todo.Store
-	tasks *task.Store  // the task plan: the session's, or a shared one (--plan)
-	panel *panelMirror // what the panel shows: the todos, then the tasks
-	stop  func()       // stops following a shared plan
+	store  *todo.Store
+	tasks  *task.Store  // the task plan: the session's, or a shared one (--plan)
+	panel  *panelMirror // what the panel shows: the todos, then the tasks
+	stop   func()       // stops following a shared plan
+	shared bool         // the task plan is a shared one (--plan)
 
 	registry *tools.Registry
 	runner   *bash.Runner

@@ -63,37 +63,58 @@ func attachPlan(o *Options, a *app, sessionDir string) error {
 	if err := a.tasks.Attach(dir); err != nil {
 		return fmt.Errorf("task plan: %w", err)
 	}
-	if name != "" {
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			_ = a.tasks.Follow(ctx)
-		}()
-		a.stop = func() { cancel(); <-done }
-	}
+	a.shared = name != ""
 	return nil
+}
+
+// showPanel turns the panel on; for a shared plan it also follows the plan,
+// so the panel shows what other processes do to it as they do it.
+func showPanel(a *app) {
+	a.panel.enable()
+	if !a.shared {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = a.tasks.Follow(ctx)
+	}()
+	a.stop = func() { cancel(); <-done }
 }
 
 // panelMirror keeps a store holding what the panel shows — the todo list,
 // then the task plan's tasks as rows — up to date with both.
+//
+// It stays off (and costs nothing) until enable: front ends without a panel
+// (mcp, serve, -c without --panel) never pay for drawing rows.
 type panelMirror struct {
 	mu          sync.Mutex
+	on          bool
 	items, rows []todo.Item
 	store       *todo.Store
+	todos       *todo.Store
+	tasks       *task.Store
 }
 
 // newPanel returns the panel's store, fed by todos and tasks.
 func newPanel(todos *todo.Store, tasks *task.Store) *panelMirror {
-	m := &panelMirror{store: todo.NewStore(nil)}
+	m := &panelMirror{store: todo.NewStore(nil), todos: todos, tasks: tasks}
 	todos.OnWrite(func(s todo.Snapshot) { m.set(s.Items, nil, true, false) })
-	tasks.OnChange(func(st task.State, _ task.Record) { m.set(nil, render.TaskItems(st), false, true) })
+	tasks.OnChange(func(st task.State, _ task.Record) {
+		if m.enabled() {
+			m.set(nil, render.TaskItems(st), false, true)
+		}
+	})
 	return m
 }
 
 func (m *panelMirror) set(items, rows []todo.Item, todos, tasks bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if !m.on {
+		return
+	}
 	if todos {
 		m.items = items
 	}
@@ -104,10 +125,19 @@ func (m *panelMirror) set(items, rows []todo.Item, todos, tasks bool) {
 	m.store.Replace(append(append(merged, m.items...), m.rows...))
 }
 
-// sync takes the stores' current lists, as after a resume (a restored todo
-// list arrives by Restore, which OnWrite hooks do not hear).
-func (m *panelMirror) sync(todos *todo.Store, tasks *task.Store) {
-	items, st := todos.Snapshot().Items, tasks.Snapshot()
+func (m *panelMirror) enabled() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.on
+}
+
+// enable turns the mirror on and takes the stores' current lists (a
+// restored todo list arrives by Restore, which OnWrite hooks do not hear).
+func (m *panelMirror) enable() {
+	m.mu.Lock()
+	m.on = true
+	m.mu.Unlock()
+	items, st := m.todos.Snapshot().Items, m.tasks.Snapshot()
 	if len(items)+len(st.Tasks) > 0 {
 		m.set(items, render.TaskItems(st), true, true)
 	}

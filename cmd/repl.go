@@ -42,6 +42,7 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 	if !inOK || !outOK {
 		return fmt.Errorf("the interactive shell needs a terminal")
 	}
+	showPanel(a)
 	r := lipgloss.NewRenderer(out)
 	if a.noColor {
 		r.SetColorProfile(termenv.Ascii)

@@ -37,6 +37,9 @@ type scriptRunner struct {
 }
 
 func newScriptRunner(o *Options, a *app) *scriptRunner {
+	if o.Panel {
+		a.panel.enable() // a script's panel is drawn between lines: no need to follow
+	}
 	return &scriptRunner{
 		app: a, out: bufio.NewWriterSize(o.Streams.Out, 64<<10), errOut: bufio.NewWriterSize(o.Streams.ErrOut, 4<<10),
 		trace: o.Trace, panel: o.Panel, safeOut: isTerminal(o.Streams.Out), safeErr: isTerminal(o.Streams.ErrOut),

@@ -75,7 +75,6 @@ func newSessionApp(o *Options, mode string) (*app, *session.Session, error) {
 		if err := attachPlan(o, a, ""); err != nil {
 			return nil, nil, err
 		}
-		a.panel.sync(a.store, a.tasks)
 		return a, nil, nil
 	}
 	s.Attach(a.store)
@@ -83,7 +82,6 @@ func newSessionApp(o *Options, mode string) (*app, *session.Session, error) {
 		closeSession(nil, s, o.Streams.ErrOut)
 		return nil, nil, err
 	}
-	a.panel.sync(a.store, a.tasks)
 	return a, s, nil
 }
 

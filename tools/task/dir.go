@@ -43,7 +43,7 @@ const (
 // it holds and where in the journal that version ends.
 
 // snapshotEvery bounds how often a large plan's snapshot is rewritten.
-const snapshotEvery = 50 * time.Millisecond
+const snapshotEvery = time.Second
 
 // smallPlan is the size (in tasks) below which the snapshot is rewritten on
 // every change.
