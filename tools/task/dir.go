@@ -293,10 +293,7 @@ func writeAtomic(path string, data []byte) error {
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}
-	if werr == nil {
-		werr = os.Chmod(f.Name(), 0o600)
-	}
-	if werr == nil {
+	if werr == nil { // CreateTemp made it 0600
 		werr = os.Rename(f.Name(), path)
 	}
 	if werr != nil {
