@@ -32,6 +32,12 @@ func TestSharedPlanAcrossRuns(t *testing.T) {
 			t.Fatalf("%v: %d %q %q", s.args, r.code, r.stdout, r.stderr)
 		}
 	}
+	// A session's own plan, watched with --tasks.
+	r0 := run(t, "", env, "--session", "s1", "--offload-dir", filepath.Join(state, "off"), "-c", `TaskCreate '{"subject":"Mine","description":""}'`)
+	w := run(t, "", env, "--offload-dir", filepath.Join(state, "off"), "watch", "--tasks", "--once", "s1")
+	if r0.code != 0 || !strings.Contains(w.stdout, "○ #1 Mine") {
+		t.Fatalf("watch --tasks: %q %q / %q", w.stdout, w.stderr, r0.stderr)
+	}
 	env[EnvPlan] = "build"
 	if r := run(t, "", env, "-c", "TaskList"); r.stdout != "#1 [pending] Read the spec (free)\n" {
 		t.Fatalf("%s: %q %q", EnvPlan, r.stdout, r.stderr)

@@ -21,6 +21,7 @@ import (
 	"github.com/todo-shell/todo-shell/internal/follow"
 	"github.com/todo-shell/todo-shell/internal/live"
 	"github.com/todo-shell/todo-shell/internal/plan"
+	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
@@ -33,6 +34,7 @@ type WatchOptions struct {
 	Claude bool
 	Once   bool
 	JSON   bool
+	Tasks  bool // the session's task plan instead of its todo list
 }
 
 // waitingText is what the panel shows while the list is empty.
@@ -76,6 +78,7 @@ q or Ctrl+C quits.`,
 	f.BoolVar(&wo.Claude, "claude", false, "follow a Claude Code session of DIR (default: the current directory)")
 	f.BoolVar(&wo.Once, "once", false, "print the panel once and exit")
 	f.BoolVar(&wo.JSON, "json", false, "print each plan version as a JSON line as it happens")
+	f.BoolVar(&wo.Tasks, "tasks", false, "follow the session's task plan (TaskCreate/TaskUpdate) instead of its todo list")
 	return cmd
 }
 
@@ -135,8 +138,24 @@ func watchRun(wo *WatchOptions) error {
 	if err != nil {
 		return err
 	}
-	if name != "" && (wo.Claude || wo.Arg != "") {
-		return &UsageError{fmt.Errorf("watch --plan takes no session id and no --claude")}
+	if name != "" && (wo.Claude || wo.Arg != "" || wo.Tasks) {
+		return &UsageError{fmt.Errorf("watch --plan takes no session id, --tasks or --claude")}
+	}
+	if wo.Tasks {
+		if wo.Claude {
+			return &UsageError{fmt.Errorf("watch --tasks is for todo-shell sessions, not --claude")}
+		}
+		id := wo.Arg
+		if id == "" {
+			if id, err = session.Latest(wo.OffloadDir); err != nil || id == "" {
+				return fmt.Errorf("watch --tasks: no session in %s", wo.OffloadDir)
+			}
+		} else if err := offload.CheckID("session id", id); err != nil {
+			return &UsageError{err}
+		} else if _, err := os.Stat(filepath.Join(wo.OffloadDir, id)); err != nil {
+			return fmt.Errorf("watch: no session %s in %s (see todo-shell sessions)", id, wo.OffloadDir)
+		}
+		return watchPlan(wo, "of session "+id, filepath.Join(wo.OffloadDir, id), limits)
 	}
 	var target follow.Target
 	what := ""

@@ -24,7 +24,7 @@ func planVersion(st task.State, rec task.Record) *plan.Version {
 
 // watchPlan is watch --plan: the shared plan in dir, every version of it.
 func watchPlan(wo *WatchOptions, name, dir string, limits todo.Limits) error {
-	source := "plan " + name
+	source := "plan " + name // "plan build", "plan of session ID"
 	if wo.Once {
 		var last task.Record
 		st, err := task.ReadDir(dir, func(_ task.State, r task.Record) { last = r })
