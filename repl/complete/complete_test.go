@@ -142,3 +142,14 @@ func displays(r Result) []string {
 	}
 	return out
 }
+
+func TestTemplates(t *testing.T) {
+	c := &Completer{Commands: []string{"TaskCreate"}, Templates: map[string]string{"TaskCreate": `'{"subject":""}'`}}
+	res := c.Complete("TaskCreate ", len("TaskCreate "))
+	if len(res.Candidates) != 1 || res.Candidates[0].Insert != `'{"subject":""}'` || res.Start != len("TaskCreate ") {
+		t.Fatalf("%+v", res)
+	}
+	if res := c.Complete("TaskList ", len("TaskList ")); len(res.Candidates) == 1 && res.Candidates[0].Display == "a template" {
+		t.Fatalf("a template for a command without one: %+v", res)
+	}
+}
