@@ -134,9 +134,9 @@ func newCmdRoot(s Streams, getenv func(string) string) *cobra.Command {
 	pf.StringVar(&opts.OffloadDir, "offload-dir", ".offload", "where offloaded results go")
 	pf.IntVar(&opts.OffloadThreshold, "offload-threshold", offload.DefaultThreshold, "offload results of this many characters or more (0: never)")
 	opts.MaxItems, opts.MaxContentLength, opts.MaxInProgress = todo.DefaultLimits().MaxItems, todo.DefaultLimits().MaxContentLength, todo.DefaultLimits().MaxInProgress
-	pf.Var(&limitValue{&opts.MaxItems, 1}, "max-items", "most todos in a list (overrides "+todo.EnvMaxItems+")")
-	pf.Var(&limitValue{&opts.MaxContentLength, 1}, "max-content-length", "most characters in content and activeForm (overrides "+todo.EnvMaxContentLength+")")
-	pf.Var(&limitValue{&opts.MaxInProgress, 0}, "max-in-progress", "most todos in_progress at once, 0 for no limit (overrides "+todo.EnvMaxInProgress+")")
+	pf.Var(&limitValue{&opts.MaxItems, 1}, "max-items", "most todos in a list, and tasks in the task plan (overrides "+todo.EnvMaxItems+")")
+	pf.Var(&limitValue{&opts.MaxContentLength, 1}, "max-content-length", "most characters in content and activeForm, and in a task's subject, activeForm and owner (overrides "+todo.EnvMaxContentLength+")")
+	pf.Var(&limitValue{&opts.MaxInProgress, 0}, "max-in-progress", "most todos in_progress at once, and tasks in_progress for one owner; 0 for no limit (overrides "+todo.EnvMaxInProgress+")")
 	pf.DurationVar(&opts.BashTimeout, "bash-timeout", 2*time.Minute, "how long a bash command may run")
 	pf.BoolVar(&opts.NoColor, "no-color", false, "draw without color (NO_COLOR is honoured too)")
 	pf.BoolVar(&opts.Trace, "trace", false, "show each call's tool_use and tool_result JSON")
