@@ -60,7 +60,11 @@ func attachPlan(o *Options, a *app, sessionDir string) error {
 	if dir == "" {
 		return nil
 	}
-	if err := a.tasks.Attach(dir); err != nil {
+	attach := a.tasks.Attach
+	if name == "" {
+		attach = a.tasks.AttachLazy // a session's files appear with its first task
+	}
+	if err := attach(dir); err != nil {
 		return fmt.Errorf("task plan: %w", err)
 	}
 	a.shared = name != ""

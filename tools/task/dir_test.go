@@ -331,3 +331,25 @@ func TestFollowSeesOtherProcessChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestAttachLazy(t *testing.T) {
+	dir := t.TempDir()
+	s := NewStore(nil)
+	if err := s.AttachLazy(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, JournalFile)); err == nil {
+		t.Fatal("files made before the first change")
+	}
+	reg := tools.NewRegistry()
+	if err := Register(reg, s, Options{Limits: todo.DefaultLimits()}); err != nil {
+		t.Fatal(err)
+	}
+	call(t, reg, CreateName, `{"subject":"one","description":""}`)
+	s.Close()
+	s2 := NewStore(nil)
+	if err := s2.AttachLazy(dir); err != nil || s2.Version() != 1 || s2.Path() != dir {
+		t.Fatalf("%v: version %d at %q", err, s2.Version(), s2.Path())
+	}
+	s2.Close()
+}

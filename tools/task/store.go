@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 )
@@ -29,7 +31,8 @@ type Store struct {
 	mu    sync.Mutex
 	st    State
 	hooks []*hook
-	dir   *Dir // nil: in memory
+	dir   *Dir   // nil: in memory
+	lazy  string // a directory to attach at the first change (AttachLazy)
 	now   func() time.Time
 }
 
@@ -72,6 +75,21 @@ func (s *Store) Attach(path string) error {
 	}
 	s.dir, s.st = d, st
 	s.emitLocked(s.st, Record{Version: st.Version})
+	return nil
+}
+
+// AttachLazy is Attach, put off until the first change if path holds no
+// plan yet: a session that never uses the Task tools gets no files.
+func (s *Store) AttachLazy(path string) error {
+	if _, err := os.Stat(filepath.Join(path, JournalFile)); err == nil {
+		return s.Attach(path)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dir != nil || s.st.Version != 0 {
+		return fmt.Errorf("task plan: attach %s: the plan is already in use", path)
+	}
+	s.lazy = path
 	return nil
 }
 
@@ -161,6 +179,13 @@ func (s *Store) OnChange(fn func(State, Record)) (remove func()) {
 func (s *Store) Do(rec Record, compute func(State) (Change, error)) (State, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.lazy != "" && s.dir == nil {
+		d, st, err := openDir(s.lazy)
+		if err != nil {
+			return s.st, err
+		}
+		s.dir, s.st, s.lazy = d, st, ""
+	}
 	if s.dir != nil {
 		if err := s.dir.lock(); err != nil {
 			return State{}, err
