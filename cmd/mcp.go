@@ -103,7 +103,7 @@ Bash is published only with --allow-bash: it runs any command the client sends.`
 // command still running.
 func runMCP(ctx context.Context, a *app, mo *mcpOptions, level slog.Level, s Streams) error {
 	logger := slog.New(slog.NewTextHandler(s.ErrOut, &slog.HandlerOptions{Level: level}))
-	names := append([]string{todo.WriteName, todo.ReadName}, task.Names[:]...)
+	names := append([]string{todo.WriteName, todo.ReadName}, task.Names()...)
 	if mo.allowBash {
 		names = append(names, "Bash")
 	}

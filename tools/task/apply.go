@@ -67,7 +67,7 @@ func mergeMetadata(m Metadata, edits []MetaEdit) Metadata {
 }
 
 // fieldOrder is the order an update's result names the fields it changed.
-var fieldOrder = []string{"subject", "description", "activeForm", "status", "owner", "metadata", "blocks", "blockedBy"}
+const fieldOrder = "subject description activeForm status owner metadata blocks blockedBy"
 
 // UpdateResult says what an accepted update did, for its result text.
 type UpdateResult struct {
@@ -203,7 +203,8 @@ func Update(s State, in UpdateInput, limits todo.Limits, caller string) (Change,
 	if len(res.Fields) == 0 {
 		return Change{}, UpdateResult{Task: old}, ErrNoChange
 	}
-	slices.SortFunc(res.Fields, func(a, b string) int { return slices.Index(fieldOrder, a) - slices.Index(fieldOrder, b) })
+	order := strings.Fields(fieldOrder)
+	slices.SortFunc(res.Fields, func(a, b string) int { return slices.Index(order, a) - slices.Index(order, b) })
 	if t.Status == StatusInProgress && limits.MaxInProgress > 0 && (old.Status != StatusInProgress || old.Owner != t.Owner) {
 		var others []string
 		for k := range s.Tasks {

@@ -140,7 +140,7 @@ func FuzzTaskTools(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, input []byte) {
 		checkAgreement(t, vs, input)
-		for _, name := range Names {
+		for _, name := range Names() {
 			before := store.Snapshot()
 			res := reg.Execute(context.Background(), "toolu_f", name, input)
 			if res.IsError && !reflect.DeepEqual(before, store.Snapshot()) {

@@ -19,8 +19,8 @@ const (
 	GetName    = "TaskGet"
 )
 
-// Names are the Task tools' names in the order they are registered.
-var Names = [...]string{CreateName, GetName, UpdateName, ListName}
+// Names returns the Task tools' names in the order they are registered.
+func Names() []string { return []string{CreateName, GetName, UpdateName, ListName} }
 
 //go:embed taskcreate.md
 var createDescription string

@@ -311,7 +311,7 @@ func (c *checker) ids(obj object, name string) []string {
 	return v.strs
 }
 
-var statusChoices = "Must be one of: pending, in_progress, completed, deleted"
+const statusChoices = "Must be one of: pending, in_progress, completed, deleted"
 
 // ValidateCreate decodes and checks a TaskCreate input: a *SyntaxError
 // when it is not JSON, a *ValidationError listing every problem.
