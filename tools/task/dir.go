@@ -97,6 +97,13 @@ func openDir(path string) (*Dir, State, error) {
 		return nil, State{}, err
 	}
 	d.catchUp(&st, true, nil)
+	// Snapshots are written under the lock: a temporary file left now
+	// is a killed writer's.
+	if stale, err := filepath.Glob(filepath.Join(path, "."+SnapshotFile+".*")); err == nil {
+		for _, f := range stale {
+			_ = os.Remove(f)
+		}
+	}
 	if d.snapVer != st.Version {
 		d.snapshot(&st, true)
 	}

@@ -353,3 +353,16 @@ func TestAttachLazy(t *testing.T) {
 	}
 	s2.Close()
 }
+
+func TestOpenRemovesAKilledWritersTemporaryFile(t *testing.T) {
+	dir := t.TempDir()
+	tmp := filepath.Join(dir, "."+SnapshotFile+".12345")
+	if err := os.WriteFile(tmp, []byte(`{"version":`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := mustOpen(dir)
+	defer s.Close()
+	if _, err := os.Stat(tmp); err == nil {
+		t.Fatal("the temporary file is still there")
+	}
+}
