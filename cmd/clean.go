@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/todo-shell/todo-shell/internal/session"
+	"github.com/todo-shell/todo-shell/render"
 )
 
 // cleanOptions are the clean command's flags.
@@ -72,7 +73,12 @@ func cleanRun(o *cleanOptions, age time.Duration) error {
 	}
 	var freed int64
 	n, failed := 0, false
-	for _, r := range removed {
+	for i := range removed {
+		r := &removed[i]
+		if r.Skipped != "" {
+			fmt.Fprintf(o.Streams.ErrOut, "todo-shell: skipped %s: %s\n", r.ID, render.Sanitize(r.Skipped))
+			continue
+		}
 		if r.Err != nil {
 			fmt.Fprintf(o.Streams.ErrOut, "todo-shell: could not remove %s: %v\n", r.ID, r.Err)
 			failed = true

@@ -62,7 +62,11 @@ func isTerminal(v any) bool {
 func Main(args []string, s Streams) int { return mainWithEnv(args, s, os.Getenv) }
 
 func mainWithEnv(args []string, s Streams, getenv func(string) string) int {
-	root := newCmdRoot(s, getenv)
+	return mainWith(args, s, host{getenv: getenv})
+}
+
+func mainWith(args []string, s Streams, h host) int {
+	root := newCmdRoot(s, h)
 	root.SetArgs(args)
 	err := root.Execute()
 	var exit *ExitError

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -26,7 +25,11 @@ func runREPL(o *Options) error {
 	if err != nil {
 		return err
 	}
-	defer closeSession(a, sess, o.Streams.ErrOut)
+	defer func() {
+		closeSession(a, sess, o.Streams.ErrOut)
+		printNote(o.Streams.ErrOut, leftNote(sess, "todo-shell"))
+	}()
+	printNote(o.Streams.ErrOut, resumedNote(sess, a.store.Snapshot(), -1))
 	return runREPLWith(o, a, nil)
 }
 
@@ -58,9 +61,11 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 	if err != nil {
 		return err
 	}
-	defer term.Restore(in.Fd(), state)
-	io.WriteString(out, ansi.HideCursor+ansi.SetModeBracketedPaste)
-	defer io.WriteString(out, ansi.ResetModeBracketedPaste+ansi.ShowCursor+ansi.SetAutoWrapMode) // auto-wrap: see repl.Screen
+	defer func() { _ = term.Restore(in.Fd(), state) }()                  // on the way out: nothing left to do if it fails
+	_, _ = out.WriteString(ansi.HideCursor + ansi.SetModeBracketedPaste) // the terminal: nothing to do on failure
+	defer func() {
+		_, _ = out.WriteString(ansi.ResetModeBracketedPaste + ansi.ShowCursor + ansi.SetModeAutoWrap) // auto-wrap: see repl.Screen
+	}()
 
 	screen := repl.NewScreen(out)
 	var md *markdown.Styles
@@ -103,7 +108,9 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 
 	screen.SetView(m.View())
 	screen.Start()
+	stopProgress := replProgress(o, out, a.store)
 	final, err := p.Run()
+	stopProgress()
 	screen.Stop()
 	a.runner.Kill() // leave nothing running behind the shell
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/todo-shell/todo-shell/internal/live"
 	"github.com/todo-shell/todo-shell/internal/plan"
+	"github.com/todo-shell/todo-shell/internal/readgate"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -56,7 +57,6 @@ the version breaks. --json prints one object per version.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.changed = cmd.Flags().Changed
 			ro.File = args[0]
 			if ro.Speed <= 0 {
 				return &UsageError{fmt.Errorf("--speed must be more than 0, got %g", ro.Speed)}
@@ -80,11 +80,14 @@ func replayRun(ro *ReplayOptions) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(ro.File)
-	if err != nil {
-		return fmt.Errorf("replay: %w", err)
+	if fi, err := os.Stat(ro.File); err == nil && fi.IsDir() {
+		return taskListReplayError(render.Sanitize(ro.File))
 	}
-	defer f.Close()
+	f, _, err := readgate.Open(ro.File)
+	if err != nil {
+		return fmt.Errorf("replay: %s cannot be read: %s", render.Sanitize(ro.File), readgate.Reason(err))
+	}
+	defer func() { _ = f.Close() }() // only read
 	// A task plan's journal is replayed as the versions of its tasks.
 	f, cleanup, err := taskJournalAsTodos(f)
 	if err != nil {
@@ -103,7 +106,7 @@ func replayRun(ro *ReplayOptions) error {
 		return replayPlay(ro, f, in, out.(*os.File))
 	}
 	w := bufio.NewWriterSize(out, 64<<10)
-	defer w.Flush()
+	defer func() { _ = w.Flush() }() // on an error return, that error is the one to report; see below
 	var p plan.Parser
 	lines := &badLines{file: ro.File, p: &p, errOut: ro.Streams.ErrOut}
 	var emit func(plan.Event)
@@ -116,9 +119,9 @@ func replayRun(ro *ReplayOptions) error {
 				return
 			}
 			v := e.Version
-			buf = plan.AppendRecord(buf[:0], v, plan.Changes(prev, v), plan.Problems(v.Todos, limits))
+			buf = plan.AppendRecord(buf[:0], v, plan.Changes(prev, v), plan.Check(v, limits))
 			buf = append(buf, '\n')
-			w.Write(buf)
+			_, _ = w.Write(buf) // a bufio.Writer keeps its first error: the final Flush reports it
 			prev = v
 		}
 	} else {
@@ -133,6 +136,9 @@ func replayRun(ro *ReplayOptions) error {
 	}
 	if tl != nil {
 		tl.finish()
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("replay: %w", err)
 	}
 	return nil
 }
@@ -156,12 +162,12 @@ func (b *badLines) add(err error) {
 		return
 	}
 	b.flushHeld()
-	fmt.Fprintf(b.errOut, "todo-shell: replay: %s:%v (skipped)\n", b.file, strings.TrimPrefix(err.Error(), "line "))
+	fmt.Fprintf(b.errOut, "todo-shell: replay: %s:%v (skipped)\n", render.Sanitize(b.file), render.Sanitize(strings.TrimPrefix(err.Error(), "line ")))
 }
 
 func (b *badLines) flushHeld() {
 	if b.first != nil {
-		fmt.Fprintf(b.errOut, "todo-shell: replay: %s:%v (skipped)\n", b.file, strings.TrimPrefix(b.first.Error(), "line "))
+		fmt.Fprintf(b.errOut, "todo-shell: replay: %s:%v (skipped)\n", render.Sanitize(b.file), render.Sanitize(strings.TrimPrefix(b.first.Error(), "line ")))
 		if b.held > 1 {
 			fmt.Fprintf(b.errOut, "todo-shell: replay: %s: %d more unreadable lines before the first record\n", b.file, b.held-1)
 		}
@@ -176,10 +182,10 @@ func (b *badLines) finish() error {
 		return nil
 	}
 	if b.first != nil {
-		return fmt.Errorf("replay: %s is not a transcript: no line is a todo-shell or Claude Code record (%s:%v)",
-			b.file, b.file, strings.TrimPrefix(b.first.Error(), "line "))
+		return fmt.Errorf("replay: %s is not a transcript: no line is a record of todo-shell, Claude Code, Codex, Gemini CLI or opencode (%s:%v)",
+			render.Sanitize(b.file), render.Sanitize(b.file), render.Sanitize(strings.TrimPrefix(b.first.Error(), "line ")))
 	}
-	return fmt.Errorf("replay: %s is not a transcript: it has no todo-shell or Claude Code record", b.file)
+	return fmt.Errorf("replay: %s is not a transcript: it has no record of todo-shell, Claude Code, Codex, Gemini CLI or opencode", render.Sanitize(b.file))
 }
 
 // timeline prints the --summary blocks.
@@ -202,15 +208,15 @@ func (t *timeline) add(e plan.Event) {
 	v := e.Version
 	if t.versions == 0 {
 		t.start = v.Time
-		fmt.Fprintf(t.w, "%s (%s)", t.file, t.p.Format())
+		fmt.Fprintf(t.w, "%s (%s)", render.Sanitize(t.file), t.p.Format())
 		if !v.Time.IsZero() {
 			fmt.Fprintf(t.w, ", from %s", v.Time.UTC().Format("2006-01-02 15:04:05 UTC"))
 		}
-		t.w.WriteString("\n")
+		_, _ = t.w.WriteString("\n") // a bufio.Writer: the final Flush reports its error
 	}
 	t.versions++
 	c := plan.Changes(t.prev, v)
-	problems := plan.Problems(v.Todos, t.limits)
+	problems := plan.Check(v, t.limits)
 	done, active, pending := todo.Snapshot{Items: v.Todos}.Counts()
 	when := "--:--:--"
 	if !v.Time.IsZero() {
@@ -220,15 +226,21 @@ func (t *timeline) add(e plan.Event) {
 		}
 	}
 	fmt.Fprintf(t.w, "\nv%d  %s  %d/%d done, %d in progress, %d pending  %s (line %d)\n",
-		v.N, when, done, len(v.Todos), active, pending, v.ToolUseID, v.Line)
+		v.N, when, done, len(v.Todos), active, pending, render.Sanitize(v.ToolUseID), v.Line)
 	for _, s := range c.Added {
 		fmt.Fprintf(t.w, "    + added      %s\n", render.Sanitize(s))
+	}
+	for _, r := range c.Renamed {
+		fmt.Fprintf(t.w, "    ~ renamed    %s → %s\n", render.Sanitize(r.From), render.Sanitize(r.To))
 	}
 	for _, s := range c.Started {
 		fmt.Fprintf(t.w, "    %s started    %s\n", render.IconActive, render.Sanitize(s))
 	}
 	for _, s := range c.Completed {
 		fmt.Fprintf(t.w, "    %s completed  %s\n", render.IconDone, render.Sanitize(s))
+	}
+	for _, s := range c.Notes {
+		fmt.Fprintf(t.w, "    · %s\n", render.Sanitize(s))
 	}
 	for _, s := range c.Dropped {
 		fmt.Fprintf(t.w, "    ! DROPPED without being completed: %s\n", render.Sanitize(s))
@@ -245,8 +257,14 @@ func (t *timeline) add(e plan.Event) {
 
 func (t *timeline) finish() {
 	if t.versions == 0 {
-		fmt.Fprintf(t.w, "%s (%s): no plan versions in %d lines\n", t.file, t.p.Format(), t.p.Lines())
+		fmt.Fprintf(t.w, "%s (%s): no plan versions in %d lines\n", render.Sanitize(t.file), t.p.Format(), t.p.Lines())
+		if t.p.KeepsNoPlan() {
+			fmt.Fprintf(t.w, "%s\n", noPlanText)
+		}
 		return
+	}
+	if tool := t.p.MCPTool(); tool != "" {
+		fmt.Fprintf(t.w, "\nthe plan was kept by todo-shell over MCP (%s): its own record is the session's todos.jsonl (todo-shell sessions; todo-shell watch)\n", render.Sanitize(tool))
 	}
 	fmt.Fprintf(t.w, "\n%s; %s dropped without being completed; %s a rule\n",
 		count(t.versions, "version", "versions"), count(t.dropped, "item", "items"), count(t.broken, "version breaks", "versions break"))
@@ -292,7 +310,7 @@ func (pl *player) panel(v *plan.Version) string {
 	if v == nil {
 		return ""
 	}
-	return render.TaskBox(todo.Snapshot{Items: v.Todos, Version: uint64(v.N)}, pl.width, &pl.styles)
+	return render.TaskBox(todo.Snapshot{Items: plan.Display(v), Version: uint64(v.N)}, pl.width, &pl.styles)
 }
 
 // show draws one event.
@@ -322,11 +340,11 @@ func replayPlay(ro *ReplayOptions, f *os.File, in, out *os.File) error {
 		if err != nil {
 			return err
 		}
-		defer term.Restore(in.Fd(), state)
+		defer func() { _ = term.Restore(in.Fd(), state) }() // on the way out: nothing left to do if it fails
 		go live.ReadKeys(in, keys)
 	}
-	io.WriteString(out, ansi.HideCursor)
-	defer io.WriteString(out, ansi.ShowCursor)
+	_, _ = out.WriteString(ansi.HideCursor) // the terminal: nothing to do on failure
+	defer func() { _, _ = out.WriteString(ansi.ShowCursor) }()
 	pl := &player{scroll: live.NewScroll(out), styles: render.DefaultStyles(r), width: width}
 	p := plan.Parser{Playback: true}
 	lines := &badLines{file: ro.File, p: &p, errOut: io.Discard}
@@ -356,7 +374,7 @@ func replayPlay(ro *ReplayOptions, f *os.File, in, out *os.File) error {
 		case k := <-keys:
 			if k == live.KeyQuit {
 				stopped = true
-				f.Close() // ends the scan
+				_ = f.Close() // ends the scan (only read)
 				return
 			}
 		default:
@@ -372,7 +390,7 @@ func replayPlay(ro *ReplayOptions, f *os.File, in, out *os.File) error {
 					timer.Stop()
 					if k == live.KeyQuit {
 						stopped = true
-						f.Close() // ends the scan
+						_ = f.Close() // ends the scan (only read)
 						return
 					}
 				}

@@ -25,11 +25,12 @@ type Options struct {
 	Continue         bool   // --continue
 	OffloadDir       string
 	OffloadThreshold int
-	MaxItems         int
-	MaxContentLength int
-	MaxInProgress    int
+	MaxItems         int // used when its flag was given (maxItemsGiven)
+	MaxContentLength int // used when its flag was given
+	MaxInProgress    int // used when its flag was given
 	BashTimeout      time.Duration
 	NoColor          bool
+	NoProgress       bool // --no-progress: the plan's progress stays out of the terminal title
 	Trace            bool
 	NoHistory        bool
 	Plan             string // --plan NAME (or TODO_SHELL_PLAN): a shared task plan
@@ -41,7 +42,13 @@ type Options struct {
 	Command string
 	Panel   bool
 
-	changed func(name string) bool
+	// Whether each limit flag was given: its value then wins over the
+	// environment. The flags set these themselves (limitValue).
+	maxItemsGiven, maxContentLengthGiven, maxInProgressGiven bool
+
+	// offloadFS is the file system offload files go through; nil is the
+	// operating system's (tests inject faults).
+	offloadFS offload.FS
 }
 
 const rootLong = `todo-shell is a small agent shell: type TodoWrite and TodoRead the way a model calls
@@ -83,10 +90,16 @@ const rootExample = `  $ todo-shell
   $ todo-shell tools`
 
 // NewCmdRoot returns the root command.
-func NewCmdRoot(s Streams) *cobra.Command { return newCmdRoot(s, os.Getenv) }
+func NewCmdRoot(s Streams) *cobra.Command { return newCmdRoot(s, host{getenv: os.Getenv}) }
 
-func newCmdRoot(s Streams, getenv func(string) string) *cobra.Command {
-	opts := &Options{Streams: s, Getenv: getenv}
+// host is what a run takes from its surroundings besides its streams.
+type host struct {
+	getenv    func(string) string
+	offloadFS offload.FS // nil: the operating system's
+}
+
+func newCmdRoot(s Streams, h host) *cobra.Command {
+	opts := &Options{Streams: s, Getenv: h.getenv, offloadFS: h.offloadFS}
 	cmd := &cobra.Command{
 		Use:           "todo-shell [FILE]",
 		Short:         "An agent shell with TodoWrite, TodoRead, bash and a live task panel",
@@ -101,7 +114,6 @@ func newCmdRoot(s Streams, getenv func(string) string) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.changed = cmd.Flags().Changed
 			if cmd.Flags().Changed("command") {
 				if len(args) > 0 {
 					return &UsageError{fmt.Errorf("-c and FILE cannot be used together")}
@@ -113,7 +125,7 @@ func newCmdRoot(s Streams, getenv func(string) string) *cobra.Command {
 				if err != nil {
 					return &UsageError{fmt.Errorf("%s: cannot read it (%w); it is not a command either", args[0], err)}
 				}
-				defer f.Close()
+				defer func() { _ = f.Close() }() // only read
 				return runScript(opts, f)
 			}
 			if isTerminal(s.In) && isTerminal(s.Out) {
@@ -134,11 +146,12 @@ func newCmdRoot(s Streams, getenv func(string) string) *cobra.Command {
 	pf.StringVar(&opts.OffloadDir, "offload-dir", ".offload", "where offloaded results go")
 	pf.IntVar(&opts.OffloadThreshold, "offload-threshold", offload.DefaultThreshold, "offload results of this many characters or more (0: never)")
 	opts.MaxItems, opts.MaxContentLength, opts.MaxInProgress = todo.DefaultLimits().MaxItems, todo.DefaultLimits().MaxContentLength, todo.DefaultLimits().MaxInProgress
-	pf.Var(&limitValue{&opts.MaxItems, 1}, "max-items", "most todos in a list, and tasks in the task plan (overrides "+todo.EnvMaxItems+")")
-	pf.Var(&limitValue{&opts.MaxContentLength, 1}, "max-content-length", "most characters in content and activeForm, and in a task's subject, activeForm and owner (overrides "+todo.EnvMaxContentLength+")")
-	pf.Var(&limitValue{&opts.MaxInProgress, 0}, "max-in-progress", "most todos in_progress at once, and tasks in_progress for one owner; 0 for no limit (overrides "+todo.EnvMaxInProgress+")")
+	pf.Var(&limitValue{&opts.MaxItems, 1, &opts.maxItemsGiven}, "max-items", "most todos in a list, and tasks in the task plan (overrides "+todo.EnvMaxItems+")")
+	pf.Var(&limitValue{&opts.MaxContentLength, 1, &opts.maxContentLengthGiven}, "max-content-length", "most characters in content and activeForm, and in a task's subject, activeForm and owner (overrides "+todo.EnvMaxContentLength+")")
+	pf.Var(&limitValue{&opts.MaxInProgress, 0, &opts.maxInProgressGiven}, "max-in-progress", "most todos in_progress at once, and tasks in_progress for one owner; 0 for no limit (overrides "+todo.EnvMaxInProgress+")")
 	pf.DurationVar(&opts.BashTimeout, "bash-timeout", 2*time.Minute, "how long a bash command may run")
 	pf.BoolVar(&opts.NoColor, "no-color", false, "draw without color (NO_COLOR is honoured too)")
+	pf.BoolVar(&opts.NoProgress, "no-progress", false, "keep the plan's progress out of the terminal title (also TODO_SHELL_NO_PROGRESS=1)")
 	pf.BoolVar(&opts.Trace, "trace", false, "show each call's tool_use and tool_result JSON")
 	pf.BoolVar(&opts.NoHistory, "no-history", false, "keep the shell's history in memory only (default: $XDG_STATE_HOME/todo-shell/history)")
 	pf.StringVar(&opts.Plan, "plan", "", "share the named task plan in $XDG_STATE_HOME/todo-shell/plans/NAME with other processes (default: "+EnvPlan+", else the session's own)")
@@ -184,10 +197,12 @@ func strictCompletion(root *cobra.Command) {
 }
 
 // limitValue is a limit flag: a whole number from min to todo.MaxLimit, with
-// the same messages as the environment variables get.
+// the same messages as the environment variables get. Setting it sets
+// *given, so the flag, not the environment, decides the limit.
 type limitValue struct {
-	dst *int
-	min int
+	dst   *int
+	min   int
+	given *bool
 }
 
 func (v *limitValue) String() string {
@@ -203,6 +218,9 @@ func (v *limitValue) Set(s string) error {
 		return err
 	}
 	*v.dst = n
+	if v.given != nil {
+		*v.given = true
+	}
 	return nil
 }
 

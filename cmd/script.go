@@ -18,6 +18,7 @@ import (
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
+	"github.com/todo-shell/todo-shell/tools/offload"
 )
 
 // scriptRunner runs lines without a terminal UI: stdout to stdout, stderr to
@@ -80,7 +81,8 @@ func runCommandLine(o *Options) error {
 	}
 	defer done()
 	var sc router.Scanner
-	if sc.Write(o.Command); sc.Incomplete() {
+	sc.Write(o.Command)
+	if sc.Incomplete() {
 		r.print(r.errOut, "Error: unexpected end of the command: "+sc.Problem(1))
 		return &ExitError{ExitFailed}
 	}
@@ -106,14 +108,14 @@ func runScript(o *Options, in io.Reader) error {
 	failed, last := false, 0
 	lines := newLineReader(in)
 	// A command can go on over several lines (an open quote, a trailing
-	// backslash): they collect in pending, and the scanner follows them in
+	// backslash, a here-document): they collect in pending, and the scanner follows them in
 	// linear time, so an unclosed quote costs a pass over the input, not a
 	// pass per line.
 	var (
 		pending strings.Builder
-		sc      router.Scanner
-		lineNo  int // lines read
-		first   int // the line the pending command began on
+		sc      = router.Scanner{Heredocs: true} // lines are bash: here-documents too
+		lineNo  int                              // lines read
+		first   int                              // the line the pending command began on
 	)
 	for ctx.Err() == nil {
 		if lines.drained() {
@@ -222,12 +224,15 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 		stdout = render.WrapHelp(stdout, r.width-1)
 	}
 	r.print(r.out, stdout)
-	if out.Offloaded != nil {
-		lines, more := render.Preview(out.Offloaded)
-		if more > 0 {
-			lines = append(lines, fmt.Sprintf("… %d more lines", more))
+	if out.Offloaded != nil { // the first lines and the last (a failure is at the end)
+		var last []string
+		if _, more := render.Preview(out.Offloaded); more > 0 {
+			last, _ = offload.TailLines(out.Offloaded.Path, render.PreviewTail+1)
+			if n := len(last); n > 0 && out.Stderr != "" && last[n-1] == out.Stderr {
+				last = last[:n-1] // the trailer, printed on its own
+			}
 		}
-		r.print(r.out, strings.Join(lines, "\n"))
+		r.print(r.out, strings.Join(render.PreviewText(render.PreviewAround(out.Offloaded, last)), "\n"))
 	}
 	r.print(r.errOut, out.Warning)
 	if !out.Exit {
@@ -256,17 +261,19 @@ func (r *scriptRunner) print(w *bufio.Writer, text string) {
 	if (w == r.out && r.safeOut) || (w == r.errOut && r.safeErr) {
 		text = render.SanitizeOutput(text)
 	}
+	// Standard output and error: nothing to do when they fail (a closed
+	// pipe ends the script through SIGPIPE).
 	if w == r.errOut {
-		r.out.Flush()
+		_ = r.out.Flush()
 	}
-	w.WriteString(text)
-	w.WriteByte('\n')
+	_, _ = w.WriteString(text)
+	_ = w.WriteByte('\n')
 	if w == r.errOut {
-		w.Flush()
+		_ = w.Flush()
 	}
 }
 
 func (r *scriptRunner) flush() {
-	r.out.Flush()
-	r.errOut.Flush()
+	_ = r.out.Flush() // as in print
+	_ = r.errOut.Flush()
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -50,11 +51,21 @@ func sessionsRun(o *sessionsOptions) error {
 	if err != nil {
 		return fmt.Errorf("list sessions: %w", err)
 	}
+	for i := range list {
+		for _, w := range list[i].Warnings {
+			fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: "+render.Sanitize(w))
+		}
+	}
 	if o.JSON {
-		enc := json.NewEncoder(o.Streams.Out)
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
-		for _, info := range list {
-			if err := enc.Encode(info); err != nil {
+		for i := range list {
+			buf.Reset()
+			if err := enc.Encode(&list[i]); err != nil {
+				return err
+			}
+			if _, err := o.Streams.Out.Write(escapeC1(buf.Bytes())); err != nil {
 				return err
 			}
 		}
@@ -72,8 +83,9 @@ func sessionsRun(o *sessionsOptions) error {
 func writeSessionTable(w io.Writer, list []session.Info, now time.Time, safe bool) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tCHANGED\tMODE\tDONE\tIN PROGRESS\tFILES\tTURNS\tLIVE")
-	for _, s := range list {
-		mode := s.Mode
+	for i := range list {
+		s := &list[i]
+		mode := render.Sanitize(s.Mode)
 		if mode == "" {
 			mode = "-"
 		}
@@ -98,7 +110,28 @@ func writeSessionTable(w io.Writer, list []session.Info, now time.Time, safe boo
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%s\t%s\t%d\t%s\n", s.ID, ago(now.Sub(s.LastChange)), mode, s.Done, s.Total, doing, files, s.AgentTurns, live)
 	}
-	tw.Flush()
+	_ = tw.Flush() // standard output: nothing to do on failure
+}
+
+// escapeC1 writes the C1 controls (U+0080–U+009F) of encoded JSON as
+// \u0080…\u009f: encoding/json leaves them raw, and a terminal takes U+009B
+// for the start of a control sequence. In UTF-8 they are 0xC2 0x80–0x9F, a
+// pair that encodes nothing else.
+func escapeC1(b []byte) []byte {
+	if !bytes.Contains(b, []byte{0xc2}) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	for i := 0; i < len(b); i++ {
+		if b[i] == 0xc2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9f {
+			out = append(out, `\u00`...)
+			out = append(out, "0123456789abcdef"[b[i+1]>>4], "0123456789abcdef"[b[i+1]&0xf])
+			i++
+			continue
+		}
+		out = append(out, b[i])
+	}
+	return out
 }
 
 // ago says how long ago d was, roughly.

@@ -25,7 +25,8 @@ func Sanitize(s string) string {
 
 // SanitizeOutput makes a command's output safe to draw while keeping its
 // lines: escape sequences (colors, cursor moves) are removed, CRLF and lone
-// CR end lines, tabs become spaces, and what remains is neutralised as by
+// CR end lines, tabs become spaces up to the next multiple of eight columns
+// (as a terminal's tab stops), and what remains is neutralised as by
 // Sanitize.
 func SanitizeOutput(s string) string {
 	if isPlain(s) {
@@ -48,9 +49,16 @@ func isPlain(s string) bool {
 	return strings.IndexByte(s, '\n') < 0
 }
 
+// tabStop is the distance between a terminal's tab stops.
+const tabStop = 8
+
+// tabSpaces are enough spaces for one tab.
+const tabSpaces = "        "
+
 func sanitize(s string, keepLines bool) string {
 	var b strings.Builder
 	b.Grow(len(s) + 8)
+	col := 0 // the column of the next character, for tabs
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
@@ -61,18 +69,25 @@ func sanitize(s string, keepLines bool) string {
 				} else {
 					b.WriteByte(' ')
 				}
+				col = 0
 			case c == '\t':
 				if keepLines {
-					b.WriteString("    ")
+					n := tabStop - col%tabStop
+					b.WriteString(tabSpaces[:n])
+					col += n
 				} else {
 					b.WriteByte(' ')
+					col++
 				}
 			case c < 0x20:
 				b.WriteRune(0x2400 + rune(c))
+				col++
 			case c == 0x7f:
 				b.WriteRune(0x2421)
+				col++
 			default:
 				b.WriteByte(c)
+				col++
 			}
 			i++
 			continue
@@ -84,8 +99,12 @@ func sanitize(s string, keepLines bool) string {
 			r >= 0x202a && r <= 0x202e,
 			r >= 0x2066 && r <= 0x2069:
 			b.WriteRune(utf8.RuneError)
+			col++
 		default:
 			b.WriteString(s[i : i+size])
+			if keepLines {
+				col += ansi.StringWidth(s[i : i+size])
+			}
 		}
 		i += size
 	}

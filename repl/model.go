@@ -105,7 +105,8 @@ type Model struct {
 	exitCode int    // the status the shell leaves with
 	frame    string // with a Screen: the live area drawn after the last update
 
-	inputScrolls bool // the input has more rows than it shows
+	inputScrolls bool     // the input has more rows than it shows
+	rowPrompts   []string // the prompt of each row of the input, nil for one line
 	typing       *typingGate
 
 	prompt    promptState
@@ -215,6 +216,9 @@ func runLine(ctx context.Context, sh *router.Shell, dir func() string, id int, l
 	return func() tea.Msg {
 		out := sh.Run(ctx, line, t)
 		t.close()
+		if out.Offloaded != nil {
+			out.Offloaded = withTail(out) // reads the file: here, off the event loop
+		}
 		d := dir()
 		return runDoneMsg{id: id, out: out, dir: d, branch: gitinfo.Branch(d)}
 	}
@@ -314,15 +318,15 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.out.Help {
 			msg.out.Stdout = render.WrapHelp(msg.out.Stdout, max(m.width-1, 20))
 		}
-		print := m.println(m.formatOutput(msg.out))
+		printed := m.println(m.formatOutput(msg.out))
 		if code, ok := shellExited(msg.out); ok { // the line ran `exit N`
 			m.queue = nil
 			next, quit := m.quit()
 			nm := next.(Model)
 			nm.exitCode = code
-			return nm, tea.Sequence(print, quit)
+			return nm, tea.Sequence(printed, quit)
 		}
-		return m.finish(print)
+		return m.finish(printed)
 	case spinner.TickMsg:
 		if m.running == nil {
 			return m, nil // stop ticking: nothing animates at idle
@@ -363,7 +367,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if msg.Type == tea.KeySpace {
 			msg.Runes = []rune{' '}
 		}
-		m.input.InsertString(normalizeNewlines(string(msg.Runes)))
+		m.input.InsertString(toInput(normalizeNewlines(string(msg.Runes))))
 		m.layout()
 		return m, nil
 	}
@@ -384,15 +388,18 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	case matches(msg, m.keys.Submit):
-		if text := m.input.Value(); !router.Incomplete(text) {
+		if text := m.text(); router.Waiting(text) == "" {
 			return m.submit(text)
 		}
-		m.input.InsertString("\n") // an open quote: go on on the next line
+		// An open quote, a trailing backslash, a here-document: go on on
+		// the next line.
+		m.input.InsertString("\n")
 		m.layout()
 		return m, nil
 	case matches(msg, m.keys.Prev) && m.input.Line() == 0:
-		if text, ok := m.history.prev(m.input.Value()); ok {
+		if text, ok := m.history.prev(m.text()); ok {
 			m.setInput(text)
+			m.toFirstRow() // the next Up goes on to the older entry
 		}
 		return m, nil
 	case matches(msg, m.keys.Next) && m.input.Line() == m.input.LineCount()-1:
@@ -426,20 +433,23 @@ func normalizeNewlines(s string) string {
 
 // setInput replaces the input with text, the cursor at its end.
 func (m *Model) setInput(text string) {
-	m.input.SetValue(text) // leaves the cursor at the end
+	m.input.SetValue(toInput(text)) // leaves the cursor at the end
 	m.layout()
 }
 
-// finish runs print once a line is done, then starts the next queued line.
-func (m Model) finish(print tea.Cmd) (tea.Model, tea.Cmd) {
+// finish runs printed once a line is done, then starts the next queued line.
+func (m Model) finish(printed tea.Cmd) (tea.Model, tea.Cmd) {
 	if len(m.queue) == 0 {
-		return m, print
+		return m, printed
 	}
 	next := m.queue[0]
 	m.queue = m.queue[1:]
-	echo := m.println(m.echoText(next)) // shown dim under the running one until now
+	var echo tea.Cmd
+	if !m.clears(next) {
+		echo = m.println(m.echoText(next)) // shown dim under the running one until now
+	}
 	m, start := m.execute(next)
-	return m, tea.Sequence(print, echo, start)
+	return m, tea.Sequence(printed, echo, start)
 }
 
 // interrupt is Ctrl+C: stop the running command (dropping the commands
@@ -509,6 +519,10 @@ func (m Model) submit(text string) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	}
+	if m.clears(text) { // leaves the prompt alone at the top, as in bash
+		m.layout()
+		return m.execute(text)
+	}
 	echo := m.println(m.echoText(text))
 	if strings.TrimSpace(text) == "" {
 		m.layout()
@@ -523,8 +537,14 @@ func (m Model) submit(text string) (tea.Model, tea.Cmd) {
 // after its prompt.
 func (m Model) echoText(text string) string {
 	lines := strings.Split(text, "\n")
+	main := m.linePrompt(0)
+	labels := waitLabels(text)
 	for i, l := range lines {
-		lines[i] = m.styles.Prompt.Render(m.linePrompt(i)) + render.Sanitize(l)
+		p := main
+		if i > 0 {
+			p = labelledPrompt(main, labels[i])
+		}
+		lines[i] = m.styles.Prompt.Render(p) + render.Sanitize(l)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -532,7 +552,7 @@ func (m Model) echoText(text string) string {
 // execute starts a complete line: a builtin at once, anything else as a
 // tool call in a command.
 func (m Model) execute(text string) (Model, tea.Cmd) {
-	line := router.Classify(text, m.cfg.Shell.Registry)
+	line := router.Classify(text, m.cfg.Shell.Executor)
 	switch line.Kind {
 	case router.Empty:
 		return m, nil
@@ -554,6 +574,11 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 			m.trace = b.Trace
 		}
 		return m, m.println(m.formatText(b.Stdout, b.Stderr))
+	}
+	if line.Kind == router.Bash && (m.cfg.Agent == nil || line.Forced) && isClear(line.Text) {
+		m.prompt.status = 0 // as /clear and Ctrl+L: the shell clears, not the command
+		m.layout()
+		return m, m.clearScreen()
 	}
 	if line.Kind == router.Bash && (m.cfg.Agent == nil || line.Forced) && m.cfg.Interactive != nil && m.cfg.Interactive.Needs(line.Text) {
 		return m.attach(line.Text, text)
@@ -585,7 +610,7 @@ func (m Model) println(text string) tea.Cmd {
 		return nil
 	}
 	if m.cfg.Transcript != nil {
-		io.WriteString(m.cfg.Transcript, text+"\n")
+		_, _ = io.WriteString(m.cfg.Transcript, text+"\n") // a copy for tests, not a record: nothing to report
 	}
 	// Wrap here rather than let the terminal do it: the renderer clears
 	// only the rows it knows it wrote.
@@ -621,7 +646,11 @@ func (m *Model) layout() {
 	pw := ansi.StringWidth(m.linePrompt(0))
 	m.input.SetPromptFunc(pw, m.linePrompt)
 	m.input.SetWidth(max(w-1, pw+2))
-	rows := m.inputRows(m.input.Width())
+	rows, prompts := m.inputRowPrompts(m.linePrompt(0), m.input.Width())
+	if prompts != nil || m.rowPrompts != nil {
+		m.rowPrompts = prompts
+		m.input.SetPromptFunc(pw, m.linePrompt) // bound to the new prompts
+	}
 	m.input.SetHeight(min(rows, maxInputRows))
 	m.inputScrolls = rows > m.input.Height()
 }
@@ -635,16 +664,6 @@ func (m *Model) scrollInput() {
 		m.input.View()
 		m.input, _ = m.input.Update(nil)
 	}
-}
-
-// inputRows counts the rows the input's text takes, soft-wrapped at width
-// as the textarea wraps it.
-func (m *Model) inputRows(width int) int {
-	rows := 0
-	for _, l := range strings.Split(m.input.Value(), "\n") {
-		rows += wrappedRows(l, max(width, 1))
-	}
-	return rows
 }
 
 // wrappedRows counts the rows bubbles/textarea's word wrap gives a line at
@@ -688,14 +707,18 @@ func runeWidth(r rune) int {
 	return ansi.StringWidth(string(r))
 }
 
-// linePrompt is the prompt (see promptParts) for the first line of the
-// input, and "… " aligned under it for the others.
-func (m Model) linePrompt(line int) string {
+// linePrompt is the prompt (see promptParts) for the first row of the
+// input; for the others, what the line waits for (see labelledPrompt) or
+// "… ", aligned under it.
+func (m Model) linePrompt(row int) string {
 	main := m.promptParts()
-	if line > 0 {
-		return continuationPrompt(main)
+	switch {
+	case row == 0:
+		return main
+	case row < len(m.rowPrompts):
+		return m.rowPrompts[row]
 	}
-	return main
+	return continuationPrompt(main)
 }
 
 // newInput returns the shell's multi-line input: no line numbers, no

@@ -3,21 +3,10 @@ package router
 import (
 	"context"
 	"testing"
-
-	"github.com/todo-shell/todo-shell/tools"
-	"github.com/todo-shell/todo-shell/tools/task"
-	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
 func TestTaskCommands(t *testing.T) {
-	reg := tools.NewRegistry()
-	if err := todo.Register(reg, todo.NewStore(nil), todo.DefaultLimits()); err != nil {
-		t.Fatal(err)
-	}
-	if err := task.Register(reg, task.NewStore(nil), task.Options{Limits: todo.DefaultLimits()}); err != nil {
-		t.Fatal(err)
-	}
-	sh := &Shell{Registry: reg}
+	sh, _ := newShell(t)
 	tests := []struct {
 		line, stdout, stderr string
 		code                 int
@@ -38,7 +27,7 @@ func TestTaskCommands(t *testing.T) {
 		{"TodoRead --json", `{"todos":[]}`, "", 0},
 	}
 	for _, tt := range tests {
-		out := sh.Run(context.Background(), Classify(tt.line, reg), nil)
+		out := sh.Run(context.Background(), Classify(tt.line, sh.Executor), nil)
 		if out.Stdout != tt.stdout || out.Stderr != tt.stderr || out.ExitCode != tt.code {
 			t.Errorf("%s:\n got %q %q %d\nwant %q %q %d", tt.line, out.Stdout, out.Stderr, out.ExitCode, tt.stdout, tt.stderr, tt.code)
 		}

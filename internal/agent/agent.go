@@ -18,7 +18,6 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/option"
 
 	"github.com/todo-shell/todo-shell/tools"
-	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -46,9 +45,8 @@ type Config struct {
 	MaxTokens int64
 	MaxTurns  int
 	System    string // appended to DefaultSystem
-	Registry  *tools.Registry
-	Offload   offload.Config
-	Writer    offload.FileWriter // nil means the OS
+	// Tools runs the tool calls, under the offload policy.
+	Tools *tools.Executor
 	// Transcript receives the conversation as JSON lines; nil for none.
 	Transcript io.Writer
 	// StreamIdleTimeout abandons a response when nothing arrives for this
@@ -69,6 +67,7 @@ type Agent struct {
 	logged   int               // messages already written to the transcript
 	quiet    int               // consecutive tool-using rounds without TodoWrite
 	prompted bool
+	logErr   error // the first failure to write the transcript
 }
 
 // New returns an agent whose tools are exactly the registry's definitions.
@@ -97,7 +96,7 @@ func New(cfg Config) (*Agent, error) {
 		MaxTokens int64              `json:"max_tokens"`
 		System    []map[string]any   `json:"system"`
 		Tools     []tools.Definition `json:"tools"`
-	}{true, cfg.Model, cfg.MaxTokens, []map[string]any{{"type": "text", "text": system}}, cfg.Registry.Definitions()})
+	}{true, cfg.Model, cfg.MaxTokens, []map[string]any{{"type": "text", "text": system}}, cfg.Tools.Definitions()})
 	if err != nil {
 		return nil, fmt.Errorf("agent: encode request: %w", err)
 	}
@@ -222,7 +221,7 @@ func (a *Agent) stream(ctx context.Context, emit func(Event)) (anthropic.Message
 	stream := a.cfg.Client.Messages.NewStreaming(reqCtx,
 		anthropic.MessageNewParams{Model: anthropic.Model(a.cfg.Model), MaxTokens: a.cfg.MaxTokens},
 		option.WithRequestBody("application/json", a.body()))
-	defer stream.Close()
+	defer func() { _ = stream.Close() }() // read in full or abandoned: nothing to do if closing fails
 	var msg anthropic.Message
 	var texts []*strings.Builder // by block index
 	started := false
@@ -230,8 +229,7 @@ func (a *Agent) stream(ctx context.Context, emit func(Event)) (anthropic.Message
 		timer.Reset(idle)
 		started = true
 		ev := stream.Current()
-		switch ev.Type {
-		case "content_block_delta":
+		if ev.Type == "content_block_delta" {
 			if ev.Delta.Type == "text_delta" {
 				i := int(ev.Index)
 				if i < 0 || i >= len(msg.Content) {
@@ -308,7 +306,8 @@ func endedEarly(err error) error {
 func (a *Agent) runTools(ctx context.Context, msg anthropic.Message, emit func(Event)) ([][]byte, bool) {
 	var results [][]byte
 	usedTodo := false
-	for _, block := range msg.Content {
+	for i := range msg.Content {
+		block := &msg.Content[i]
 		if block.Type != "tool_use" {
 			continue
 		}
@@ -321,7 +320,7 @@ func (a *Agent) runTools(ctx context.Context, msg anthropic.Message, emit func(E
 			res = tools.ToolResult{Type: "tool_result", ToolUseID: use.ID, Content: "Interrupted by the user before this tool ran", IsError: true}
 		} else {
 			emit(ToolCall{Use: use})
-			res = offload.Apply(a.cfg.Registry.Execute(ctx, use.ID, use.Name, use.Input), a.cfg.Offload, a.cfg.Writer)
+			res = a.cfg.Tools.Execute(ctx, use.ID, use.Name, use.Input)
 		}
 		emit(ToolDone{Use: use, Result: res})
 		results = append(results, res.AppendJSON(nil))
@@ -378,13 +377,15 @@ const assistantPrefix = `{"role":"assistant","content":`
 // through the SDK's parameter type.
 func encodeAssistant(msg anthropic.Message) json.RawMessage {
 	n := len(assistantPrefix) + 8
-	for _, b := range msg.Content {
+	for i := range msg.Content {
+		b := &msg.Content[i]
 		n += len(b.Text) + len(b.Text)/16 + len(b.Input) + len(b.ID) + len(b.Name) + 64
 	}
 	out := append(make([]byte, 0, n), assistantPrefix...)
 	out = append(out, '[')
 	var param *anthropic.MessageParam
-	for i, b := range msg.Content {
+	for i := range msg.Content {
+		b := &msg.Content[i]
 		if i > 0 {
 			out = append(out, ',')
 		}
@@ -422,7 +423,8 @@ func encodeAssistant(msg anthropic.Message) json.RawMessage {
 // finalText joins the text blocks of a response.
 func finalText(msg anthropic.Message) string {
 	var parts []string
-	for _, b := range msg.Content {
+	for i := range msg.Content {
+		b := &msg.Content[i]
 		if b.Type == "text" && b.Text != "" {
 			parts = append(parts, b.Text)
 		}
@@ -455,14 +457,27 @@ func (a *Agent) logResponse(msg anthropic.Message, enc json.RawMessage) {
 		Usage        json.RawMessage `json:"usage"`
 	}{msg.ID, "message", "assistant", string(msg.Model), string(msg.StopReason), msg.StopSequence, usageJSON(msg.Usage)})
 	// {"type":"response","time":…,"message":{"id":…,…,"content":[…]}}
-	line := append(head[:len(head)-1], `,"message":`...)
+	line := head[:len(head)-1]
+	line = append(line, `,"message":`...)
 	line = append(line, meta[:len(meta)-1]...)
 	line = append(line, `,"content":`...)
-	w.Write(line)
-	w.Write(enc[len(assistantPrefix) : len(enc)-1])
-	w.Write([]byte("}}\n"))
+	a.logWrite(w, line)
+	a.logWrite(w, enc[len(assistantPrefix):len(enc)-1])
+	a.logWrite(w, []byte("}}\n"))
 	a.logged = len(a.messages)
 }
+
+// logWrite writes p to the transcript, keeping the first failure for
+// TranscriptErr.
+func (a *Agent) logWrite(w io.Writer, p []byte) {
+	if _, err := w.Write(p); err != nil && a.logErr == nil {
+		a.logErr = err
+	}
+}
+
+// TranscriptErr returns the first failure to write the transcript, or nil.
+// The conversation goes on without it; the front end reports it.
+func (a *Agent) TranscriptErr() error { return a.logErr }
 
 // usageJSON is a response's final token counts (the SDK's raw usage JSON is
 // message_start's).
@@ -493,10 +508,12 @@ func (a *Agent) logRequests() {
 	for ; a.logged < len(a.messages); a.logged++ {
 		l := line{Type: "request", Time: now, Model: a.cfg.Model, Message: a.messages[a.logged]}
 		if a.logged == 0 {
-			defs, _ := json.Marshal(a.cfg.Registry.Definitions())
+			defs, _ := json.Marshal(a.cfg.Tools.Definitions())
 			l.Tools = defs
 		}
-		enc.Encode(l)
+		if err := enc.Encode(l); err != nil && a.logErr == nil {
+			a.logErr = err
+		}
 	}
 }
 

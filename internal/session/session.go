@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/todo-shell/todo-shell/internal/readgate"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -117,11 +118,11 @@ func Open(dir, id string, o Options) (*Session, error) {
 	path := filepath.Join(dir, id)
 	s := &Session{id: id, path: path, now: now, warn: warn}
 
-	metaBytes, err := os.ReadFile(filepath.Join(path, MetaFile))
+	metaBytes, err := readgate.ReadFile(filepath.Join(path, MetaFile), readgate.SmallFile)
 	switch {
 	case err == nil:
 		if err := json.Unmarshal(metaBytes, &s.meta); err != nil {
-			return nil, fmt.Errorf("session %s: %s is damaged: %v", id, MetaFile, err)
+			return nil, fmt.Errorf("session %s: %s is damaged: %w", id, MetaFile, err)
 		}
 		s.resumed = true
 	case errors.Is(err, fs.ErrNotExist):
@@ -132,7 +133,7 @@ func Open(dir, id string, o Options) (*Session, error) {
 			return nil, fmt.Errorf("session %s: not a todo-shell session (no %s in %s)", id, MetaFile, path)
 		}
 	default:
-		return nil, fmt.Errorf("session %s: %w", id, err)
+		return nil, fmt.Errorf("session %s: %s cannot be read: %s", id, filepath.Join(path, MetaFile), readgate.Reason(err))
 	}
 	// The offload package's checks: a real directory of this user's, 0700,
 	// never a symbolic link standing in for one.
@@ -158,19 +159,20 @@ func Open(dir, id string, o Options) (*Session, error) {
 			return fail(err)
 		}
 	}
-	saved, err := Load(path, warn)
+	j, err := openJournal(path)
 	if err != nil {
+		return fail(fmt.Errorf("session %s: %w", id, err))
+	}
+	saved, err := load(path, j.file, warn)
+	if err != nil {
+		_ = j.close()
 		return fail(fmt.Errorf("session %s: %w", id, err))
 	}
 	s.saved = saved
-	j, err := openJournal(path, saved.Version)
-	if err != nil {
-		return fail(fmt.Errorf("session %s: %w", id, err))
-	}
 	s.journal = j
 	if _, err := os.Stat(filepath.Join(path, TodosFile)); errors.Is(err, fs.ErrNotExist) {
 		if err := writeAtomic(filepath.Join(path, TodosFile), todo.AppendList(nil, saved.Items)); err != nil {
-			j.close()
+			_ = j.close() // nothing written yet; err is the failure to report
 			return fail(err)
 		}
 	}
@@ -232,8 +234,44 @@ func (s *Session) Close() error {
 	s.closed = true
 	s.mu.Unlock()
 	err := s.journal.close()
+	if err == nil && !s.resumed && s.empty() {
+		// Nothing to come back to: no plan, no conversation, no offloaded
+		// result. Removed while still locked, so no one starts using it.
+		err = os.RemoveAll(s.path)
+	}
 	release(s.lock)
 	return err
+}
+
+// empty reports whether the session directory holds nothing a person
+// could come back to: no plan version, no transcript, no offloaded result
+// (only its own files, empty or at their starting state).
+func (s *Session) empty() bool {
+	names, err := readDirNames(s.path)
+	if err != nil {
+		return false
+	}
+	for _, name := range names {
+		switch name {
+		case LockFile, MetaFile, TodosFile:
+			continue
+		case JournalFile, TranscriptFile:
+			if fi, err := os.Lstat(filepath.Join(s.path, name)); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
+				continue
+			}
+		}
+		return false
+	}
+	return true
+}
+
+func readDirNames(path string) ([]string, error) {
+	d, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = d.Close() }()
+	return d.Readdirnames(-1)
 }
 
 func (s *Session) writeMeta() error {
@@ -266,7 +304,7 @@ func writeAtomic(path string, data []byte) error {
 		werr = os.Rename(f.Name(), path)
 	}
 	if werr != nil {
-		os.Remove(f.Name())
+		_ = os.Remove(f.Name()) // best effort: a left temp file is skipped by isTemp
 		return fmt.Errorf("write %s: %w", filepath.Base(path), werr)
 	}
 	return nil
@@ -293,8 +331,13 @@ type turnCounter struct {
 }
 
 func (t *turnCounter) Write(p []byte) (int, error) {
+	var cerr error
 	if bytes.HasPrefix(p, []byte(`{"type":"response"`)) {
-		t.s.CountTurn()
+		cerr = t.s.CountTurn()
 	}
-	return t.w.Write(p)
+	n, err := t.w.Write(p)
+	if err == nil && cerr != nil {
+		err = fmt.Errorf("count agent turn: %w", cerr)
+	}
+	return n, err
 }

@@ -47,6 +47,9 @@ type Result struct {
 type Candidate struct {
 	Display string // what the list shows ("src/", "TodoWrite")
 	Insert  string // the text that replaces the word (quoted, with a trailing space when final)
+	// Cursor is where the cursor goes in Insert, a byte offset; 0 is after
+	// it.
+	Cursor int
 }
 
 // Complete completes the word that ends at cursor (a byte offset in line).
@@ -60,7 +63,8 @@ func (c *Completer) Complete(line string, cursor int) Result {
 	cmdPos := len(words) == 0 || isSeparator(words[len(words)-1])
 	switch {
 	case len(words) == 1 && words[0] == todo.WriteName && partial == "" && strings.TrimSpace(line[cursor:]) == "" && c.Todos != nil:
-		res.Candidates = []Candidate{{Display: "the current list", Insert: TodoWriteArg(c.Todos())}}
+		arg := TodoWriteArg(c.Todos())
+		res.Candidates = []Candidate{{Display: "the current list", Insert: arg, Cursor: templateCursor(arg)}}
 	case len(words) == 1 && partial == "" && strings.TrimSpace(line[cursor:]) == "" && c.Templates[words[0]] != "":
 		res.Candidates = []Candidate{{Display: "a template", Insert: c.Templates[words[0]]}}
 	case len(words) == 0 && strings.HasPrefix(partial, "/") && !strings.Contains(partial[1:], "/"):
@@ -106,6 +110,17 @@ func TodoWriteArg(items []todo.Item) string {
 	return "'" + strings.ReplaceAll(string(b), "'", `\u0027`) + "'"
 }
 
+// templateCursor is where the cursor goes in the empty list's template:
+// inside its first "content": "", to type the first todo at once; 0 for a
+// list that is not the template.
+func templateCursor(arg string) int {
+	const field = `"content": "`
+	if i := strings.Index(arg, field+`"`); i >= 0 && strings.Count(arg, `"content"`) == 1 {
+		return i + len(field)
+	}
+	return 0
+}
+
 func words2cands(ws []string) []Candidate {
 	var out []Candidate
 	for _, w := range ws {
@@ -138,7 +153,7 @@ func (c *Completer) executables(p string) []string {
 				continue
 			}
 			names, _ := f.Readdirnames(-1)
-			f.Close()
+			_ = f.Close() // only read
 			c.execs = append(c.execs, names...)
 		}
 		sort.Strings(c.execs)
@@ -188,7 +203,7 @@ func (c *Completer) paths(partial string, quote byte) []Candidate {
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // only read
 	entries, _ := f.ReadDir(-1)
 	var out []Candidate
 	for _, e := range entries {
@@ -287,12 +302,13 @@ func split(s string) (words []string, start int, partial string, quote byte) {
 		ch := s[i]
 		switch {
 		case quote != 0:
-			if ch == quote {
+			switch {
+			case ch == quote:
 				quote = 0
-			} else if ch == '\\' && quote == '"' && i+1 < len(s) {
+			case ch == '\\' && quote == '"' && i+1 < len(s):
 				i++
 				cur.WriteByte(s[i])
-			} else {
+			default:
 				cur.WriteByte(ch)
 			}
 		case ch == '\'' || ch == '"':

@@ -80,7 +80,7 @@ func Register(reg *tools.Registry, store *Store, o Options) error {
 		GetName:    GetHandler(store),
 	}
 	for _, def := range Definitions(o.Limits) {
-		if err := reg.Register(def, handlers[def.Name]); err != nil {
+		if err := reg.Add(Tool{def: def, handler: handlers[def.Name]}); err != nil {
 			return err
 		}
 	}

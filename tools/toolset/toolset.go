@@ -1,11 +1,13 @@
 // Package toolset assembles todo-shell's standard tools in one registry, in
 // the order a model sees them: TodoWrite, TodoRead, TaskCreate, TaskGet,
-// TaskUpdate, TaskList, Bash.
+// TaskUpdate, TaskList, Bash, and the executor every front end runs them
+// through.
 package toolset
 
 import (
 	"time"
 
+	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/bash"
 	"github.com/todo-shell/todo-shell/tools/offload"
@@ -16,9 +18,10 @@ import (
 // Options configure the standard tools.
 type Options struct {
 	Limits      todo.Limits
-	Offload     offload.Config // where Bash streams long output
-	BashTimeout time.Duration  // a command's default timeout
-	Dir         string         // where Bash starts; "" is the current directory
+	Offload     offload.Config     // the offload policy every call runs under
+	Writer      offload.FileWriter // writes results already in memory; nil means Offload.FS
+	BashTimeout time.Duration      // a command's default timeout
+	Dir         string             // where Bash starts; "" is the current directory
 	Now         func() time.Time
 	// Caller is who calls the Task tools when a call's context names no
 	// one (see task.WithCaller); "" is a person at the shell.
@@ -28,16 +31,33 @@ type Options struct {
 // Set is the standard tools with what backs them.
 type Set struct {
 	Registry *tools.Registry
+	// Executor runs the registry's tools under the offload policy: every
+	// front end calls through it.
+	Executor *tools.Executor
 	Store    *todo.Store
 	Tasks    *task.Store // the task plan, in memory until attached to a directory
 	Runner   *bash.Runner
 }
 
-// New registers TodoWrite, TodoRead, the Task tools and Bash in a fresh
-// registry.
+// New registers TodoWrite, TodoRead, the Task tools and Bash, with their
+// shell forms, in a fresh registry and returns them with an executor
+// applying o.Offload.
 func New(o Options) (*Set, error) {
 	s := &Set{Registry: tools.NewRegistry(), Store: todo.NewStore(o.Now), Tasks: task.NewStore(o.Now)}
-	if err := todo.Register(s.Registry, s.Store, o.Limits); err != nil {
+	// TodoRead's plain form shows the task plan after the todo list.
+	plain := func(snap todo.Snapshot) string {
+		text := render.Plain(snap)
+		st := s.Tasks.Snapshot()
+		if len(st.Tasks) == 0 {
+			return text
+		}
+		tasks := render.Plain(todo.Snapshot{Items: render.TaskItems(st)})
+		if len(snap.Items) == 0 {
+			return tasks
+		}
+		return text + "\n\nTasks:\n" + tasks
+	}
+	if err := todo.Register(s.Registry, s.Store, o.Limits, plain); err != nil {
 		return nil, err
 	}
 	if err := task.Register(s.Registry, s.Tasks, task.Options{Limits: o.Limits, Caller: o.Caller}); err != nil {
@@ -48,8 +68,9 @@ func New(o Options) (*Set, error) {
 		return nil, err
 	}
 	s.Runner = runner
-	if err := s.Registry.Register(bash.Definition(), bash.Handler(runner, o.BashTimeout, o.Offload)); err != nil {
+	if err := s.Registry.Add(bash.Tool{Runner: runner, Timeout: o.BashTimeout}); err != nil {
 		return nil, err
 	}
+	s.Executor = tools.NewExecutor(s.Registry, offload.Policy{Config: o.Offload, Writer: o.Writer})
 	return s, nil
 }
