@@ -93,12 +93,13 @@ func agentRun(o *agentOptions, printOnly bool) error {
 	if o.MaxTurns < 1 || o.MaxTokens < 1 {
 		return &UsageError{fmt.Errorf("--max-turns and --max-tokens must be 1 or more")}
 	}
+	o.caller = "agent" // the owner of the tasks the agent starts
 	a, sess, err := newSessionApp(o.Options, session.ModeAgent)
 	if err != nil {
 		return err
 	}
 	defer func() {
-		closeSession(sess, o.Streams.ErrOut)
+		closeSession(a, sess, o.Streams.ErrOut)
 		if !printOnly { // the shell says how to come back; -p prints only the answer
 			printNote(o.Streams.ErrOut, leftNote(sess, "todo-shell agent"))
 		}

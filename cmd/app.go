@@ -8,13 +8,19 @@ import (
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/bash"
 	"github.com/todo-shell/todo-shell/tools/offload"
+	"github.com/todo-shell/todo-shell/tools/task"
 	"github.com/todo-shell/todo-shell/tools/todo"
 	"github.com/todo-shell/todo-shell/tools/toolset"
 )
 
 // app is the engine one run of todo-shell works with.
 type app struct {
-	store    *todo.Store
+	store  *todo.Store
+	tasks  *task.Store  // the task plan: the session's, or a shared one (--plan)
+	panel  *panelMirror // what the panel shows: the todos, then the tasks
+	stop   func()       // stops following a shared plan
+	shared bool         // the task plan is a shared one (--plan)
+
 	registry *tools.Registry
 	executor *tools.Executor // the registry under the offload policy: every front end calls through it
 	runner   *bash.Runner
@@ -46,12 +52,15 @@ func newApp(o *Options) (*app, error) {
 	bash.CleanStaleState("")
 	offload.CleanStaleTemps(o.OffloadDir)
 
-	set, err := toolset.New(toolset.Options{Limits: limits, Offload: off, BashTimeout: o.BashTimeout})
+	set, err := toolset.New(toolset.Options{Limits: limits, Offload: off, BashTimeout: o.BashTimeout, Caller: o.caller})
 	if err != nil {
 		return nil, err
 	}
 	return &app{
 		store:    set.Store,
+		tasks:    set.Tasks,
+		panel:    newPanel(set.Store, set.Tasks),
+		stop:     func() {},
 		registry: set.Registry,
 		executor: set.Executor,
 		runner:   set.Runner,

@@ -16,12 +16,15 @@ import (
 
 	"github.com/todo-shell/todo-shell/internal/mcpserver"
 	"github.com/todo-shell/todo-shell/tools"
+	"github.com/todo-shell/todo-shell/tools/task"
+	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
 // mcpOptions are the flags of 'todo-shell mcp'.
 type mcpOptions struct {
 	allowBash bool
 	logLevel  string
+	owner     string // who calls the Task tools; "" is the client's name
 }
 
 func newCmdMCP(o *Options) *cobra.Command {
@@ -39,8 +42,15 @@ directory (todos.json, todos.jsonl), so 'todo-shell watch' shows it live; --resu
 --continue take a session up again. Nothing but protocol is written to standard output;
 logs go to standard error.
 
+The Task tools (TaskCreate, TaskGet, TaskUpdate, TaskList) keep a plan of numbered
+tasks with dependencies and owners in the session directory, or, with --plan NAME, in a
+plan several processes share ($XDG_STATE_HOME/todo-shell/plans/NAME): several agents,
+each with its own 'todo-shell mcp --plan NAME', work from one plan. A task an agent starts
+is owned by it: by the name the client gave in initialize, or by --owner.
+
 Bash is published only with --allow-bash: it runs any command the client sends.`,
 		Example: `  $ claude mcp add todo-shell -- todo-shell mcp
+  $ claude mcp add build-plan -- todo-shell mcp --plan build
   $ todo-shell mcp --allow-bash --log-level info`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -54,7 +64,7 @@ Bash is published only with --allow-bash: it runs any command the client sends.`
 			}
 			// The plan goes to the session directory as in the shell, so
 			// `todo-shell watch` shows an MCP client's plan live.
-			defer closeSession(sess, o.Streams.ErrOut)
+			defer closeSession(a, sess, o.Streams.ErrOut)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			sigs := make(chan os.Signal, 1)
@@ -83,6 +93,7 @@ Bash is published only with --allow-bash: it runs any command the client sends.`
 		},
 	}
 	cmd.Flags().BoolVar(&mo.allowBash, "allow-bash", false, "also publish the Bash tool (runs any command the client sends)")
+	cmd.Flags().StringVar(&mo.owner, "owner", "", "the owner the Task tools' calls act as (default: the client's name from initialize)")
 	cmd.Flags().StringVar(&mo.logLevel, "log-level", "warn", "what to log to standard error: debug, info, warn, error or off")
 	return cmd
 }
@@ -91,7 +102,7 @@ Bash is published only with --allow-bash: it runs any command the client sends.`
 // command still running.
 func runMCP(ctx context.Context, a *app, mo *mcpOptions, level slog.Level, s Streams) error {
 	logger := slog.New(slog.NewTextHandler(s.ErrOut, &slog.HandlerOptions{Level: level}))
-	names := []string{"TodoWrite", "TodoRead"}
+	names := append([]string{todo.WriteName, todo.ReadName}, task.Names()...)
 	if mo.allowBash {
 		names = append(names, "Bash")
 	}
@@ -101,6 +112,7 @@ func runMCP(ctx context.Context, a *app, mo *mcpOptions, level slog.Level, s Str
 		Executor: a.executor,
 		Tools:    names,
 		Version:  version(),
+		Caller:   mo.owner,
 		Logger:   logger,
 		OnResult: func(name string, res tools.ToolResult) {
 			if res.OffloadErr != nil {

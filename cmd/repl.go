@@ -26,7 +26,7 @@ func runREPL(o *Options) error {
 		return err
 	}
 	defer func() {
-		closeSession(sess, o.Streams.ErrOut)
+		closeSession(a, sess, o.Streams.ErrOut)
 		printNote(o.Streams.ErrOut, leftNote(sess, "todo-shell"))
 	}()
 	printNote(o.Streams.ErrOut, resumedNote(sess, a.store.Snapshot(), -1))
@@ -45,6 +45,7 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 	if !inOK || !outOK {
 		return fmt.Errorf("the interactive shell needs a terminal")
 	}
+	showPanel(a)
 	r := lipgloss.NewRenderer(out)
 	if a.noColor {
 		r.SetColorProfile(termenv.Ascii)
@@ -74,7 +75,7 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 	}
 	m := repl.New(repl.Config{
 		Shell:       a.shell,
-		Store:       a.store,
+		Store:       a.panel.store,
 		Styles:      render.DefaultStyles(r),
 		Dir:         a.runner.Dir,
 		Trace:       o.Trace,

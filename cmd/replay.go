@@ -89,6 +89,12 @@ func replayRun(ro *ReplayOptions) error {
 		return fmt.Errorf("replay: %s cannot be read: %s", render.Sanitize(ro.File), readgate.Reason(err))
 	}
 	defer func() { _ = f.Close() }() // only read
+	// A task plan's journal is replayed as the versions of its tasks.
+	f, cleanup, err := taskJournalAsTodos(f)
+	if err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	defer cleanup()
 	out := ro.Streams.Out
 	if !ro.JSON && !ro.Summary && isTerminal(out) {
 		in, ok := ro.Streams.In.(*os.File)

@@ -33,6 +33,10 @@ type Options struct {
 	NoProgress       bool // --no-progress: the plan's progress stays out of the terminal title
 	Trace            bool
 	NoHistory        bool
+	Plan             string // --plan NAME (or TODO_SHELL_PLAN): a shared task plan
+
+	// caller is who calls the Task tools by default (agent mode: "agent").
+	caller string
 
 	// Root only.
 	Command string
@@ -147,14 +151,15 @@ func newCmdRoot(s Streams, h host) *cobra.Command {
 	pf.StringVar(&opts.OffloadDir, "offload-dir", ".offload", "where offloaded results go")
 	pf.IntVar(&opts.OffloadThreshold, "offload-threshold", offload.DefaultThreshold, "offload results of this many characters or more (0: never)")
 	opts.MaxItems, opts.MaxContentLength, opts.MaxInProgress = todo.DefaultLimits().MaxItems, todo.DefaultLimits().MaxContentLength, todo.DefaultLimits().MaxInProgress
-	pf.Var(&limitValue{&opts.MaxItems, 1, &opts.maxItemsGiven}, "max-items", "most todos in a list (overrides "+todo.EnvMaxItems+")")
-	pf.Var(&limitValue{&opts.MaxContentLength, 1, &opts.maxContentLengthGiven}, "max-content-length", "most characters in content and activeForm (overrides "+todo.EnvMaxContentLength+")")
-	pf.Var(&limitValue{&opts.MaxInProgress, 0, &opts.maxInProgressGiven}, "max-in-progress", "most todos in_progress at once, 0 for no limit (overrides "+todo.EnvMaxInProgress+")")
+	pf.Var(&limitValue{&opts.MaxItems, 1, &opts.maxItemsGiven}, "max-items", "most todos in a list, and tasks in the task plan (overrides "+todo.EnvMaxItems+")")
+	pf.Var(&limitValue{&opts.MaxContentLength, 1, &opts.maxContentLengthGiven}, "max-content-length", "most characters in content and activeForm, and in a task's subject, activeForm and owner (overrides "+todo.EnvMaxContentLength+")")
+	pf.Var(&limitValue{&opts.MaxInProgress, 0, &opts.maxInProgressGiven}, "max-in-progress", "most todos in_progress at once, and tasks in_progress for one owner; 0 for no limit (overrides "+todo.EnvMaxInProgress+")")
 	pf.DurationVar(&opts.BashTimeout, "bash-timeout", 2*time.Minute, "how long a bash command may run")
 	pf.BoolVar(&opts.NoColor, "no-color", false, "draw without color (NO_COLOR is honoured too)")
 	pf.BoolVar(&opts.NoProgress, "no-progress", false, "keep the plan's progress out of the terminal title (also TODO_SHELL_NO_PROGRESS=1)")
 	pf.BoolVar(&opts.Trace, "trace", false, "show each call's tool_use and tool_result JSON")
 	pf.BoolVar(&opts.NoHistory, "no-history", false, "keep the shell's history in memory only (default: $XDG_STATE_HOME/todo-shell/history)")
+	pf.StringVar(&opts.Plan, "plan", "", "share the named task plan in $XDG_STATE_HOME/todo-shell/plans/NAME with other processes (default: "+EnvPlan+", else the session's own)")
 	cmd.Flags().StringVarP(&opts.Command, "command", "c", "", "run one line, print its output and exit with its status")
 	cmd.Flags().BoolVar(&opts.Panel, "panel", false, "script mode: print the task box after each change")
 

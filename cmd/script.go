@@ -38,6 +38,9 @@ type scriptRunner struct {
 }
 
 func newScriptRunner(o *Options, a *app) *scriptRunner {
+	if o.Panel {
+		a.panel.enable() // a script's panel is drawn between lines: no need to follow
+	}
 	return &scriptRunner{
 		app: a, out: bufio.NewWriterSize(o.Streams.Out, 64<<10), errOut: bufio.NewWriterSize(o.Streams.ErrOut, 4<<10),
 		trace: o.Trace, panel: o.Panel, safeOut: isTerminal(o.Streams.Out), safeErr: isTerminal(o.Streams.ErrOut),
@@ -67,7 +70,7 @@ func startScript(o *Options) (context.Context, *scriptRunner, func(), error) {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	r := newScriptRunner(o, a)
-	return ctx, r, func() { r.flush(); stop(); closeSession(sess, o.Streams.ErrOut) }, nil
+	return ctx, r, func() { r.flush(); stop(); closeSession(a, sess, o.Streams.ErrOut) }, nil
 }
 
 // runCommandLine is `todo-shell -c LINE`: its exit status is the line's.
@@ -245,8 +248,8 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 	if !out.Exit {
 		r.print(r.errOut, out.Stderr)
 	}
-	if r.panel && r.app.store.Version() != r.seen {
-		if snap := r.app.store.Snapshot(); snap.Version != r.seen {
+	if r.panel && r.app.panel.store.Version() != r.seen {
+		if snap := r.app.panel.store.Snapshot(); snap.Version != r.seen {
 			r.seen = snap.Version
 			box := render.TaskBox(snap, 80, &r.styles)
 			if box == "" {

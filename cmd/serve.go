@@ -43,6 +43,12 @@ SIGTERM, SIGINT or SIGHUP stop it: it reads no more, interrupts the running call
 			if err != nil {
 				return err
 			}
+			// serve keeps no session; with --plan its Task tools use the
+			// shared plan.
+			if err := attachPlan(o, a, ""); err != nil {
+				return err
+			}
+			defer closeTasks(a, o.Streams.ErrOut)
 			batchGC(o.Getenv)
 			if o.Getenv("GOMEMLIMIT") == "" {
 				// A line near --max-line is held whole while it is read;

@@ -76,14 +76,23 @@ func newSessionApp(o *Options, mode string) (*app, *session.Session, error) {
 		// directory, say) still runs; offloaded results have their own
 		// fallback.
 		fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: the session is not saved: "+err.Error())
+		if err := attachPlan(o, a, ""); err != nil {
+			return nil, nil, err
+		}
 		return a, nil, nil
 	}
 	s.Attach(a.store)
+	if err := attachPlan(o, a, s.Path()); err != nil {
+		closeSession(nil, s, o.Streams.ErrOut)
+		return nil, nil, err
+	}
 	return a, s, nil
 }
 
-// closeSession closes s (nil: none); a failure to save is said, not fatal.
-func closeSession(s *session.Session, errOut io.Writer) {
+// closeSession closes the app's task plan and s (nil: none); a failure to
+// save is said, not fatal.
+func closeSession(a *app, s *session.Session, errOut io.Writer) {
+	closeTasks(a, errOut)
 	if s == nil {
 		return
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/todo-shell/todo-shell/internal/follow"
 	"github.com/todo-shell/todo-shell/internal/live"
 	"github.com/todo-shell/todo-shell/internal/plan"
+	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/internal/termprogress"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools/offload"
@@ -40,6 +41,8 @@ type WatchOptions struct {
 	ClaudeTasks bool
 	// All shows every live plan on this machine.
 	All bool
+	// Tasks follows the session's task plan instead of its todo list.
+	Tasks bool
 }
 
 // waitingText is what the panel shows while the list is empty.
@@ -92,6 +95,7 @@ q or Ctrl+C quits.`,
 	cmd.MarkFlagsMutuallyExclusive("claude", "codex", "gemini", "opencode", "claude-tasks", "all")
 	f.BoolVar(&wo.Once, "once", false, "print the panel once and exit")
 	f.BoolVar(&wo.JSON, "json", false, "print each plan version as a JSON line as it happens")
+	f.BoolVar(&wo.Tasks, "tasks", false, "follow the session's task plan (TaskCreate/TaskUpdate) instead of its todo list")
 	return cmd
 }
 
@@ -153,11 +157,44 @@ func watchRun(wo *WatchOptions) error {
 	if err != nil {
 		return err
 	}
-	target, what, err := watchTarget(wo)
+	name, err := planName(wo.Options)
 	if err != nil {
 		return err
 	}
+	if name != "" && (wo.Claude || wo.Arg != "" || wo.Tasks) {
+		return &UsageError{fmt.Errorf("watch --plan takes no session id, --tasks or --claude")}
+	}
+	if wo.Tasks {
+		if wo.Claude {
+			return &UsageError{fmt.Errorf("watch --tasks is for todo-shell sessions, not --claude")}
+		}
+		id := wo.Arg
+		if id == "" {
+			if id, _, err = session.Latest(wo.OffloadDir); err != nil || id == "" {
+				return fmt.Errorf("watch --tasks: no session in %s", wo.OffloadDir)
+			}
+		} else if err := offload.CheckID("session id", id); err != nil {
+			return &UsageError{err}
+		} else if _, err := os.Stat(filepath.Join(wo.OffloadDir, id)); err != nil {
+			return fmt.Errorf("watch: no session %s in %s (see todo-shell sessions)", id, wo.OffloadDir)
+		}
+		return watchPlan(wo, "of session "+id, filepath.Join(wo.OffloadDir, id), limits)
+	}
+	var target follow.Target
+	what := ""
+	if name == "" {
+		if target, what, err = watchTarget(wo); err != nil {
+			return err
+		}
+	}
 	out := wo.Streams.Out
+	if name != "" {
+		dir, err := planDir(wo.Options, name)
+		if err != nil {
+			return err
+		}
+		return watchPlan(wo, name, dir, limits)
+	}
 	if wo.Once && !wo.Claude && !wo.Codex && !wo.Gemini && !wo.ClaudeTasks && wo.Arg != "" {
 		// Asked once about one session: a session that is not there is an
 		// error, not an empty plan (a typo would look like "no plan yet").
@@ -193,12 +230,21 @@ func watchRun(wo *WatchOptions) error {
 		return err
 	}
 
+	return watchFollow(wo, what, limits, func(ctx context.Context, send func(follow.Update)) error {
+		return follow.Follow(ctx, target, send)
+	})
+}
+
+// watchFollow shows the updates run sends until it ends or the user quits:
+// live on a terminal, as lines otherwise.
+func watchFollow(wo *WatchOptions, what string, limits todo.Limits, run func(context.Context, func(follow.Update)) error) error {
+	out := wo.Streams.Out
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	updates := make(chan follow.Update, 64)
 	errc := make(chan error, 1)
 	go func() {
-		errc <- follow.Follow(ctx, target, func(u follow.Update) {
+		errc <- run(ctx, func(u follow.Update) {
 			select {
 			case updates <- u:
 			case <-ctx.Done():

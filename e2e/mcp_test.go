@@ -124,8 +124,8 @@ func TestMCPToolsListMatchesToolsCommand(t *testing.T) {
 		args  []string
 		tools []string
 	}{
-		{"default", nil, []string{"TodoRead", "TodoWrite"}},
-		{"allow-bash", []string{"--allow-bash"}, []string{"Bash", "TodoRead", "TodoWrite"}},
+		{"default", nil, []string{"TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "TodoRead", "TodoWrite"}},
+		{"allow-bash", []string{"--allow-bash"}, []string{"Bash", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "TodoRead", "TodoWrite"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cs := mcpClient(t, t.TempDir(), tc.args...)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
+	"github.com/todo-shell/todo-shell/tools/task"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -272,5 +274,21 @@ func TestTaskBoxWidth(t *testing.T) {
 	}
 	if got := TaskBoxWidth(mixed); got != ansi.StringWidth("Ship it 🚀 and celebrate 🎉 with the whole team")+6 {
 		t.Fatalf("mixed: %d", got)
+	}
+}
+
+func TestTaskItems(t *testing.T) {
+	st := task.State{Tasks: []task.Task{
+		{ID: "1", Subject: "Read", Status: task.StatusCompleted, Blocks: []string{"2"}},
+		{ID: "2", Subject: "Write", ActiveForm: "Writing", Status: task.StatusInProgress, Owner: "bob", BlockedBy: []string{"1"}},
+		{ID: "3", Subject: "Test", Status: task.StatusPending, BlockedBy: []string{"2"}},
+	}}
+	want := []todo.Item{
+		{Content: "#1 Read", Status: "completed", ActiveForm: "#1 Read"},
+		{Content: "#2 Write @bob", Status: "in_progress", ActiveForm: "#2 Writing @bob"},
+		{Content: "#3 Test ⊘ blocked by #2", Status: "pending", ActiveForm: "#3 Test ⊘ blocked by #2"},
+	}
+	if got := TaskItems(st); !reflect.DeepEqual(got, want) {
+		t.Fatalf("%+v", got)
 	}
 }

@@ -14,6 +14,9 @@ const HelpText = `Type a command and press Enter. Every line runs as a tool call
 Agent commands
   TodoWrite '<json>'   replace the todo list: '{"todos":[{"content":"...","activeForm":"...","status":"pending"}]}'
   TodoRead [--json]    print the todo list (--json: the tool result)
+  TaskCreate '<json>'  add a task to the plan: '{"subject":"...","description":"..."}'
+  TaskUpdate '<json>'  change a task: '{"taskId":"1","status":"in_progress"}'
+  TaskList, TaskGet    the plan; one task: '{"taskId":"1"}'
   <Tool> -h            a tool's description
   anything else        runs with bash (start with ! to force bash)
 

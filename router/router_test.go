@@ -307,7 +307,7 @@ func TestBuiltins(t *testing.T) {
 		}
 	}
 	var defs []map[string]any
-	if err := json.Unmarshal([]byte(sh.Builtin(Classify("/tools", sh.Executor)).Stdout), &defs); err != nil || len(defs) != 3 || defs[0]["input_schema"] == nil {
+	if err := json.Unmarshal([]byte(sh.Builtin(Classify("/tools", sh.Executor)).Stdout), &defs); err != nil || len(defs) != 7 || defs[0]["input_schema"] == nil {
 		t.Fatalf("/tools: %v %v", defs, err)
 	}
 	if s := sh.Builtin(Classify("/session", sh.Executor)).Stdout; !strings.Contains(s, "Session:    test") || !strings.Contains(s, "Offloaded:  0 files") {

@@ -11,11 +11,42 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/todo-shell/todo-shell/tools"
+	"github.com/todo-shell/todo-shell/tools/task"
 )
+
+// callerOf is Options.Caller, else the name the client gave in initialize.
+func callerOf(o Options, req *mcp.CallToolRequest) string {
+	if o.Caller != "" {
+		return o.Caller
+	}
+	if req.Session == nil {
+		return ""
+	}
+	if ip := req.Session.InitializeParams(); ip != nil && ip.ClientInfo != nil {
+		return clientName(ip.ClientInfo.Name)
+	}
+	return ""
+}
+
+// clientName keeps a client's self-given name short and printable: it
+// becomes task owners that watchers draw.
+func clientName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || (r >= 0x7f && r <= 0x9f) {
+			return -1
+		}
+		return r
+	}, strings.TrimSpace(s))
+	if r := []rune(s); len(r) > 64 {
+		s = string(r[:64])
+	}
+	return s
+}
 
 // Options configure a server.
 type Options struct {
@@ -37,6 +68,9 @@ type Options struct {
 	Stop <-chan struct{}
 	// OnResult, when set, is called after every call with its result.
 	OnResult func(name string, res tools.ToolResult)
+	// Caller names who calls the Task tools (the owner a task they start
+	// takes); "" uses the client's name from initialize.
+	Caller string
 }
 
 // New returns an MCP server publishing the chosen tools of o.Executor.
@@ -88,6 +122,9 @@ func handler(o Options, name string) mcp.ToolHandler {
 		}
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
+		if caller := callerOf(o, req); caller != "" {
+			ctx = task.WithCaller(ctx, caller)
+		}
 		if o.Stop != nil {
 			go func() {
 				select {

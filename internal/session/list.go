@@ -57,7 +57,9 @@ func (i *Info) HasPlan() bool { return i.journalBytes > 0 }
 
 // known are the files of the format; anything else not hidden is an
 // offloaded result.
-var known = map[string]bool{TodosFile: true, JournalFile: true, MetaFile: true, LockFile: true, TranscriptFile: true}
+var known = map[string]bool{TodosFile: true, JournalFile: true, MetaFile: true, LockFile: true, TranscriptFile: true,
+	// The task plan's files (package tools/task).
+	"tasks.json": true, "tasks.jsonl": true, "tasks.lock": true}
 
 // anyList are limits any saved list meets.
 var anyList = todo.Limits{MaxItems: 1 << 30, MaxContentLength: 1 << 30}

@@ -107,10 +107,13 @@ func (c *Completer) arg(command string) []Candidate {
 // its first empty string value (a template's "content": ""), to type it at
 // once; 0 (after the argument) when it has none, as a real list has not.
 func templateCursor(arg string) int {
-	if i := strings.Index(arg, `: ""`); i >= 0 {
-		return i + len(`: "`)
+	best := 0
+	for _, field := range []string{`: ""`, `:""`} {
+		if i := strings.Index(arg, field); i >= 0 && (best == 0 || i+len(field)-1 < best) {
+			best = i + len(field) - 1
+		}
 	}
-	return 0
+	return best
 }
 
 func words2cands(ws []string) []Candidate {

@@ -144,3 +144,22 @@ func displays(r Result) []string {
 	}
 	return out
 }
+
+func TestTemplates(t *testing.T) {
+	c := &Completer{Commands: []string{"TaskCreate", "TaskList"}, Arg: func(command string) (string, string, bool) {
+		if command == "TaskCreate" {
+			return `'{"subject":""}'`, "a template", true
+		}
+		return "", "", false
+	}}
+	res := c.Complete("TaskCreate ", len("TaskCreate "))
+	if len(res.Candidates) != 1 || res.Candidates[0].Insert != `'{"subject":""}'` || res.Start != len("TaskCreate ") {
+		t.Fatalf("%+v", res)
+	}
+	if cur := res.Candidates[0].Cursor; cur != len(`'{"subject":"`) {
+		t.Errorf("cursor at %d, want inside the empty subject", cur)
+	}
+	if res := c.Complete("TaskList ", len("TaskList ")); len(res.Candidates) == 1 && res.Candidates[0].Display == "a template" {
+		t.Fatalf("a template for a command without one: %+v", res)
+	}
+}

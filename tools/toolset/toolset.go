@@ -1,6 +1,7 @@
 // Package toolset assembles todo-shell's standard tools in one registry, in
-// the order a model sees them: TodoWrite, TodoRead, Bash, and the executor
-// every front end runs them through.
+// the order a model sees them: TodoWrite, TodoRead, TaskCreate, TaskGet,
+// TaskUpdate, TaskList, Bash, and the executor every front end runs them
+// through.
 package toolset
 
 import (
@@ -10,6 +11,7 @@ import (
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/bash"
 	"github.com/todo-shell/todo-shell/tools/offload"
+	"github.com/todo-shell/todo-shell/tools/task"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -21,6 +23,9 @@ type Options struct {
 	BashTimeout time.Duration      // a command's default timeout
 	Dir         string             // where Bash starts; "" is the current directory
 	Now         func() time.Time
+	// Caller is who calls the Task tools when a call's context names no
+	// one (see task.WithCaller); "" is a person at the shell.
+	Caller string
 }
 
 // Set is the standard tools with what backs them.
@@ -30,14 +35,32 @@ type Set struct {
 	// front end calls through it.
 	Executor *tools.Executor
 	Store    *todo.Store
+	Tasks    *task.Store // the task plan, in memory until attached to a directory
 	Runner   *bash.Runner
 }
 
-// New registers TodoWrite, TodoRead and Bash, with their shell forms, in a
-// fresh registry and returns them with an executor applying o.Offload.
+// New registers TodoWrite, TodoRead, the Task tools and Bash, with their
+// shell forms, in a fresh registry and returns them with an executor
+// applying o.Offload.
 func New(o Options) (*Set, error) {
-	s := &Set{Registry: tools.NewRegistry(), Store: todo.NewStore(o.Now)}
-	if err := todo.Register(s.Registry, s.Store, o.Limits, render.Plain); err != nil {
+	s := &Set{Registry: tools.NewRegistry(), Store: todo.NewStore(o.Now), Tasks: task.NewStore(o.Now)}
+	// TodoRead's plain form shows the task plan after the todo list.
+	plain := func(snap todo.Snapshot) string {
+		text := render.Plain(snap)
+		st := s.Tasks.Snapshot()
+		if len(st.Tasks) == 0 {
+			return text
+		}
+		tasks := render.Plain(todo.Snapshot{Items: render.TaskItems(st)})
+		if len(snap.Items) == 0 {
+			return tasks
+		}
+		return text + "\n\nTasks:\n" + tasks
+	}
+	if err := todo.Register(s.Registry, s.Store, o.Limits, plain); err != nil {
+		return nil, err
+	}
+	if err := task.Register(s.Registry, s.Tasks, task.Options{Limits: o.Limits, Caller: o.Caller}); err != nil {
 		return nil, err
 	}
 	runner, err := bash.NewRunner(o.Dir)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,7 +21,7 @@ func TestNew(t *testing.T) {
 	for _, d := range s.Registry.Definitions() {
 		names = append(names, d.Name)
 	}
-	if len(names) != 3 || names[0] != "TodoWrite" || names[1] != "TodoRead" || names[2] != "Bash" {
+	if strings.Join(names, " ") != "TodoWrite TodoRead TaskCreate TaskGet TaskUpdate TaskList Bash" {
 		t.Fatalf("tools %v", names)
 	}
 	res := s.Registry.Execute(context.Background(), "toolu_1", "Bash", json.RawMessage(`{"command":"pwd"}`))

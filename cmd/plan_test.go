@@ -1,0 +1,53 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSharedPlanAcrossRuns: --plan NAME and TODO_SHELL_PLAN name one plan
+// in the state directory; runs share it, watch and replay read it.
+func TestSharedPlanAcrossRuns(t *testing.T) {
+	state := t.TempDir()
+	env := map[string]string{"XDG_STATE_HOME": state}
+	steps := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--plan", "build", "-c", `TaskCreate '{"subject":"Read the spec","description":""}'`}, "Task #1 created successfully: Read the spec"},
+		{[]string{"--plan", "build", "-c", `TaskCreate '{"subject":"Write","description":""}'`}, "Task #2 created successfully: Write"},
+		{[]string{"--plan", "build", "-c", `TaskUpdate '{"taskId":"2","addBlockedBy":["1"]}'`}, "Updated task #2 blockedBy"},
+		{[]string{"--plan", "build", "-c", "TaskList"}, "#1 [pending] Read the spec (free)\n#2 [pending] Write (blocked by #1)"},
+		{[]string{"--plan", "build", "watch", "--once"}, "○ #2 Write ⊘ blocked by #1"},
+		{[]string{"--plan", "build", "-c", `TaskUpdate '{"taskId":"2","status":"deleted"}'`}, "Task #2 deleted"},
+		{[]string{"--plan", "build", "watch", "--once", "--json"}, `"todos":[{"content":"#1 Read the spec","status":"pending","activeForm":"#1 Read the spec"}]`},
+		{[]string{"--plan", "other", "-c", "TaskList"}, "No tasks"},
+		{[]string{"--plan", "../x", "-c", "TaskList"}, ""},
+	}
+	for _, s := range steps {
+		r := run(t, "", env, s.args...)
+		if !strings.Contains(r.stdout, s.want) || (s.want == "") != (r.code != 0) {
+			t.Fatalf("%v: %d %q %q", s.args, r.code, r.stdout, r.stderr)
+		}
+	}
+	// A session's own plan, watched with --tasks.
+	r0 := run(t, "", env, "--session", "s1", "--offload-dir", filepath.Join(state, "off"), "-c", `TaskCreate '{"subject":"Mine","description":""}'`)
+	w := run(t, "", env, "--offload-dir", filepath.Join(state, "off"), "watch", "--tasks", "--once", "s1")
+	if r0.code != 0 || !strings.Contains(w.stdout, "○ #1 Mine") {
+		t.Fatalf("watch --tasks: %q %q / %q", w.stdout, w.stderr, r0.stderr)
+	}
+	env[EnvPlan] = "build"
+	if r := run(t, "", env, "-c", "TaskList"); r.stdout != "#1 [pending] Read the spec (free)\n" {
+		t.Fatalf("%s: %q %q", EnvPlan, r.stdout, r.stderr)
+	}
+	journal := filepath.Join(state, "todo-shell", "plans", "build", "tasks.jsonl")
+	if _, err := os.Stat(journal); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "", nil, "replay", "--summary", journal)
+	if r.code != 0 || !strings.Contains(r.stdout, "DROPPED without being completed: #2 Write") || !strings.Contains(r.stdout, "4 versions") {
+		t.Fatalf("replay: %q %q", r.stdout, r.stderr)
+	}
+}

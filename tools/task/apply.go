@@ -1,0 +1,292 @@
+package task
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/todo-shell/todo-shell/tools/todo"
+)
+
+// ErrNoChange is returned by Update for an update that changes nothing: it
+// is accepted, and no version is written.
+var ErrNoChange = errors.New("no change")
+
+// PlanError is a rejection that depends on the plan: an unknown task, a
+// cycle, a task owned by someone else, a limit.
+type PlanError struct{ Msg string }
+
+func (e *PlanError) Error() string { return e.Msg }
+
+func planErr(format string, args ...any) error {
+	return &PlanError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// Create computes the change of a TaskCreate on s: a new pending task with
+// the next id.
+func Create(s State, in CreateInput, limits todo.Limits) (Change, Task, error) {
+	if len(s.Tasks) >= limits.MaxItems {
+		return Change{}, Task{}, planErr("Too many tasks: the plan holds %d (max %d); complete or delete some first", len(s.Tasks), limits.MaxItems)
+	}
+	next := max(s.NextID, 1)
+	t := Task{
+		ID:          strconv.Itoa(next),
+		Subject:     in.Subject,
+		Description: in.Description,
+		ActiveForm:  in.ActiveForm,
+		Status:      StatusPending,
+		Blocks:      []string{},
+		BlockedBy:   []string{},
+		Metadata:    mergeMetadata(nil, in.Metadata),
+	}
+	return Change{Set: []Task{t}, NextID: next + 1}, t, nil
+}
+
+// mergeMetadata applies edits to m (a null value removes its key) and
+// returns the result, sorted; nil when empty.
+func mergeMetadata(m Metadata, edits []MetaEdit) Metadata {
+	out := slices.Clone(m)
+	for _, e := range edits {
+		i, found := slices.BinarySearchFunc(out, e.Key, func(m Meta, k string) int { return compareStrings(m.Key, k) })
+		switch {
+		case e.Value == nil && found:
+			out = slices.Delete(out, i, i+1)
+		case e.Value == nil:
+		case found:
+			out[i].Value = e.Value
+		default:
+			out = slices.Insert(out, i, Meta(e))
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// fieldOrder is the order an update's result names the fields it changed.
+const fieldOrder = "subject description activeForm status owner metadata blocks blockedBy"
+
+// UpdateResult says what an accepted update did, for its result text.
+type UpdateResult struct {
+	Task    Task
+	Fields  []string // the fields that changed, in a fixed order
+	Deleted bool
+	// OpenBlockers are the blockers still open when the task was
+	// completed.
+	OpenBlockers []string
+}
+
+// Update computes the change of a TaskUpdate on s made by caller ("" when
+// unknown: a person at the shell). It refuses an unknown task, a dependency
+// on an unknown task or one that would close a cycle, an owner change on a
+// task someone else owns, and too many tasks in progress for one owner. An
+// update that changes nothing returns ErrNoChange.
+func Update(s State, in UpdateInput, limits todo.Limits, caller string) (Change, UpdateResult, error) {
+	i := s.index(in.TaskID)
+	if i < 0 {
+		return Change{}, UpdateResult{}, planErr("Task #%s not found", in.TaskID)
+	}
+	old := s.Tasks[i]
+	t := old.clone()
+	var res UpdateResult
+	field := func(name string, changed bool) {
+		if changed && !slices.Contains(res.Fields, name) {
+			res.Fields = append(res.Fields, name)
+		}
+	}
+	set := func(dst *string, v *string, name string) {
+		if v != nil && *v != *dst {
+			*dst = *v
+			field(name, true)
+		}
+	}
+	set(&t.Subject, in.Subject, "subject")
+	set(&t.Description, in.Description, "description")
+	set(&t.ActiveForm, in.ActiveForm, "activeForm")
+
+	if in.Status != nil && *in.Status == StatusDeleted {
+		if old.Owner != "" && caller != "" && caller != old.Owner {
+			return Change{}, UpdateResult{}, planErr("Task #%s is owned by %s; only they can delete it", old.ID, old.Owner)
+		}
+		c := Change{Deleted: []string{old.ID}, NextID: s.NextID}
+		// Drop the edges other tasks keep to it.
+		for _, id := range append(slices.Clone(old.Blocks), old.BlockedBy...) {
+			j := s.index(id)
+			if j < 0 || slices.ContainsFunc(c.Set, func(x Task) bool { return x.ID == id }) {
+				continue
+			}
+			o := s.Tasks[j].clone()
+			o.Blocks = slices.DeleteFunc(o.Blocks, func(x string) bool { return x == old.ID })
+			o.BlockedBy = slices.DeleteFunc(o.BlockedBy, func(x string) bool { return x == old.ID })
+			c.Set = append(c.Set, o)
+		}
+		return c, UpdateResult{Task: old, Deleted: true, Fields: []string{"status"}}, nil
+	}
+
+	// Owner: claiming a task someone else holds is refused.
+	if in.Owner != nil && *in.Owner != t.Owner {
+		if t.Owner != "" && caller != "" && caller != t.Owner {
+			return Change{}, UpdateResult{}, planErr("Task #%s is owned by %s", t.ID, t.Owner)
+		}
+		t.Owner = *in.Owner
+		field("owner", true)
+	}
+	if in.Status != nil && *in.Status != t.Status {
+		t.Status = *in.Status
+		field("status", true)
+		// Starting an unowned task takes it, for a caller that has a name.
+		if t.Status == StatusInProgress && t.Owner == "" && in.Owner == nil && caller != "" {
+			t.Owner = caller
+			field("owner", true)
+		}
+	}
+	if in.HasMetadata {
+		m := mergeMetadata(t.Metadata, in.Metadata)
+		field("metadata", !metadataEqual(m, t.Metadata))
+		t.Metadata = m
+	}
+
+	// Dependencies: work on a private copy of the tasks they touch.
+	touched := map[string]*Task{t.ID: &t}
+	get := func(id string) (*Task, error) {
+		if x, ok := touched[id]; ok {
+			return x, nil
+		}
+		j := s.index(id)
+		if j < 0 {
+			return nil, planErr("Task #%s not found", id)
+		}
+		x := s.Tasks[j].clone()
+		touched[id] = &x
+		return &x, nil
+	}
+	edge := func(blocker, blocked string) error {
+		if blocker == blocked {
+			return planErr("Task #%s cannot block itself", blocker)
+		}
+		a, err := get(blocker)
+		if err != nil {
+			return err
+		}
+		b, err := get(blocked)
+		if err != nil {
+			return err
+		}
+		if slices.Contains(a.Blocks, blocked) {
+			return nil
+		}
+		if path := pathBetween(blocked, blocker, touched, s); path != nil {
+			return planErr("Task #%s cannot be blocked by #%s: that would make a cycle (%s)", blocked, blocker, cycleText(append(path, blocked)))
+		}
+		a.Blocks = append(a.Blocks, blocked)
+		b.BlockedBy = append(b.BlockedBy, blocker)
+		return nil
+	}
+	for _, id := range in.AddBlocks {
+		before := len(t.Blocks)
+		if err := edge(t.ID, id); err != nil {
+			return Change{}, UpdateResult{}, err
+		}
+		field("blocks", len(t.Blocks) != before)
+	}
+	for _, id := range in.AddBlockedBy {
+		before := len(t.BlockedBy)
+		if err := edge(id, t.ID); err != nil {
+			return Change{}, UpdateResult{}, err
+		}
+		field("blockedBy", len(t.BlockedBy) != before)
+	}
+
+	if len(res.Fields) == 0 {
+		return Change{}, UpdateResult{Task: old}, ErrNoChange
+	}
+	order := strings.Fields(fieldOrder)
+	slices.SortFunc(res.Fields, func(a, b string) int { return slices.Index(order, a) - slices.Index(order, b) })
+	if t.Status == StatusInProgress && limits.MaxInProgress > 0 && (old.Status != StatusInProgress || old.Owner != t.Owner) {
+		var others []string
+		for k := range s.Tasks {
+			x := &s.Tasks[k]
+			if x.ID != t.ID && x.Status == StatusInProgress && x.Owner == t.Owner {
+				others = append(others, "#"+x.ID)
+			}
+		}
+		if len(others) >= limits.MaxInProgress {
+			who := "at a time"
+			if t.Owner != "" {
+				who = "at a time for " + t.Owner
+			}
+			if limits.MaxInProgress == 1 {
+				return Change{}, UpdateResult{}, planErr("Only one task can be in_progress %s (%s is); complete it or set it back to pending first", who, others[0])
+			}
+			return Change{}, UpdateResult{}, planErr("At most %d tasks can be in_progress %s (%s are)", limits.MaxInProgress, who, strings.Join(others, ", "))
+		}
+	}
+	if t.Status == StatusCompleted && old.Status != StatusCompleted {
+		res.OpenBlockers = s.OpenBlockers(t)
+	}
+	c := Change{NextID: s.NextID}
+	ids := make([]string, 0, len(touched))
+	for id := range touched {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(a, b string) int {
+		x, _ := strconv.Atoi(a)
+		y, _ := strconv.Atoi(b)
+		return x - y
+	})
+	for _, id := range ids {
+		c.Set = append(c.Set, *touched[id])
+	}
+	res.Task = t
+	return c, res, nil
+}
+
+// pathBetween returns a chain of ids from → … → to following Blocks edges
+// (the plan's, as changed in touched), or nil when to cannot be reached.
+func pathBetween(from, to string, touched map[string]*Task, s State) []string {
+	blocks := func(id string) []string {
+		if x, ok := touched[id]; ok {
+			return x.Blocks
+		}
+		if x, ok := s.Get(id); ok {
+			return x.Blocks
+		}
+		return nil
+	}
+	prev := map[string]string{from: ""}
+	queue := []string{from}
+	for len(queue) > 0 {
+		id := queue[0]
+		queue = queue[1:]
+		if id == to {
+			var path []string
+			for x := to; x != ""; x = prev[x] {
+				path = append(path, x)
+			}
+			slices.Reverse(path)
+			return path
+		}
+		for _, n := range blocks(id) {
+			if _, seen := prev[n]; !seen {
+				prev[n] = id
+				queue = append(queue, n)
+			}
+		}
+	}
+	return nil
+}
+
+func cycleText(path []string) string {
+	parts := make([]string, len(path))
+	for i, id := range path {
+		parts[i] = "#" + id
+	}
+	return strings.Join(parts, " → ")
+}
+
+func metadataEqual(a, b Metadata) bool {
+	return slices.EqualFunc(a, b, func(x, y Meta) bool { return x.Key == y.Key && string(x.Value) == string(y.Value) })
+}
