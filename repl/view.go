@@ -15,10 +15,7 @@ import (
 // View draws the live area: the task panel, the running command with its
 // last output lines, a hint, and the prompt.
 func (m Model) View() string {
-	if m.cfg.Screen != nil {
-		return m.frame // drawn once, in Update, for the Screen
-	}
-	return m.draw()
+	return m.frame // drawn once, in Update, for the painter
 }
 
 // draw assembles the live area. It is never taller than the terminal
