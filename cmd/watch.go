@@ -1,29 +1,18 @@
 package cmd
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/term"
-	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
 
 	"github.com/todo-shell/todo-shell/internal/follow"
-	"github.com/todo-shell/todo-shell/internal/live"
-	"github.com/todo-shell/todo-shell/internal/plan"
-	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/internal/watchui"
 	"github.com/todo-shell/todo-shell/tools/offload"
-	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
 // WatchOptions are the flags of `todo-shell watch`.
@@ -34,9 +23,6 @@ type WatchOptions struct {
 	Once   bool
 	JSON   bool
 }
-
-// waitingText is what the panel shows while the list is empty.
-const waitingText = "waiting for a plan…"
 
 func newCmdWatch(o *Options) *cobra.Command {
 	wo := &WatchOptions{Options: o}
@@ -135,7 +121,6 @@ func watchRun(wo *WatchOptions) error {
 	if err != nil {
 		return err
 	}
-	out := wo.Streams.Out
 	if wo.Once && !wo.Claude && wo.Arg != "" {
 		// Asked once about one session: a session that is not there is an
 		// error, not an empty plan (a typo would look like "no plan yet").
@@ -143,181 +128,16 @@ func watchRun(wo *WatchOptions) error {
 			return fmt.Errorf("watch: no session %s in %s (see todo-shell sessions)", wo.Arg, wo.OffloadDir)
 		}
 	}
-	if wo.Once {
-		u, err := follow.Once(target)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("watch: no %s: %w", what, err)
-			}
-			return fmt.Errorf("watch: %w", err)
-		}
-		if wo.JSON {
-			if u.Version == nil {
-				return nil
-			}
-			var prev *plan.Version
-			if n := len(u.New); n > 1 {
-				prev = u.New[n-2]
-			}
-			v := u.Version
-			_, err := out.Write(append(plan.AppendRecord(nil, v, plan.Changes(prev, v), plan.Problems(v.Todos, limits)), '\n'))
-			return err
-		}
-		st, width := watchStyles(wo, out)
-		_, err = io.WriteString(out, panelText(u.Version, width, &st)+"\n")
-		return err
-	}
-
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	updates := make(chan follow.Update, 64)
-	errc := make(chan error, 1)
-	go func() {
-		errc <- follow.Follow(ctx, target, func(u follow.Update) {
-			select {
-			case updates <- u:
-			case <-ctx.Done():
-			}
-		})
-	}()
-
-	in, inOK := wo.Streams.In.(*os.File)
-	outF, outOK := out.(*os.File)
-	if wo.JSON || !outOK || !isTerminal(outF) {
-		return watchLines(ctx, wo, updates, errc, limits)
-	}
-
-	st, width := watchStyles(wo, out)
-	keys := make(chan live.Key, 16)
-	if inOK && isTerminal(in) {
-		state, err := term.MakeRaw(in.Fd())
-		if err != nil {
-			return err
-		}
-		defer term.Restore(in.Fd(), state)
-		go live.ReadKeys(in, keys)
-	}
-	winch := make(chan os.Signal, 1)
-	signal.Notify(winch, syscall.SIGWINCH)
-	defer signal.Stop(winch)
-
-	screen := live.NewScreen(out)
-	defer screen.Close()
-	var last follow.Update
-	draw := func() {
-		head := st.Dim.Render(watchHeader(last, what))
-		screen.Draw(head + "\n" + panelText(last.Version, width, &st))
-	}
-	draw()
-	for {
-		select {
-		case u := <-updates:
-			last = u
-			// Take every update already queued: draw only the newest.
-			for more := true; more; {
-				select {
-				case u = <-updates:
-					last = u
-				default:
-					more = false
-				}
-			}
-			draw()
-		case k := <-keys:
-			if k == live.KeyQuit {
-				return nil
-			}
-		case <-winch:
-			if w, _, err := term.GetSize(outF.Fd()); err == nil && w > 0 {
-				width = w
-			}
-			screen.Redraw()
-			draw()
-		case err := <-errc:
-			if err != nil {
-				return err
-			}
-			return nil
-		case <-ctx.Done():
-			return nil
-		}
-	}
-}
-
-// watchLines prints each version as a JSON line (--json), or each new panel
-// as plain text when standard output is not a terminal.
-func watchLines(ctx context.Context, wo *WatchOptions, updates <-chan follow.Update, errc <-chan error, limits todo.Limits) error {
-	w := bufio.NewWriter(wo.Streams.Out)
-	st := render.PlainStyles()
-	var prev *plan.Version
-	var buf []byte
-	source := ""
-	for {
-		select {
-		case u := <-updates:
-			if u.Source != source {
-				prev, source = nil, u.Source
-			}
-			if wo.JSON {
-				for _, v := range u.New {
-					buf = plan.AppendRecord(buf[:0], v, plan.Changes(prev, v), plan.Problems(v.Todos, limits))
-					buf = append(buf, '\n')
-					w.Write(buf)
-					prev = v
-				}
-			} else if len(u.New) > 0 || u.Version == nil {
-				fmt.Fprintf(w, "%s\n%s\n\n", watchHeader(u, ""), panelText(u.Version, 80, &st))
-			}
-			if err := w.Flush(); err != nil {
-				return nil // the reader went away
-			}
-		case err := <-errc:
-			return err
-		case <-ctx.Done():
-			return nil
-		}
-	}
-}
-
-func watchHeader(u follow.Update, what string) string {
-	if u.Source == "" {
-		if what == "" {
-			return "no session yet"
-		}
-		return "no session yet in " + what
-	}
-	s := "watching " + u.Source
-	if u.Version != nil {
-		s += " · v" + fmt.Sprint(u.Version.N)
-	}
-	if what != "" {
-		s += " · q quits"
-	}
-	return s
-}
-
-// panelText is the task box of v, or the waiting line.
-func panelText(v *plan.Version, width int, st *render.Styles) string {
-	if v == nil || len(v.Todos) == 0 {
-		return st.Dim.Render(waitingText)
-	}
-	return strings.TrimSuffix(render.TaskBox(todo.Snapshot{Items: v.Todos, Version: uint64(v.N)}, width, st), "\n")
-}
-
-// watchStyles returns the styles and width to draw with on out.
-func watchStyles(wo *WatchOptions, out io.Writer) (render.Styles, int) {
-	f, ok := out.(*os.File)
-	if !ok || !isTerminal(f) {
-		return render.PlainStyles(), 80
-	}
-	width := 80
-	if w, _, err := term.GetSize(f.Fd()); err == nil && w > 0 {
-		width = w
-	}
-	r := lipgloss.NewRenderer(f)
-	if wo.NoColor || wo.Getenv("NO_COLOR") != "" {
-		r.SetColorProfile(termenv.Ascii)
-	}
-	r.SetHasDarkBackground(true)
-	return render.DefaultStyles(r), width
+	return watchui.Run(ctx, watchui.Options{
+		Target:  target,
+		What:    what,
+		Once:    wo.Once,
+		JSON:    wo.JSON,
+		NoColor: wo.NoColor || wo.Getenv("NO_COLOR") != "",
+		Limits:  limits,
+		In:      wo.Streams.In,
+		Out:     wo.Streams.Out,
+	})
 }

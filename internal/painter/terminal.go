@@ -66,7 +66,7 @@ func (t *Terminal) Acquire() error {
 	}
 	s := ansi.HideCursor
 	if t.modes.AltScreen {
-		s = ansi.SetModeAltScreenSaveCursor + s
+		s = ansi.SetModeAltScreenSaveCursor + ansi.EraseEntireScreen + ansi.CursorHomePosition + s
 	}
 	if t.modes.BracketedPaste {
 		s += ansi.SetModeBracketedPaste
@@ -133,6 +133,9 @@ func (t *Terminal) OnResize(f func(width, rows int)) {
 		}
 	}()
 }
+
+// SizeOf is the size of the terminal f.
+func SizeOf(f *os.File) (width, rows int, err error) { return term.GetSize(f.Fd()) }
 
 // IsTerminal reports whether f is a terminal.
 func IsTerminal(f *os.File) bool { return f != nil && term.IsTerminal(f.Fd()) }
