@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,9 +28,12 @@ func (tt *tmuxTerm) dir() string {
 }
 
 // TestTmuxResizeWhileRunningLeavesNoPanelFragments: resizing the window
-// while a command runs (its spinner and output redrawing the live area)
-// leaves no piece of the old panel — its wide border, its first rows — in
-// the scrollback (issue 16, item 12).
+// while a command runs (its spinner and output redrawing the live area
+// many times a second) leaves no piece of the old panel — its wide border,
+// its first rows — in the scrollback (issue 16, item 12). The window gets
+// narrower by 20 columns, wider again, then shorter by 4 rows: sizes where
+// the old live area, rewrapped, still fits the new window (rows a terminal
+// pushes off its top are beyond any program's reach).
 func TestTmuxResizeWhileRunningLeavesNoPanelFragments(t *testing.T) {
 	for _, from := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", from[0], from[1]), func(t *testing.T) {
@@ -39,12 +43,14 @@ func TestTmuxResizeWhileRunningLeavesNoPanelFragments(t *testing.T) {
 			gate := filepath.Join(tt.dir(), "go-on")
 			// The command prints until the test lets it end: no sleep in
 			// the test, and the spinner redraws throughout.
-			tt.paste(fmt.Sprintf("i=0; until [ -e %s ]; do i=$((i+1)); echo out-$i; sleep 0.01; done; echo finished-running", gate))
+			tt.paste(fmt.Sprintf("until [ -e %s ]; do echo out; sleep 0.01; done; echo finished-running", gate))
 			tt.run("send-keys", "-t", "t", "Enter")
-			tt.waitScreen("the running command", func(s string) bool { return strings.Contains(s, "Running") && strings.Contains(s, "out-3") })
-			for _, to := range append(sizes, from) {
+			tt.waitScreen("the running command", func(s string) bool { return strings.Contains(s, "Running") && strings.Contains(s, "  out") })
+			for _, to := range [][2]int{{from[0] - 20, from[1]}, from, {from[0] - 20, from[1]}, {from[0], from[1] - 4}} {
 				tt.resize(to[0], to[1])
-				tt.waitScreen("the panel redrawn", func(s string) bool { return strings.Contains(tt.screen(), "Tasks 1/5") })
+				tt.waitScreen("the panel redrawn", func(string) bool {
+					return strings.Contains(tt.screen(), "Tasks 1/5") && strings.Contains(tt.screen(), "Running")
+				})
 			}
 			if err := os.WriteFile(gate, nil, 0o644); err != nil {
 				t.Fatal(err)
@@ -58,6 +64,67 @@ func TestTmuxResizeWhileRunningLeavesNoPanelFragments(t *testing.T) {
 			}
 			if n := count(all, "│ ✓"); n > 1 {
 				t.Errorf("%d rows of the panel's first item, want 1:\n%s", n, all)
+			}
+		})
+	}
+}
+
+// TestTmuxPanelKeepsToAThirdOfTheRows: a 30-item plan takes at most a
+// third of the rows (never less than six), and its summary rows are whole
+// (issue 16, item 13).
+func TestTmuxPanelKeepsToAThirdOfTheRows(t *testing.T) {
+	for _, size := range sizes {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			tt := startTmux(t, size[0], size[1])
+			scr := tt.command(todoWrite(10, 19), "Todo list updated: 10 completed, 1 in_progress, 19 pending")
+			scr = tt.screen()
+			lines := strings.Split(scr, "\n")
+			top, bottom := -1, -1
+			for i, l := range lines {
+				if strings.HasPrefix(l, "╭─ Tasks 10/30") {
+					top = i
+				}
+				if strings.HasPrefix(l, "╰") && top >= 0 && bottom < 0 {
+					bottom = i
+				}
+			}
+			if top < 0 || bottom < 0 {
+				t.Fatalf("no panel:\n%s", scr)
+			}
+			if n, most := bottom-top+1, max(6, size[1]/3); n > most {
+				t.Errorf("the panel takes %d rows of %d, want at most %d:\n%s", n, size[1], most, scr)
+			}
+			for _, l := range lines[top : bottom+1] {
+				if strings.Contains(l, "more") || strings.Contains(l, "completed") {
+					if strings.Contains(l, "…") && !strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(l, "│")), "…") || !strings.HasSuffix(strings.TrimRight(l, " "), "│") {
+						t.Errorf("a summary row cut: %q\n%s", l, scr)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestTmuxFirstFrameWaitsForTheSize: a resumed 30-item plan in a small
+// window leaves no frame drawn for a guessed size (80 columns, no height
+// limit) in the scrollback: one panel title, no row wider than the window
+// (issue 15, item 14).
+func TestTmuxFirstFrameWaitsForTheSize(t *testing.T) {
+	for _, size := range [][2]int{{40, 24}, {60, 20}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			dir := t.TempDir()
+			c := exec.Command(binary, "--offload-dir", filepath.Join(dir, ".offload"), "--session", "big", "-c", todoWrite(10, 19))
+			c.Dir = dir
+			if out, err := c.CombinedOutput(); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			tt := startTmuxIn(t, size[0], size[1], dir, "--resume", "big")
+			all := tt.waitScreen("the resumed panel", func(s string) bool { return strings.Contains(s, "Tasks 10/30") && idle(s) })
+			if n := count(all, "Tasks 10/30"); n != 1 {
+				t.Errorf("%d panel titles, want 1:\n%s", n, all)
+			}
+			if n := count(all, "╰"); n != 1 {
+				t.Errorf("%d panel bottoms, want 1:\n%s", n, all)
 			}
 		})
 	}
