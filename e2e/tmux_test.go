@@ -30,7 +30,8 @@ func startTmux(t *testing.T, cols, rows int) *tmuxTerm {
 }
 
 // startTmuxIn runs todo-shell in dir (offload directory dir/.offload)
-// with args, in a cols×rows tmux window.
+// with args, in a cols×rows tmux window, and waits for the shell's first
+// prompt (unless args start with a subcommand).
 func startTmuxIn(t *testing.T, cols, rows int, dir string, args ...string) *tmuxTerm {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
@@ -43,6 +44,9 @@ func startTmuxIn(t *testing.T, cols, rows int, dir string, args ...string) *tmux
 	t.Cleanup(func() { exec.Command("tmux", "-S", tt.socket, "kill-server").Run() })
 	tt.run("set-option", "-g", "history-limit", "10000")
 	tt.run("set-option", "-g", "remain-on-exit", "on") // to look at the terminal after
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		return tt // a subcommand (watch, replay): no prompt to wait for
+	}
 	tt.waitScreen("the first prompt", func(s string) bool { return strings.Contains(s, "❯") })
 	return tt
 }
