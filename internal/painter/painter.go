@@ -75,7 +75,7 @@ func (p *Painter) Start() { go p.run() }
 func (p *Painter) Stop() {
 	close(p.done)
 	<-p.stopped
-	p.write(ansi.SetAutoWrapMode)
+	p.write(ansi.SetModeAutoWrap)
 }
 
 // SetView records the live area to show.
@@ -253,7 +253,7 @@ func (p *Painter) erase(b *strings.Builder, f frameState) {
 	for i := range height {
 		b.WriteString(ansi.EraseEntireLine)
 		if i < height-1 {
-			b.WriteString(ansi.CursorDown1) // never scrolls
+			b.WriteString(ansi.CUD1) // never scrolls
 		}
 	}
 	if height > 1 {
@@ -267,7 +267,7 @@ func (p *Painter) drawView(b *strings.Builder, f frameState) {
 	if f.rows > 0 && len(lines) > max(f.rows-2, 1) {
 		lines = lines[len(lines)-max(f.rows-2, 1):]
 	}
-	b.WriteString(ansi.ResetAutoWrapMode)
+	b.WriteString(ansi.ResetModeAutoWrap)
 	prep := make(map[string]string, len(lines))
 	for i := range lines {
 		lines[i] = p.fit(lines[i], f.width, prep)
@@ -276,7 +276,7 @@ func (p *Painter) drawView(b *strings.Builder, f frameState) {
 			b.WriteString("\r\n")
 		}
 	}
-	b.WriteString(ansi.SetAutoWrapMode)
+	b.WriteString(ansi.SetModeAutoWrap)
 	p.height, p.last, p.lastLines, p.lastWidth, p.prep = len(lines), f.view, lines, f.width, prep
 }
 

@@ -16,7 +16,7 @@ func TestPainterDraws(t *testing.T) {
 	s.SetSize(11, 24)
 	s.SetView("panel\nprompt ❯   ")
 	s.Flush()
-	if got := out.String(); got != "\r"+ansi.EraseEntireLine+ansi.ResetAutoWrapMode+"panel\r\nprompt ❯"+ansi.SetAutoWrapMode {
+	if got := out.String(); got != "\r"+ansi.EraseEntireLine+ansi.ResetModeAutoWrap+"panel\r\nprompt ❯"+ansi.SetModeAutoWrap {
 		t.Fatalf("first draw %q", got)
 	}
 	out.Reset()
@@ -28,7 +28,7 @@ func TestPainterDraws(t *testing.T) {
 	s.SetView("prompt ❯ this line is far too long")
 	s.Flush()
 	el := ansi.EraseEntireLine
-	want := "\r" + ansi.CursorUp(1) + el + ansi.CursorDown1 + el + ansi.CursorUp(1) + "printed line\r\nsecond\r\n" + ansi.ResetAutoWrapMode + "prompt ❯ t" + ansi.SetAutoWrapMode
+	want := "\r" + ansi.CursorUp(1) + el + ansi.CUD1 + el + ansi.CursorUp(1) + "printed line\r\nsecond\r\n" + ansi.ResetModeAutoWrap + "prompt ❯ t" + ansi.SetModeAutoWrap
 	if got := out.String(); got != want {
 		t.Fatalf("second draw\n got %q\nwant %q", got, want)
 	}
@@ -55,7 +55,7 @@ func TestPainterKeepsToTheHeight(t *testing.T) {
 	s.SetView("prompt")
 	s.Flush()
 	el := ansi.EraseEntireLine
-	want := "\r" + ansi.CursorUp(3) + strings.Repeat(el+ansi.CursorDown1, 3) + el + ansi.CursorUp(3) + ansi.ResetAutoWrapMode + "prompt" + ansi.SetAutoWrapMode
+	want := "\r" + ansi.CursorUp(3) + strings.Repeat(el+ansi.CUD1, 3) + el + ansi.CursorUp(3) + ansi.ResetModeAutoWrap + "prompt" + ansi.SetModeAutoWrap
 	if got := out.String(); got != want {
 		t.Fatalf("shorter view:\n got %q\nwant %q", got, want)
 	}
@@ -73,8 +73,8 @@ func TestPainterNeverLeavesAutoWrapOff(t *testing.T) {
 		s.SetView(v)
 		s.Flush()
 		got := out.String()
-		off, on := strings.LastIndex(got, ansi.ResetAutoWrapMode), strings.LastIndex(got, ansi.SetAutoWrapMode)
-		if off < 0 || on < off || !strings.HasSuffix(got, ansi.SetAutoWrapMode) {
+		off, on := strings.LastIndex(got, ansi.ResetModeAutoWrap), strings.LastIndex(got, ansi.SetModeAutoWrap)
+		if off < 0 || on < off || !strings.HasSuffix(got, ansi.SetModeAutoWrap) {
 			t.Fatalf("view %q: %q", v, got)
 		}
 	}
@@ -168,7 +168,7 @@ func TestPainterErasesAtTheTerminalsWidthNow(t *testing.T) {
 	s.SetView(wide + "\n" + wide + "\nprompt 1")
 	s.Flush()
 	el := ansi.EraseEntireLine
-	if got := out.String(); !strings.HasPrefix(got, "\r"+ansi.CursorUp(4)+strings.Repeat(el+ansi.CursorDown1, 4)+el) {
+	if got := out.String(); !strings.HasPrefix(got, "\r"+ansi.CursorUp(4)+strings.Repeat(el+ansi.CUD1, 4)+el) {
 		t.Fatalf("erased %q, want the 5 rows the terminal shows", got)
 	}
 	if got := ansi.Strip(out.String()); strings.Contains(got, strings.Repeat("x", 60)) {

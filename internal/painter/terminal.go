@@ -1,7 +1,6 @@
 package painter
 
 import (
-	"io"
 	"os"
 	"os/signal"
 	"sync"
@@ -71,7 +70,7 @@ func (t *Terminal) Acquire() error {
 	if t.modes.BracketedPaste {
 		s += ansi.SetModeBracketedPaste
 	}
-	_, _ = io.WriteString(t.Out, s)
+	_, _ = t.Out.WriteString(s)
 	return nil
 }
 
@@ -80,14 +79,14 @@ func (t *Terminal) Acquire() error {
 func (t *Terminal) Release() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s := ansi.ShowCursor + ansi.SetAutoWrapMode
+	s := ansi.ShowCursor + ansi.SetModeAutoWrap
 	if t.modes.BracketedPaste {
 		s = ansi.ResetModeBracketedPaste + s
 	}
 	if t.modes.AltScreen {
 		s += ansi.ResetModeAltScreenSaveCursor
 	}
-	_, _ = io.WriteString(t.Out, s)
+	_, _ = t.Out.WriteString(s)
 	if t.cooked != nil {
 		return term.Restore(t.In.Fd(), t.cooked)
 	}

@@ -89,7 +89,7 @@ func play(ctx context.Context, o Options, f *os.File, in, out *os.File) error {
 	if err != nil {
 		return err
 	}
-	defer tty.Close()
+	defer func() { _ = tty.Close() }() // the terminal as it was, however it went
 	keys := make(chan painter.Key, 16)
 	if tty.In != nil {
 		go painter.ReadKeys(tty.In, keys)
@@ -121,7 +121,7 @@ func play(ctx context.Context, o Options, f *os.File, in, out *os.File) error {
 			return
 		}
 		if !c.wait(e.Time) {
-			f.Close() // ends the scan
+			_ = f.Close() // ends the scan
 			return
 		}
 		if e.Kind == plan.KindVersion {

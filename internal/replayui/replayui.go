@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-
 	"github.com/todo-shell/todo-shell/internal/painter"
 	"github.com/todo-shell/todo-shell/internal/plan"
 	"github.com/todo-shell/todo-shell/render"
@@ -44,7 +43,7 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only
 	out, isFile := o.Out.(*os.File)
 	if !o.JSON && !o.Summary && isFile && painter.IsTerminal(out) {
 		in, ok := o.In.(*os.File)
@@ -62,7 +61,7 @@ func Run(ctx context.Context, o Options) error {
 // printAll writes the timeline or the JSON lines.
 func printAll(o Options, f io.Reader) error {
 	w := bufio.NewWriterSize(o.Out, 64<<10)
-	defer w.Flush()
+	defer func() { _ = w.Flush() }() // a reader that went away: nothing to tell
 	var p plan.Parser
 	lines := &badLines{file: o.File, p: &p, errOut: o.ErrOut}
 	var emit func(plan.Event)
@@ -165,7 +164,7 @@ func (t *timeline) add(e plan.Event) {
 		if !v.Time.IsZero() {
 			fmt.Fprintf(t.w, ", from %s", v.Time.UTC().Format("2006-01-02 15:04:05 UTC"))
 		}
-		t.w.WriteString("\n")
+		_ = t.w.WriteByte('\n') // an error shows in Flush
 	}
 	t.versions++
 	c := plan.Changes(t.prev, v)
@@ -227,4 +226,3 @@ func elapsed(d time.Duration) string {
 	}
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
-

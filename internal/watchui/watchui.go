@@ -104,7 +104,7 @@ func screen(ctx context.Context, o Options, out *os.File, updates <-chan follow.
 	if err != nil {
 		return err
 	}
-	defer tty.Close()
+	defer func() { _ = tty.Close() }() // the terminal as it was, however it went
 	keys := make(chan painter.Key, 16)
 	if tty.In != nil {
 		go painter.ReadKeys(tty.In, keys)
