@@ -3,15 +3,12 @@ package cmd
 import (
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/term"
 	"github.com/muesli/termenv"
 
+	"github.com/todo-shell/todo-shell/internal/painter"
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/repl"
@@ -35,9 +32,9 @@ func runREPL(o *Options) error {
 
 // runREPLWith runs the shell over an engine, in agent mode when ag is set.
 //
-// The shell draws through repl.Screen rather than Bubble Tea's renderer,
+// The shell draws through the painter rather than Bubble Tea's renderer,
 // which redraws on a ticker even when nothing changed. Running without that
-// renderer, the terminal set-up it would do is done here: raw mode,
+// renderer, the terminal set-up it would do is the painter's: raw mode,
 // bracketed paste, the hidden cursor, and window sizes.
 func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 	in, inOK := o.Streams.In.(*os.File)
@@ -57,17 +54,12 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 
 	hist := openHistory(o, ag != nil) // before raw mode: it may warn
 
-	state, err := term.MakeRaw(in.Fd())
+	tty, err := painter.Open(in, out, painter.Modes{Raw: true, BracketedPaste: true})
 	if err != nil {
 		return err
 	}
-	defer func() { _ = term.Restore(in.Fd(), state) }()                  // on the way out: nothing left to do if it fails
-	_, _ = out.WriteString(ansi.HideCursor + ansi.SetModeBracketedPaste) // the terminal: nothing to do on failure
-	defer func() {
-		_, _ = out.WriteString(ansi.ResetModeBracketedPaste + ansi.ShowCursor + ansi.SetModeAutoWrap) // auto-wrap: see repl.Screen
-	}()
-
-	screen := repl.NewScreen(out)
+	defer func() { _ = tty.Close() }() // gives the terminal back; nothing left to do if that fails
+	pnt := painter.New(out, tty.Size)
 	var md *markdown.Styles
 	if ag != nil {
 		st := markdown.DefaultStyles(r)
@@ -80,9 +72,9 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 		Dir:         a.runner.Dir,
 		Trace:       o.Trace,
 		Agent:       ag,
-		Screen:      screen,
+		Painter:     pnt,
 		History:     hist,
-		Terminal:    &ttyTerminal{in: in, cooked: state},
+		Terminal:    tty,
 		Interactive: interactive.New(o.Getenv("TODO_SHELL_INTERACTIVE")),
 		Completer:   newCompleter(o, a),
 		Markdown:    md,
@@ -92,29 +84,16 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 		CommandColors: !a.noColor,
 	})
 	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithoutRenderer())
+	// Window sizes: now, and on every SIGWINCH. The painter draws nothing
+	// before the first.
+	tty.OnResize(func(w, h int) { p.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
 
-	// Window sizes: now, and on every SIGWINCH.
-	winch := make(chan os.Signal, 1)
-	signal.Notify(winch, syscall.SIGWINCH)
-	defer func() { signal.Stop(winch); close(winch) }()
-	sendSize := func() {
-		if w, h, err := term.GetSize(out.Fd()); err == nil {
-			p.Send(tea.WindowSizeMsg{Width: w, Height: h})
-		}
-	}
-	go func() {
-		sendSize()
-		for range winch {
-			sendSize()
-		}
-	}()
-
-	screen.SetView(m.View())
-	screen.Start()
+	pnt.SetView(m.View())
+	pnt.Start()
 	stopProgress := replProgress(o, out, a.store)
 	final, err := p.Run()
 	stopProgress()
-	screen.Stop()
+	pnt.Stop()
 	a.runner.Kill() // leave nothing running behind the shell
 	if err != nil {
 		return err

@@ -28,17 +28,27 @@ type tmuxTerm struct {
 // startTmux runs todo-shell in a cols×rows tmux window.
 func startTmux(t *testing.T, cols, rows int) *tmuxTerm {
 	t.Helper()
+	return startTmuxIn(t, cols, rows, t.TempDir())
+}
+
+// startTmuxIn runs todo-shell in dir (offload directory dir/.offload)
+// with args, in a cols×rows tmux window, and waits for the shell's first
+// prompt (unless args start with a subcommand).
+func startTmuxIn(t *testing.T, cols, rows int, dir string, args ...string) *tmuxTerm {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		skipUnlessCI(t, "tmux is not installed: the terminal tests need a real tmux (apt-get install tmux)")
 	}
 	bin := binary
-	dir := t.TempDir()
 	tt := &tmuxTerm{t: t, socket: filepath.Join(dir, "tmux.sock")} // a server of its own, removed with dir
-	cmd := fmt.Sprintf("cd %s && NO_COLOR=1 TERM=tmux-256color exec %s --offload-dir %s", dir, bin, filepath.Join(dir, ".offload"))
+	cmd := fmt.Sprintf("cd %s && NO_COLOR=1 TERM=tmux-256color exec %s --offload-dir %s %s", dir, bin, filepath.Join(dir, ".offload"), strings.Join(args, " "))
 	tt.run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), cmd)
 	t.Cleanup(func() { exec.Command("tmux", "-S", tt.socket, "kill-server").Run() })
 	tt.run("set-option", "-g", "history-limit", "10000")
 	tt.run("set-option", "-g", "remain-on-exit", "on") // to look at the terminal after
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		return tt // a subcommand (watch, replay): no prompt to wait for
+	}
 	tt.waitScreen("the first prompt", func(s string) bool { return strings.Contains(s, "❯") })
 	return tt
 }

@@ -130,6 +130,21 @@ func TaskBoxWidth(snap todo.Snapshot) int {
 	return max(w, minBoxWidth)
 }
 
+// TaskBoxWidthIn is TaskBoxWidth for the box TaskBoxIn draws in at most
+// height rows (0: no limit): wide enough for its summary rows as well, so
+// that they are cut only where the terminal itself is narrower.
+func TaskBoxWidthIn(snap todo.Snapshot, height int) int {
+	w := TaskBoxWidth(snap)
+	if height >= 3 && len(snap.Items)+2 > height {
+		for _, r := range Collapse(snap.Items, height-2) {
+			if r.Item < 0 {
+				w = max(w, ansi.StringWidth(r.Summary)+4)
+			}
+		}
+	}
+	return w
+}
+
 // Row is one row of a collapsed list: an item (its index in the list) or,
 // when Summary is set, a summary of the items left out.
 type Row struct {

@@ -17,7 +17,6 @@ import (
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/todo-shell/todo-shell/internal/agent"
 	"github.com/todo-shell/todo-shell/render"
@@ -77,7 +76,7 @@ func streamThroughREPL(t testing.TB, text string) time.Duration {
 	mw := &markerWriter{marker: []byte("END-OF-ANSWER"), seen: make(chan struct{})}
 	cfg.Transcript = mw
 	cfg.Agent = &streamingAgent{text: text, delta: 100}
-	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(100, 30))
+	tm := runShell(t, cfg, 100, 30)
 	start := time.Now()
 	tm.Type("go")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
@@ -184,7 +183,7 @@ func BenchmarkStreamedAnswerREPLRealAgent(b *testing.B) {
 				}
 				mw := &markerWriter{marker: []byte("END-OF-ANSWER"), seen: make(chan struct{})}
 				cfg.Transcript, cfg.Agent = mw, a
-				tm := teatest.NewTestModel(b, New(cfg), teatest.WithInitialTermSize(100, 30))
+				tm := runShell(b, cfg, 100, 30)
 				tm.Type("go")
 				tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 				select {

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/todo-shell/todo-shell/internal/agent"
 	"github.com/todo-shell/todo-shell/tools"
@@ -45,7 +44,7 @@ func TestAgentMode(t *testing.T) {
 	cfg.Transcript = lastTranscript
 	ag := &scriptedAgent{reg: cfg.Shell.Executor}
 	cfg.Agent = ag
-	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(70, 20))
+	tm := runShell(t, cfg, 70, 20)
 
 	enter(tm, "count the files")
 	waitFor(t, tm, "● TodoWrite(1 todos)", "Tasks 0/1", "Counting files… (", "Working on it")

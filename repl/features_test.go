@@ -11,7 +11,6 @@ import (
 	"github.com/todo-shell/todo-shell/internal/testwait"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/exp/teatest"
 
 	"context"
 
@@ -45,12 +44,12 @@ func (a *deltaAgent) Run(ctx context.Context, prompt string, emit func(agent.Eve
 	return agent.Result{Text: full, NumTurns: 1}, nil
 }
 
-func startWith(t *testing.T, w, h int, edit func(*Config)) (*teatest.TestModel, string) {
+func startWith(t *testing.T, w, h int, edit func(*Config)) (*testTerm, string) {
 	cfg, offDir := testConfig(t)
 	lastTranscript = &transcript{}
 	cfg.Transcript = lastTranscript
 	edit(&cfg)
-	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(w, h))
+	tm := runShell(t, cfg, w, h)
 	return tm, offDir
 }
 
@@ -73,7 +72,7 @@ func waitPrinted(t *testing.T, what ...string) {
 	}, lastTranscript.String)
 }
 
-func press(tm *teatest.TestModel, k tea.KeyType) { tm.Send(tea.KeyMsg{Type: k}) }
+func press(tm *testTerm, k tea.KeyType) { tm.Send(tea.KeyMsg{Type: k}) }
 
 func TestHistoryLastsAndIgnoresSpace(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "history")
@@ -152,16 +151,16 @@ func TestTabCompletion(t *testing.T) {
 	})
 	tm.Type("/he")
 	press(tm, tea.KeyTab)
-	waitFor(t, tm, "❯ /help ")
+	waitFor(t, tm, "❯ /help") // trailing blanks are not drawn
 	press(tm, tea.KeyEnter)
 	waitPrinted(t, "❯ /help", "Agent commands")
 	tm.Type("cat rep")
 	press(tm, tea.KeyTab) // common prefix, then the list
-	waitFor(t, tm, `cat report\ `, "report one.txt  report two.txt")
+	waitFor(t, tm, `cat report\`, "report one.txt  report two.txt")
 	press(tm, tea.KeyTab) // cycles
-	waitFor(t, tm, `cat report\ one.txt `)
+	waitFor(t, tm, `cat report\ one.txt`)
 	press(tm, tea.KeyTab)
-	waitFor(t, tm, `cat report\ two.txt `)
+	waitFor(t, tm, `cat report\ two.txt`)
 	press(tm, tea.KeyEnter)
 	waitPrinted(t, "❯ cat report\\ two.txt \n")
 	enter(tm, writeTwo)
@@ -204,7 +203,7 @@ func TestPromptAfterCdShowsBranch(t *testing.T) {
 	cfg.Shell = &router.Shell{Executor: set.Executor}
 	cfg.Store = set.Store
 	cfg.Dir = set.Runner.Dir
-	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(80, 20))
+	tm := runShell(t, cfg, 80, 20)
 	enter(tm, "cd "+repo)
 	waitFor(t, tm, "repo (topic) ❯")
 	finalView(t, tm)

@@ -6,12 +6,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strings"
 	"syscall"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
+	"github.com/todo-shell/todo-shell/internal/painter"
 	"github.com/todo-shell/todo-shell/router"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/bash"
@@ -26,43 +25,13 @@ type Terminal interface {
 	Acquire() error
 }
 
-// Suspend draws what is pending, erases the live area and stops drawing
-// until Resume, so that another program can use the terminal.
-func (s *Screen) Suspend() {
-	s.drawMu.Lock()
-	s.mu.Lock()
-	printed := s.printed
-	s.printed = nil
-	s.mu.Unlock()
-	var b strings.Builder
-	b.WriteByte('\r')
-	if s.height > 1 {
-		b.WriteString(ansi.CursorUp(s.height - 1))
-	}
-	b.WriteString(ansi.EraseScreenBelow)
-	for _, line := range printed {
-		b.WriteString(line)
-		b.WriteString("\r\n")
-	}
-	b.WriteString(ansi.ShowCursor + ansi.ResetModeBracketedPaste)
-	_, _ = io.WriteString(s.out, b.String()) // the terminal: nothing to do on failure
-	s.height, s.last = 1, ""
-}
-
-// Resume starts drawing again, below whatever the other program left.
-func (s *Screen) Resume() {
-	_, _ = io.WriteString(s.out, ansi.HideCursor+ansi.SetModeBracketedPaste) // the terminal
-	s.drawMu.Unlock()
-	s.poke()
-}
-
 // handover runs a command attached to the terminal: Bubble Tea stops
-// reading input (tea.Exec), the Screen stops drawing and the terminal leaves
+// reading input (tea.Exec), the painter stops drawing and the terminal leaves
 // raw mode; afterwards all three come back and the live area is redrawn.
 type handover struct {
-	cmd    *exec.Cmd
-	screen *Screen
-	term   Terminal
+	cmd     *exec.Cmd
+	painter *painter.Painter
+	term    Terminal
 }
 
 var _ tea.ExecCommand = (*handover)(nil)
@@ -73,10 +42,8 @@ func (h *handover) SetStderr(w io.Writer) { h.cmd.Stderr = w }
 
 // Run hands the terminal over for the command's run.
 func (h *handover) Run() (err error) {
-	if h.screen != nil {
-		h.screen.Suspend()
-		defer h.screen.Resume()
-	}
+	h.painter.Suspend()
+	defer h.painter.Resume()
 	if h.term != nil {
 		if err := h.term.Release(); err != nil {
 			return err
@@ -113,7 +80,7 @@ func (m Model) runAttached(id int, text string) tea.Cmd {
 	c := exec.Command(bashPath(), "-c", text)
 	c.Dir = m.cfg.Dir()
 	c.Env = os.Environ()
-	h := &handover{cmd: c, screen: m.cfg.Screen, term: m.cfg.Terminal}
+	h := &handover{cmd: c, painter: m.cfg.Painter, term: m.cfg.Terminal}
 	return tea.Exec(h, func(err error) tea.Msg {
 		return handoverDoneMsg{id: id, use: use, cmd: c, err: err, line: text}
 	})

@@ -7,7 +7,6 @@ package repl
 import (
 	"context"
 	"fmt"
-	"github.com/todo-shell/todo-shell/tools/bash"
 	"io"
 	"strings"
 	"time"
@@ -20,6 +19,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/todo-shell/todo-shell/internal/painter"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/repl/complete"
 	"github.com/todo-shell/todo-shell/repl/gitinfo"
@@ -27,6 +27,7 @@ import (
 	"github.com/todo-shell/todo-shell/repl/interactive"
 	"github.com/todo-shell/todo-shell/repl/markdown"
 	"github.com/todo-shell/todo-shell/router"
+	"github.com/todo-shell/todo-shell/tools/bash"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -43,10 +44,10 @@ type Config struct {
 	// prompts to it; lines starting with '!' run bash.
 	Agent Agent
 
-	// Screen, when set, draws the shell instead of Bubble Tea's renderer
-	// (run the program with tea.WithoutRenderer): it redraws only on change,
-	// so the shell costs no CPU at its prompt.
-	Screen *Screen
+	// Painter draws the shell (run the program with tea.WithoutRenderer):
+	// it redraws only on change, so the shell costs no CPU at its prompt.
+	// Tests give it a buffer; nil draws nowhere.
+	Painter *painter.Painter
 
 	// History is the lasting history (see package history); nil keeps one
 	// in memory.
@@ -110,7 +111,7 @@ type Model struct {
 	hint     string
 	quitting bool
 	exitCode int    // the status the shell leaves with
-	frame    string // with a Screen: the live area drawn after the last update
+	frame    string // the live area drawn after the last update
 
 	inputScrolls bool     // the input has more rows than it shows
 	rowPrompts   []string // the prompt of each row of the input, nil for one line
@@ -172,9 +173,10 @@ func New(cfg Config) Model {
 	m.input = newInput(m.styles.Prompt)
 	m.prompt.branch = gitinfo.Branch(m.dir)
 	m.layout()
-	if cfg.Screen != nil {
-		m.frame = m.draw()
+	if cfg.Painter == nil {
+		m.cfg.Painter = painter.New(io.Discard, nil)
 	}
+	m.frame = m.draw()
 	return m
 }
 
@@ -243,28 +245,20 @@ func runLine(ctx context.Context, sh *router.Shell, dir func() string, id int, l
 	}
 }
 
-// Update handles one message and, with a Screen, hands it the new view.
+// Update handles one message and hands the painter the new view.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := m.update(msg)
-	if m.cfg.Screen == nil { // drawn by Bubble Tea's renderer, through View
-		nm := next.(Model)
-		nm.scrollInput()
-		next = nm
+	nm := next.(Model)
+	if ws, ok := msg.(tea.WindowSizeMsg); ok {
+		nm.cfg.Painter.SetSize(ws.Width, ws.Height)
 	}
-	if scr := m.cfg.Screen; scr != nil {
-		if ws, ok := msg.(tea.WindowSizeMsg); ok {
-			scr.SetSize(ws.Width, ws.Height)
-		}
-		nm := next.(Model)
-		if nm.typing.wait(msg, nm.quitting) {
-			return nm, tea.Batch(cmd, nm.typing.redraw())
-		}
-		nm.scrollInput()
-		nm.frame = nm.draw()
-		scr.SetView(nm.frame)
-		next = nm
+	if nm.typing.wait(msg, nm.quitting) {
+		return nm, tea.Batch(cmd, nm.typing.redraw())
 	}
-	return next, cmd
+	nm.scrollInput()
+	nm.frame = nm.draw()
+	nm.cfg.Painter.SetView(nm.frame)
+	return nm, cmd
 }
 
 // typingGate spreads the drawing of text arriving in bursts. Bubble Tea v1
@@ -288,7 +282,7 @@ func (g *typingGate) wait(msg tea.Msg, quitting bool) bool {
 	}
 	k, ok := msg.(tea.KeyMsg)
 	typed := ok && (k.Type == tea.KeyRunes || k.Type == tea.KeySpace) && !quitting
-	if typed && time.Since(g.last) < frame {
+	if typed && time.Since(g.last) < painter.Frame {
 		return true
 	}
 	g.last = time.Now()
@@ -301,7 +295,7 @@ func (g *typingGate) redraw() tea.Cmd {
 		return nil
 	}
 	g.pending = true
-	return tea.Tick(frame, func(time.Time) tea.Msg { return redrawMsg{} })
+	return tea.Tick(painter.Frame, func(time.Time) tea.Msg { return redrawMsg{} })
 }
 
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -642,20 +636,14 @@ func (m Model) println(text string) tea.Cmd {
 	if m.width > 0 {
 		text = ansi.Hardwrap(text, m.width, true)
 	}
-	if m.cfg.Screen != nil {
-		m.cfg.Screen.Print(text) // queued, in order; drawn by the Screen
-		return nil
-	}
-	return tea.Println(text)
+	m.cfg.Painter.Print(text) // queued, in order; drawn by the painter
+	return nil
 }
 
 // clearScreen clears the terminal.
 func (m Model) clearScreen() tea.Cmd {
-	if m.cfg.Screen != nil {
-		m.cfg.Screen.Clear()
-		return nil
-	}
-	return tea.ClearScreen
+	m.cfg.Painter.Clear()
+	return nil
 }
 
 // maxInputRows caps the rows the input takes; longer text scrolls in it.

@@ -16,7 +16,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
 
 	"github.com/todo-shell/todo-shell/render"
@@ -26,11 +25,10 @@ import (
 	"github.com/todo-shell/todo-shell/tools/toolset"
 )
 
-// updating reports -update (the flag is x/exp/golden's, which teatest uses).
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// updating reports -update.
+func updating() bool { return *update }
 
 func init() { lipgloss.SetColorProfile(termenv.Ascii) }
 
@@ -89,11 +87,11 @@ func (tr *transcript) String() string {
 
 var lastTranscript *transcript
 
-func start(t *testing.T, w, h int) (*teatest.TestModel, string) {
+func start(t *testing.T, w, h int) (*testTerm, string) {
 	cfg, offDir := testConfig(t)
 	lastTranscript = &transcript{}
 	cfg.Transcript = lastTranscript
-	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(w, h))
+	tm := runShell(t, cfg, w, h)
 	return tm, offDir
 }
 
@@ -107,16 +105,25 @@ func screen(view, offDir string) string {
 	return printed + "~~~ live area ~~~\n" + view
 }
 
-func waitFor(t *testing.T, tm *teatest.TestModel, what ...string) {
+func waitFor(t *testing.T, tm *testTerm, what ...string) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b := []byte(tm.out.String())
+		found := true
 		for _, w := range what {
 			if !bytes.Contains(b, []byte(w)) {
-				return false
+				found = false
 			}
 		}
-		return true
-	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+		if found {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 10 s for %q; the terminal got:\n%q", what, b)
+		}
+		time.Sleep(5 * time.Millisecond) // polling the output, not waiting blind
+	}
 }
 
 // waitLine waits for a line the shell printed on its own into the
@@ -129,18 +136,18 @@ func waitLine(t *testing.T, line string) {
 		lastTranscript.String)
 }
 
-func enter(tm *teatest.TestModel, line string) {
+func enter(tm *testTerm, line string) {
 	tm.Type(line)
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 }
 
 // finalView quits and returns the last view drawn.
-func finalView(t *testing.T, tm *teatest.TestModel) string {
+func finalView(t *testing.T, tm *testTerm) string {
 	t.Helper()
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
 	}
-	return tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
+	return tm.FinalModel(t).View()
 }
 
 const writeTwo = `TodoWrite '{"todos":[{"content":"Write code","activeForm":"Writing code","status":"in_progress"},{"content":"Run tests","activeForm":"Running tests","status":"pending"}]}'`
@@ -240,7 +247,7 @@ func TestCtrlDAndDoubleCtrlCExit(t *testing.T) {
 		for _, k := range keys {
 			tm.Send(tea.KeyMsg{Type: k})
 		}
-		tm.WaitFinished(t, teatest.WithFinalTimeout(3*time.Second))
+		tm.WaitFinished(t)
 	}
 }
 

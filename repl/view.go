@@ -15,10 +15,7 @@ import (
 // View draws the live area: the task panel, the running command with its
 // last output lines, a hint, and the prompt.
 func (m Model) View() string {
-	if m.cfg.Screen != nil {
-		return m.frame // drawn once, in Update, for the Screen
-	}
-	return m.draw()
+	return m.frame // drawn once, in Update, for the painter
 }
 
 // draw assembles the live area. It is never taller than the terminal
@@ -66,7 +63,7 @@ func (m Model) draw() string {
 		for len(tail) > 0 && limit-fixed-len(tail) < 3 {
 			tail = tail[1:]
 		}
-		room = limit - fixed - len(tail)
+		room = min(limit-fixed-len(tail), panelRows(m.height))
 	}
 	if label != "" {
 		rest = append(rest, m.fit(label))
@@ -90,6 +87,11 @@ func (m Model) draw() string {
 	b.WriteString(input)
 	return b.String()
 }
+
+// panelRows is the most rows the task panel takes in a terminal of height
+// rows: a third of them, never less than six (issue 16, item 13): the
+// running command and the prompt keep the rest.
+func panelRows(height int) int { return max(6, height/3) }
 
 // maxRows is the most rows the live area may take: the terminal's height
 // minus two, or 0 when the height is unknown.
@@ -118,8 +120,9 @@ func (m Model) panelIn(rows int) string {
 	if c == nil {
 		c = new(panelCache)
 	}
-	if c.version != m.snap.Version || c.items == nil {
-		c.version, c.items, c.natural = m.snap.Version, m.snap.Items, render.TaskBoxWidth(m.snap)
+	if c.version != m.snap.Version || c.items == nil || c.naturalRows != rows {
+		c.version, c.items, c.naturalRows = m.snap.Version, m.snap.Items, rows
+		c.natural = render.TaskBoxWidthIn(m.snap, rows) // summary rows whole
 		c.panel = ""
 	}
 	w = min(w-1, maxPanelWidth, c.natural)
@@ -132,12 +135,13 @@ func (m Model) panelIn(rows int) string {
 // panelCache keeps the task panel drawn last: most redraws (a keystroke, a
 // spinner tick) show the same list at the same size.
 type panelCache struct {
-	version uint64      // the snapshot drawn
-	items   []todo.Item // its items (a version 0 list has none)
-	natural int         // render.TaskBoxWidth of it
-	width   int
-	rows    int
-	panel   string
+	version     uint64      // the snapshot drawn
+	items       []todo.Item // its items (a version 0 list has none)
+	natural     int         // render.TaskBoxWidthIn of it at naturalRows
+	naturalRows int
+	width       int
+	rows        int
+	panel       string
 }
 
 // fit cuts a line to the terminal's width less the one-column margin.

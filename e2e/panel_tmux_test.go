@@ -1,0 +1,156 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// resize resizes the tmux window and waits until it has the new size.
+func (tt *tmuxTerm) resize(cols, rows int) {
+	tt.t.Helper()
+	tt.run("resize-window", "-t", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows))
+	want := fmt.Sprintf("%dx%d", cols, rows)
+	tt.waitScreen("a "+want+" window", func(string) bool {
+		return strings.TrimSpace(tt.run("display-message", "-p", "-t", "t", "#{window_width}x#{window_height}")) == want
+	})
+}
+
+// dir is the directory the shell runs in.
+func (tt *tmuxTerm) dir() string {
+	return strings.TrimSpace(tt.run("display-message", "-p", "-t", "t", "#{pane_current_path}"))
+}
+
+// TestTmuxResizeWhileRunningLeavesNoPanelFragments: resizing the window
+// while a command runs (its output redrawing the live area 60 times a
+// second) leaves no piece of the old panel — its wide border, its first
+// rows — in the scrollback (issue 16, item 12). A redraw that falls
+// between the terminal's rewrap and the shell's hearing of the new size
+// erased too few rows; the window is made narrower by 20 columns and wider
+// again six times, so that one redraw does fall there. (Sizes where the
+// old live area, rewrapped, no longer fits the window are left out: rows a
+// terminal pushes off its top are beyond any program's reach.)
+//
+// Open: it fails before and after this change, every cycle, once each
+// step waits for the shell to have redrawn at the new width. tmux reflows
+// its screen at once but tells the program the new size later; the rows
+// of the old panel that the reflow split are left above the erase. The
+// painter's erasing at the terminal's width at the moment of drawing does
+// not close it. The test runs with TODO_SHELL_OPEN_ISSUES=1.
+func TestTmuxResizeWhileRunningLeavesNoPanelFragments(t *testing.T) {
+	if os.Getenv("TODO_SHELL_OPEN_ISSUES") == "" {
+		t.Skip("issue 16 item 12 is open (see the comment); TODO_SHELL_OPEN_ISSUES=1 runs it")
+	}
+	for _, from := range sizes {
+		t.Run(fmt.Sprintf("%dx%d", from[0], from[1]), func(t *testing.T) {
+			tt := startTmux(t, from[0], from[1])
+			long := strings.Repeat("wide ", from[0]/5-3) + "end"
+			tt.command(todoWrite(1, 1, long), "Todo list updated: 1 completed, 1 in_progress, 2 pending")
+			gate := filepath.Join(tt.dir(), "go-on")
+			// The command prints until the test lets it end: no sleep in
+			// the test, and the live area redraws throughout.
+			tt.paste(fmt.Sprintf("until [ -e %s ]; do echo out; done; echo finished-running", gate))
+			tt.run("send-keys", "-t", "t", "Enter")
+			tt.waitScreen("the running command", func(s string) bool { return strings.Contains(s, "Running") && strings.Contains(s, "  out") })
+			for range 6 {
+				for _, to := range [][2]int{{from[0] - 20, from[1]}, from} {
+					tt.resize(to[0], to[1])
+					tt.waitScreen("the panel redrawn at the new width", func(string) bool {
+						return redrawnAt(tt.screen(), to[0])
+					})
+				}
+			}
+			if err := os.WriteFile(gate, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			all := tt.waitScreen("the command's end", func(s string) bool { return idle(s) && !strings.Contains(tt.screen(), "Running") })
+			if n := count(all, "Tasks 1/4"); n != 1 {
+				t.Errorf("%d panel titles, want 1:\n%s", n, all)
+			}
+			if n := count(all, "────"); n != 2 { // the live panel's top and bottom
+				t.Errorf("%d rows of box lines, want 2 (fragments of an old panel):\n%s", n, all)
+			}
+			if n := count(all, "│ ✓"); n > 1 {
+				t.Errorf("%d rows of the panel's first item, want 1:\n%s", n, all)
+			}
+		})
+	}
+}
+
+// redrawnAt reports that the shell has drawn its panel for a window cols
+// wide: the long item's row ends in the border within the window (tmux
+// rewraps at once; the shell hears of the new size later).
+func redrawnAt(scr string, cols int) bool {
+	for _, l := range strings.Split(scr, "\n") {
+		l = strings.TrimRight(l, " ")
+		if strings.HasPrefix(l, "│ ○ wide") && strings.HasSuffix(l, "│") {
+			w := len([]rune(l))
+			return w <= cols-1 && (w >= cols-2 || strings.Contains(l, "end"))
+		}
+	}
+	return false
+}
+
+// TestTmuxPanelKeepsToAThirdOfTheRows: a 30-item plan takes at most a
+// third of the rows (never less than six), and its summary rows are whole
+// (issue 16, item 13).
+func TestTmuxPanelKeepsToAThirdOfTheRows(t *testing.T) {
+	for _, size := range sizes {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			tt := startTmux(t, size[0], size[1])
+			tt.command(todoWrite(10, 19), "Todo list updated: 10 completed, 1 in_progress, 19 pending")
+			scr := tt.screen()
+			lines := strings.Split(scr, "\n")
+			top, bottom := -1, -1
+			for i, l := range lines {
+				if strings.HasPrefix(l, "╭─ Tasks 10/30") {
+					top = i
+				}
+				if strings.HasPrefix(l, "╰") && top >= 0 && bottom < 0 {
+					bottom = i
+				}
+			}
+			if top < 0 || bottom < 0 {
+				t.Fatalf("no panel:\n%s", scr)
+			}
+			if n, most := bottom-top+1, max(6, size[1]/3); n > most {
+				t.Errorf("the panel takes %d rows of %d, want at most %d:\n%s", n, size[1], most, scr)
+			}
+			for _, l := range lines[top : bottom+1] {
+				if strings.Contains(l, "more") || strings.Contains(l, "completed") {
+					if strings.Contains(l, "…") && !strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(l, "│")), "…") || !strings.HasSuffix(strings.TrimRight(l, " "), "│") {
+						t.Errorf("a summary row cut: %q\n%s", l, scr)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestTmuxFirstFrameWaitsForTheSize: a resumed 30-item plan in a small
+// window leaves no frame drawn for a guessed size (80 columns, no height
+// limit) in the scrollback: one panel title, no row wider than the window
+// (issue 15, item 14).
+func TestTmuxFirstFrameWaitsForTheSize(t *testing.T) {
+	for _, size := range [][2]int{{40, 24}, {60, 20}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			dir := t.TempDir()
+			c := exec.Command(binary, "--offload-dir", filepath.Join(dir, ".offload"), "--session", "big", "-c", todoWrite(10, 19))
+			c.Dir = dir
+			if out, err := c.CombinedOutput(); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			tt := startTmuxIn(t, size[0], size[1], dir, "--resume", "big")
+			all := tt.waitScreen("the resumed panel", func(s string) bool { return strings.Contains(s, "Tasks 10/30") && idle(s) })
+			if n := count(all, "Tasks 10/30"); n != 1 {
+				t.Errorf("%d panel titles, want 1:\n%s", n, all)
+			}
+			if n := count(all, "╰"); n != 1 {
+				t.Errorf("%d panel bottoms, want 1:\n%s", n, all)
+			}
+		})
+	}
+}

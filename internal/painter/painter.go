@@ -1,0 +1,329 @@
+// Package painter is todo-shell's one terminal painter: everything that
+// draws on a terminal — the shell, `watch` and `replay` — draws through it.
+// A Painter keeps a live area at the bottom of the terminal (the task
+// panel, the running command, the prompt) and prints lines into the
+// scrollback above it, redrawing only when something changed; Terminal
+// sets the terminal up (raw mode, bracketed paste, the cursor, the
+// alternate screen) and reports its size; Decode turns the keys of the
+// viewers into Keys.
+//
+// It knows bytes and escape codes, not what it draws: views are strings
+// built elsewhere.
+package painter
+
+import (
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Painter draws inline in a terminal, redrawing only when there is
+// something new: a changed view, lines to print above it, a clear, a new
+// size. Bubble Tea v1's own renderer redraws on a ticker at its frame rate
+// even when nothing changed, which keeps a still shell busy; a Painter
+// sleeps instead, so a shell at its prompt costs no CPU.
+//
+// It draws nothing until it knows the terminal's size (SetSize): a first
+// frame drawn for a guessed size leaves debris in the scrollback.
+//
+// Writes to the terminal happen in the Painter's own goroutine (or in
+// Flush); its other methods only record what to draw and never block on
+// the terminal.
+type Painter struct {
+	out  io.Writer
+	size func() (width, rows int, err error) // the terminal's size now; nil: SetSize's
+
+	mu      sync.Mutex
+	view    string
+	printed []string
+	clear   bool
+	width   int
+	rows    int
+
+	wake    chan struct{}
+	done    chan struct{}
+	stopped chan struct{}
+
+	// drawMu is held while drawing, and by Suspend while another program
+	// has the terminal.
+	drawMu sync.Mutex
+
+	// Owned by whoever holds drawMu.
+	height    int               // rows of the live area on the terminal
+	last      string            // the view drawn last
+	lastLines []string          // its lines as drawn
+	prep      map[string]string // fit's results for the view drawn last
+	lastWidth int               // the width it was drawn at
+}
+
+// New returns a Painter drawing to out. size, when not nil, reads the
+// terminal's size at the moment of drawing (Terminal.Size): between a
+// resize and the SetSize that follows it, the terminal has already
+// rewrapped what was drawn, and erasing it needs the new width. Call
+// Start, and Stop when done.
+func New(out io.Writer, size func() (width, rows int, err error)) *Painter {
+	return &Painter{out: out, size: size, wake: make(chan struct{}, 1), done: make(chan struct{}), stopped: make(chan struct{})}
+}
+
+// Start starts drawing.
+func (p *Painter) Start() { go p.run() }
+
+// Stop draws what is pending and stops, leaving the terminal's auto-wrap on.
+func (p *Painter) Stop() {
+	close(p.done)
+	<-p.stopped
+	p.write(ansi.SetModeAutoWrap)
+}
+
+// SetView records the live area to show.
+func (p *Painter) SetView(view string) {
+	p.mu.Lock()
+	changed := view != p.view
+	p.view = view
+	p.mu.Unlock()
+	if changed {
+		p.poke()
+	}
+}
+
+// SetSize records the terminal's size the view was made for. Lines of the
+// live area are cut one column short of the width, and the live area
+// keeps to the height minus two rows (its top rows are left out).
+func (p *Painter) SetSize(width, rows int) {
+	p.mu.Lock()
+	changed := width != p.width || rows != p.rows
+	p.width, p.rows = width, rows
+	p.mu.Unlock()
+	if changed {
+		p.poke()
+	}
+}
+
+// Print records text to print above the live area, into the scrollback.
+func (p *Painter) Print(text string) {
+	p.mu.Lock()
+	p.printed = append(p.printed, strings.Split(text, "\n")...)
+	p.mu.Unlock()
+	p.poke()
+}
+
+// Clear records a request to clear the screen.
+func (p *Painter) Clear() {
+	p.mu.Lock()
+	p.clear = true
+	p.mu.Unlock()
+	p.poke()
+}
+
+func (p *Painter) poke() {
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Frame is the shortest time between two draws: changes that come faster
+// (a command streaming output) are drawn at most 60 times a second.
+const Frame = time.Second / 60
+
+func (p *Painter) run() {
+	defer close(p.stopped)
+	var last time.Time
+	for {
+		select {
+		case <-p.wake:
+			if wait := Frame - time.Since(last); wait > 0 {
+				timer := time.NewTimer(wait)
+				select {
+				case <-timer.C:
+				case <-p.done:
+					timer.Stop()
+				}
+			}
+			p.Flush()
+			last = time.Now()
+		case <-p.done:
+			p.flush(true)
+			return
+		}
+	}
+}
+
+// Flush draws what is pending now, in the caller's goroutine.
+func (p *Painter) Flush() { p.flush(false) }
+
+func (p *Painter) write(s string) {
+	_, _ = io.WriteString(p.out, s) // a terminal that went away: nothing to tell
+}
+
+// frameState is what one draw brings to the terminal.
+type frameState struct {
+	view      string
+	printed   []string
+	clear     bool
+	width     int // the width to draw at
+	termWidth int // the terminal's width now, for erasing
+	rows      int
+}
+
+// take takes what is pending; ok is false while the size is unknown
+// (final: when stopping, printed lines go out all the same).
+func (p *Painter) take(final bool) (f frameState, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.width <= 0 && !final {
+		return f, false
+	}
+	f = frameState{view: p.view, printed: p.printed, clear: p.clear, width: p.width, rows: p.rows}
+	p.printed, p.clear = nil, false
+	if p.width <= 0 {
+		f.view = "" // never sized: only the printed lines
+	}
+	return f, true
+}
+
+// flush brings the terminal up to date in one write. The live area is
+// drawn with the terminal's auto-wrap off (and turned back on at the end
+// of the same write): a line the terminal finds wider than measured — an
+// emoji with a skin tone, a Devanagari cluster — is clipped rather than
+// wrapped, so the live area keeps exactly the rows counted and each redraw
+// erases all of it.
+//
+// The old live area's rows are erased one by one (EL 2), never with "erase
+// below": tmux (scroll-on-clear) takes an erase below from the top left
+// corner for a clear screen and pushes the rows into the scrollback, so
+// once the live area reached the top of the window — after Ctrl+L, or in a
+// new window — every redraw left a copy of it behind.
+func (p *Painter) flush(final bool) {
+	p.drawMu.Lock()
+	defer p.drawMu.Unlock()
+	f, ok := p.take(final)
+	if !ok {
+		return
+	}
+	f.termWidth = f.width
+	if p.size != nil {
+		if w, h, err := p.size(); err == nil && w > 0 && h > 0 {
+			// The terminal may have been resized since the view was made:
+			// erase and cut at the size it has now.
+			f.termWidth, f.width, f.rows = w, min(f.width, w), h
+		}
+	}
+	if f.view == p.last && len(f.printed) == 0 && !f.clear && f.width == p.lastWidth {
+		return
+	}
+	var b strings.Builder
+	p.erase(&b, f)
+	for _, line := range f.printed {
+		b.WriteString(line)
+		b.WriteString("\r\n")
+	}
+	p.drawView(&b, f)
+	p.write(b.String())
+}
+
+// erase moves to the first row of the live area on the terminal and
+// erases its rows, leaving the cursor there.
+func (p *Painter) erase(b *strings.Builder, f frameState) {
+	height := p.height // rows the live area takes on the terminal now
+	if f.termWidth > 0 && p.lastWidth > f.termWidth {
+		// The terminal got narrower and rewrapped (tmux, most emulators)
+		// what was drawn: each old line now takes as many rows as it needs
+		// at the new width.
+		height = 0
+		for _, line := range p.lastLines {
+			height += max(1, (ansi.StringWidth(line)+f.termWidth-1)/f.termWidth)
+		}
+	}
+	if f.rows > 0 {
+		height = min(height, f.rows) // the rest went into the scrollback
+	}
+	height = max(height, 1) // at least the cursor's row
+	b.WriteByte('\r')
+	if height > 1 {
+		b.WriteString(ansi.CursorUp(height - 1))
+	}
+	if f.clear {
+		b.WriteString(ansi.EraseEntireScreen + ansi.CursorHomePosition)
+		height = 0
+	}
+	for i := range height {
+		b.WriteString(ansi.EraseEntireLine)
+		if i < height-1 {
+			b.WriteString(ansi.CUD1) // never scrolls
+		}
+	}
+	if height > 1 {
+		b.WriteString(ansi.CursorUp(height - 1))
+	}
+}
+
+// drawView draws the live area from the cursor's row down.
+func (p *Painter) drawView(b *strings.Builder, f frameState) {
+	lines := strings.Split(f.view, "\n")
+	if f.rows > 0 && len(lines) > max(f.rows-2, 1) {
+		lines = lines[len(lines)-max(f.rows-2, 1):]
+	}
+	b.WriteString(ansi.ResetModeAutoWrap)
+	prep := make(map[string]string, len(lines))
+	for i := range lines {
+		lines[i] = p.fit(lines[i], f.width, prep)
+		b.WriteString(lines[i])
+		if i < len(lines)-1 {
+			b.WriteString("\r\n")
+		}
+	}
+	b.WriteString(ansi.SetModeAutoWrap)
+	p.height, p.last, p.lastLines, p.lastWidth, p.prep = len(lines), f.view, lines, f.width, prep
+}
+
+// fit prepares a line of the live area for a terminal width cells wide:
+// trailing blanks only make rewrapping worse, so they go (unstyled ones
+// only: a styled blank may be the input's cursor), and the line keeps a
+// one-column margin. Lines of the last draw at the same width are taken
+// from it (most rows of a redraw are unchanged); each result is recorded
+// in next.
+func (p *Painter) fit(line string, width int, next map[string]string) string {
+	if out, ok := p.prep[line]; ok && width == p.lastWidth {
+		next[line] = out
+		return out
+	}
+	in := line
+	line = strings.TrimRight(line, " ")
+	if width > 1 && ansi.StringWidth(line) > width-1 {
+		line = ansi.Truncate(line, width-1, "")
+	}
+	next[in] = line
+	return line
+}
+
+// Suspend draws the printed lines pending, erases the live area and stops
+// drawing until Resume, so that another program can use the terminal.
+func (p *Painter) Suspend() {
+	p.drawMu.Lock()
+	p.mu.Lock()
+	printed := p.printed
+	p.printed = nil
+	p.mu.Unlock()
+	var b strings.Builder
+	b.WriteByte('\r')
+	if p.height > 1 {
+		b.WriteString(ansi.CursorUp(p.height - 1))
+	}
+	b.WriteString(ansi.EraseScreenBelow)
+	for _, line := range printed {
+		b.WriteString(line)
+		b.WriteString("\r\n")
+	}
+	p.write(b.String())
+	p.height, p.last = 1, ""
+}
+
+// Resume starts drawing again, below whatever the other program left.
+func (p *Painter) Resume() {
+	p.drawMu.Unlock()
+	p.poke()
+}
