@@ -120,7 +120,8 @@ func agentRun(o *agentOptions, print bool) error {
 		System:     o.System,
 		Registry:   a.registry,
 		Offload:    a.offload,
-		Transcript: sess.TurnCounter(transcript),
+		Transcript: transcript,
+		OnTurn:     countTurn(sess),
 
 		StreamIdleTimeout: o.IdleTimeout,
 	})
@@ -137,6 +138,17 @@ func agentRun(o *agentOptions, print bool) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return printRun(ctx, o, a.offload.Session, ag)
+}
+
+// countTurn counts each completed response into session.json's
+// agent_turns; with no session, nothing. The count is informative: a failed
+// write of it is not worth interrupting the screen for (session.json is
+// written again at the next turn).
+func countTurn(sess *session.Session) func(agent.TurnDone) {
+	if sess == nil {
+		return nil
+	}
+	return func(agent.TurnDone) { _ = sess.CountTurn() }
 }
 
 // printRun is `agent -p`: run one prompt and print the answer. The model's

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/option"
 
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/offload"
@@ -55,6 +54,9 @@ type Config struct {
 	// long, waiting for it to start included; 0 means
 	// DefaultStreamIdleTimeout.
 	StreamIdleTimeout time.Duration
+	// OnTurn, when set, is called after each response the model completes
+	// (a session counts its agent turns with it), whatever the front end.
+	OnTurn func(TurnDone)
 }
 
 // DefaultStreamIdleTimeout is how long a response may send nothing.
@@ -63,12 +65,15 @@ const DefaultStreamIdleTimeout = 120 * time.Second
 // Agent holds one conversation. Run is not safe for concurrent use: one
 // prompt at a time.
 type Agent struct {
-	cfg      Config
-	head     []byte            // the request body up to the messages: model, system, tools
-	messages []json.RawMessage // the conversation, each message encoded once
-	logged   int               // messages already written to the transcript
-	quiet    int               // consecutive tool-using rounds without TodoWrite
-	prompted bool
+	cfg        Config
+	system     []anthropic.TextBlockParam // the system prompt, a cache breakpoint
+	tools      []anthropic.ToolUnionParam // the registry's tools, the last a cache breakpoint
+	messages   []anthropic.MessageParam   // the conversation
+	raw        []json.RawMessage          // messages[i] as encoded once (nil: not yet)
+	cachedUpTo int                        // messages in the last request (its end was a breakpoint)
+	logged     int                        // messages already written to the transcript
+	quiet      int                        // consecutive tool-using rounds without TodoWrite
+	prompted   bool
 }
 
 // New returns an agent whose tools are exactly the registry's definitions.
@@ -91,17 +96,18 @@ func New(cfg Config) (*Agent, error) {
 	}
 	// The tools go out as the registry's definitions, the same JSON
 	// `todo-shell tools` prints.
-	head, err := json.Marshal(struct {
-		Stream    bool               `json:"stream"`
-		Model     string             `json:"model"`
-		MaxTokens int64              `json:"max_tokens"`
-		System    []map[string]any   `json:"system"`
-		Tools     []tools.Definition `json:"tools"`
-	}{true, cfg.Model, cfg.MaxTokens, []map[string]any{{"type": "text", "text": system}}, cfg.Registry.Definitions()})
+	tl, err := toolParams(cfg.Registry.Definitions())
 	if err != nil {
-		return nil, fmt.Errorf("agent: encode request: %w", err)
+		return nil, fmt.Errorf("agent: %w", err)
 	}
-	a := &Agent{cfg: cfg, head: append(head[:len(head)-1], `,"messages":[`...)}
+	if n := len(tl); n > 0 {
+		tl[n-1].OfTool.CacheControl = ephemeral()
+	}
+	a := &Agent{
+		cfg:    cfg,
+		system: []anthropic.TextBlockParam{{Text: system, CacheControl: ephemeral()}},
+		tools:  tl,
+	}
 	return a, nil
 }
 
@@ -126,11 +132,20 @@ type ToolDone struct {
 // RoundStart says a request is about to go out.
 type RoundStart struct{ Round int }
 
+// TurnDone says the model completed a response: its round in this run,
+// why it stopped and what it used.
+type TurnDone struct {
+	Round      int
+	StopReason string
+	Usage      Usage
+}
+
 func (TextDelta) isEvent()  {}
 func (TextDone) isEvent()   {}
 func (ToolCall) isEvent()   {}
 func (ToolDone) isEvent()   {}
 func (RoundStart) isEvent() {}
+func (TurnDone) isEvent()   {}
 
 // Usage is the token use of a run.
 type Usage struct {
@@ -155,7 +170,7 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 	if emit == nil {
 		emit = func(Event) {}
 	}
-	content := [][]byte{textBlock(prompt)}
+	content := []anthropic.ContentBlockParamUnion{textBlock(prompt)}
 	if !a.prompted {
 		content = append(content, textBlock(InitialReminder))
 		a.prompted = true
@@ -175,9 +190,13 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 		}
 		res.Usage.InputTokens += msg.Usage.InputTokens
 		res.Usage.OutputTokens += msg.Usage.OutputTokens
-		enc := encodeAssistant(msg)
-		a.messages = append(a.messages, enc)
-		a.logResponse(msg, enc)
+		a.messages = append(a.messages, responseParam(msg))
+		a.logResponse(msg)
+		turn := TurnDone{Round: res.NumTurns, StopReason: string(msg.StopReason), Usage: Usage{InputTokens: msg.Usage.InputTokens, OutputTokens: msg.Usage.OutputTokens}}
+		if a.cfg.OnTurn != nil {
+			a.cfg.OnTurn(turn)
+		}
+		emit(turn)
 		res.Text = finalText(msg)
 		if msg.StopReason != anthropic.StopReasonToolUse {
 			return res, nil
@@ -189,7 +208,7 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 			a.quiet++
 		}
 		if a.quiet > NagAfter {
-			results = append([][]byte{textBlock(NagReminder)}, results...)
+			results = append([]anthropic.ContentBlockParamUnion{textBlock(NagReminder)}, results...)
 		}
 		a.messages = append(a.messages, userMessage(results))
 		if ctx.Err() != nil {
@@ -217,11 +236,7 @@ func (a *Agent) stream(ctx context.Context, emit func(Event)) (anthropic.Message
 	idle := a.cfg.StreamIdleTimeout
 	timer := time.AfterFunc(idle, func() { cancel(errIdle) })
 	defer timer.Stop()
-	// The body is assembled from the encoded parts (a copy, not a
-	// re-encoding); the params only carry what the SDK looks at itself.
-	stream := a.cfg.Client.Messages.NewStreaming(reqCtx,
-		anthropic.MessageNewParams{Model: anthropic.Model(a.cfg.Model), MaxTokens: a.cfg.MaxTokens},
-		option.WithRequestBody("application/json", a.body()))
+	stream := a.cfg.Client.Messages.NewStreaming(reqCtx, a.params())
 	defer stream.Close()
 	var msg anthropic.Message
 	var texts []*strings.Builder // by block index
@@ -305,8 +320,8 @@ func endedEarly(err error) error {
 // tool_result block for each, in the same order. Once ctx is cancelled the
 // remaining calls are not run but still answered, so the conversation stays
 // valid.
-func (a *Agent) runTools(ctx context.Context, msg anthropic.Message, emit func(Event)) ([][]byte, bool) {
-	var results [][]byte
+func (a *Agent) runTools(ctx context.Context, msg anthropic.Message, emit func(Event)) ([]anthropic.ContentBlockParamUnion, bool) {
+	var results []anthropic.ContentBlockParamUnion
 	usedTodo := false
 	for _, block := range msg.Content {
 		if block.Type != "tool_use" {
@@ -324,99 +339,9 @@ func (a *Agent) runTools(ctx context.Context, msg anthropic.Message, emit func(E
 			res = offload.Apply(a.cfg.Registry.Execute(ctx, use.ID, use.Name, use.Input), a.cfg.Offload, a.cfg.Writer)
 		}
 		emit(ToolDone{Use: use, Result: res})
-		results = append(results, res.AppendJSON(nil))
+		results = append(results, resultBlock(res))
 	}
 	return results, usedTodo
-}
-
-// The conversation is kept as JSON: every message is encoded once, when it
-// is added, instead of again in every request (a long conversation would
-// otherwise cost more per round with each round). Tool results go out
-// exactly in todo-shell's wire form: content a string, is_error only when
-// true.
-
-// body returns the request body: head, messages, end.
-func (a *Agent) body() []byte {
-	n := len(a.head) + 2
-	for _, m := range a.messages {
-		n += len(m) + 1
-	}
-	b := make([]byte, 0, n)
-	b = append(b, a.head...)
-	for i, m := range a.messages {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, m...)
-	}
-	return append(b, "]}"...)
-}
-
-// textBlock encodes a text content block.
-func textBlock(text string) []byte {
-	return append(tools.AppendJSONString([]byte(`{"type":"text","text":`), text), '}')
-}
-
-// userMessage encodes a user message holding blocks.
-func userMessage(blocks [][]byte) json.RawMessage {
-	b := []byte(`{"role":"user","content":[`)
-	for i, blk := range blocks {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, blk...)
-	}
-	return append(b, "]}"...)
-}
-
-// assistantPrefix begins every encoded assistant message; its content array
-// follows, then '}'.
-const assistantPrefix = `{"role":"assistant","content":`
-
-// encodeAssistant encodes an assistant message from a response, in one
-// buffer sized for it: text and tool_use blocks directly, any other block
-// through the SDK's parameter type.
-func encodeAssistant(msg anthropic.Message) json.RawMessage {
-	n := len(assistantPrefix) + 8
-	for _, b := range msg.Content {
-		n += len(b.Text) + len(b.Text)/16 + len(b.Input) + len(b.ID) + len(b.Name) + 64
-	}
-	out := append(make([]byte, 0, n), assistantPrefix...)
-	out = append(out, '[')
-	var param *anthropic.MessageParam
-	for i, b := range msg.Content {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		switch b.Type {
-		case "text":
-			if len(b.Citations) > 0 {
-				break
-			}
-			out = append(tools.AppendJSONString(append(out, `{"type":"text","text":`...), b.Text), '}')
-			continue
-		case "tool_use":
-			input := b.Input
-			if !json.Valid(input) {
-				input = json.RawMessage(`{}`)
-			}
-			out = append(out, `{"type":"tool_use","id":`...)
-			out = tools.AppendJSONString(out, b.ID)
-			out = tools.AppendJSONString(append(out, `,"name":`...), b.Name)
-			out = append(append(append(out, `,"input":`...), input...), '}')
-			continue
-		}
-		if param == nil {
-			p := msg.ToParam()
-			param = &p
-		}
-		raw, err := json.Marshal(param.Content[i])
-		if err != nil { // cannot happen for a decoded response; keep the turn valid
-			raw = []byte(`{"type":"text","text":"(block could not be recorded)"}`)
-		}
-		out = append(out, raw...)
-	}
-	return append(out, "]}"...)
 }
 
 // finalText joins the text blocks of a response.
@@ -430,37 +355,43 @@ func finalText(msg anthropic.Message) string {
 	return strings.Join(parts, "\n")
 }
 
-// Messages returns the conversation so far, as sent (for tests and
-// inspection).
-func (a *Agent) Messages() []json.RawMessage { return a.messages }
+// Messages returns the conversation so far, each message as its JSON (for
+// tests and inspection).
+func (a *Agent) Messages() []json.RawMessage {
+	out := make([]json.RawMessage, len(a.messages))
+	for i, m := range a.messages {
+		out[i], _ = json.Marshal(m)
+	}
+	return out
+}
 
-// logResponse writes the response as a JSON line whose content is enc's
-// (written, not copied again); enc, the last message, counts as logged.
-func (a *Agent) logResponse(msg anthropic.Message, enc json.RawMessage) {
+// logResponse writes the response as a "response" JSON line: the message's
+// metadata and the content it is sent back with; that message, the last
+// one, counts as logged.
+func (a *Agent) logResponse(msg anthropic.Message) {
 	w := a.cfg.Transcript
 	if w == nil {
 		return
 	}
-	head, _ := json.Marshal(struct {
-		Type string `json:"type"`
-		Time string `json:"time"`
-	}{"response", time.Now().UTC().Format(time.RFC3339Nano)})
-	meta, _ := json.Marshal(struct {
-		ID           string          `json:"id"`
-		Type         string          `json:"type"`
-		Role         string          `json:"role"`
-		Model        string          `json:"model"`
-		StopReason   string          `json:"stop_reason"`
-		StopSequence string          `json:"stop_sequence,omitempty"`
-		Usage        json.RawMessage `json:"usage"`
-	}{msg.ID, "message", "assistant", string(msg.Model), string(msg.StopReason), msg.StopSequence, usageJSON(msg.Usage)})
-	// {"type":"response","time":…,"message":{"id":…,…,"content":[…]}}
-	line := append(head[:len(head)-1], `,"message":`...)
-	line = append(line, meta[:len(meta)-1]...)
-	line = append(line, `,"content":`...)
-	w.Write(line)
-	w.Write(enc[len(assistantPrefix) : len(enc)-1])
-	w.Write([]byte("}}\n"))
+	type message struct {
+		ID           string                             `json:"id"`
+		Type         string                             `json:"type"`
+		Role         string                             `json:"role"`
+		Model        string                             `json:"model"`
+		StopReason   string                             `json:"stop_reason"`
+		StopSequence string                             `json:"stop_sequence,omitempty"`
+		Usage        json.RawMessage                    `json:"usage"`
+		Content      []anthropic.ContentBlockParamUnion `json:"content"`
+	}
+	line := struct {
+		Type    string  `json:"type"`
+		Time    string  `json:"time"`
+		Message message `json:"message"`
+	}{"response", time.Now().UTC().Format(time.RFC3339Nano), message{
+		msg.ID, "message", "assistant", string(msg.Model), string(msg.StopReason), msg.StopSequence,
+		usageJSON(msg.Usage), a.messages[len(a.messages)-1].Content,
+	}}
+	_ = json.NewEncoder(w).Encode(line)
 	a.logged = len(a.messages)
 }
 

@@ -231,3 +231,39 @@ func hasText(blocks []map[string]any, substr string) bool {
 	}
 	return false
 }
+
+// resultText is a tool_result block's content as text: a string, or its
+// text blocks joined.
+func resultText(b map[string]any) any {
+	switch c := b["content"].(type) {
+	case []any:
+		var sb strings.Builder
+		for _, x := range c {
+			if m, ok := x.(map[string]any); ok && m["type"] == "text" {
+				sb.WriteString(fmt.Sprint(m["text"]))
+			}
+		}
+		return sb.String()
+	case nil:
+		return ""
+	default:
+		return c
+	}
+}
+
+// stripCache returns v, decoded JSON, without its cache_control fields
+// (the breakpoints; changed in place).
+func stripCache(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		delete(x, "cache_control")
+		for _, e := range x {
+			stripCache(e)
+		}
+	case []any:
+		for _, e := range x {
+			stripCache(e)
+		}
+	}
+	return v
+}

@@ -63,7 +63,7 @@ func TestFaultAgentOffload(t *testing.T) {
 				}); err != nil {
 					t.Fatal(err)
 				}
-				sent := userBlocks(api.requests()[1])[0]["content"]
+				sent := resultText(userBlocks(api.requests()[1])[0])
 				if both {
 					if sent != string(want) {
 						t.Fatalf("the model got %d bytes, not seq's %d", len(fmt.Sprint(sent)), len(want))

@@ -160,7 +160,7 @@ func closeCutTurns(msgs []json.RawMessage) []json.RawMessage {
 				msgs[i+1] = fixed
 				continue
 			}
-			out = append(out, userMessage(results))
+			out = append(out, rawUserMessage(results))
 		}
 	}
 	return out
@@ -170,9 +170,25 @@ func closeCutTurns(msgs []json.RawMessage) []json.RawMessage {
 // next Run continues it. They are already in the transcript, so they are
 // not written to it again, and the first-prompt reminder is not repeated.
 func (a *Agent) Resume(messages []json.RawMessage) {
-	a.messages = append(a.messages[:0], messages...)
+	a.messages, a.raw = a.messages[:0], nil
+	for _, m := range messages {
+		a.messages = append(a.messages, decodeMessage(m))
+	}
+	a.cachedUpTo = 0
 	a.logged = len(a.messages)
 	if len(messages) > 0 {
 		a.prompted = true
 	}
+}
+
+// rawUserMessage encodes a user message holding encoded blocks.
+func rawUserMessage(blocks [][]byte) json.RawMessage {
+	b := []byte(`{"role":"user","content":[`)
+	for i, blk := range blocks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, blk...)
+	}
+	return append(b, "]}"...)
 }

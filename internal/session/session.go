@@ -6,11 +6,9 @@
 package session
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -275,26 +273,3 @@ func writeAtomic(path string, data []byte) error {
 // isTemp reports whether name is a temporary file of writeAtomic or of the
 // offload writer (both start with a dot).
 func isTemp(name string) bool { return strings.HasPrefix(name, ".") }
-
-// TurnCounter returns w counting the model's responses an agent writes to
-// its transcript into session.json's agent_turns (the agent writes each
-// transcript line in one Write).
-// A nil Session (none could be opened) returns w.
-func (s *Session) TurnCounter(w io.Writer) io.Writer {
-	if s == nil {
-		return w
-	}
-	return &turnCounter{w: w, s: s}
-}
-
-type turnCounter struct {
-	w io.Writer
-	s *Session
-}
-
-func (t *turnCounter) Write(p []byte) (int, error) {
-	if bytes.HasPrefix(p, []byte(`{"type":"response"`)) {
-		t.s.CountTurn()
-	}
-	return t.w.Write(p)
-}
