@@ -19,6 +19,7 @@ import (
 	"github.com/todo-shell/todo-shell/internal/agent"
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/tools/offload"
+	"github.com/todo-shell/todo-shell/tools/redact"
 )
 
 // agentOptions are the agent command's own flags.
@@ -86,20 +87,31 @@ Needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL and ANTHROPIC_MODEL are honoured.`,
 var errNoKey = errors.New("ANTHROPIC_API_KEY is not set: create a key at https://console.anthropic.com and run `export ANTHROPIC_API_KEY=<your key>` first")
 
 func agentRun(o *agentOptions, print bool) error {
-	key := o.Getenv("ANTHROPIC_API_KEY")
-	if key == "" {
-		fmt.Fprintln(o.Streams.ErrOut, "todo-shell: "+errNoKey.Error())
-		return &ExitError{ExitFailed}
-	}
 	if o.MaxTurns < 1 || o.MaxTokens < 1 {
 		return &UsageError{fmt.Errorf("--max-turns and --max-tokens must be 1 or more")}
+	}
+	// First of all: the credentials leave the environment block, where
+	// any command the agent runs could read them (/proc/$PPID/environ).
+	creds, err := o.credentials()
+	if err != nil {
+		fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: "+err.Error())
+	}
+	if creds.Empty() {
+		fmt.Fprintln(o.Streams.ErrOut, "todo-shell: "+errNoKey.Error())
+		return &ExitError{ExitFailed}
 	}
 	a, sess, err := newSessionApp(o.Options, session.ModeAgent)
 	if err != nil {
 		return err
 	}
 	defer closeSession(sess, o.Streams.ErrOut)
-	clientOpts := []option.RequestOption{option.WithAPIKey(key)}
+	var clientOpts []option.RequestOption
+	if creds.APIKey != "" {
+		clientOpts = append(clientOpts, option.WithAPIKey(creds.APIKey))
+	}
+	if creds.AuthToken != "" {
+		clientOpts = append(clientOpts, option.WithAuthToken(creds.AuthToken))
+	}
 	if base := o.Getenv("ANTHROPIC_BASE_URL"); base != "" {
 		clientOpts = append(clientOpts, option.WithBaseURL(base))
 	}
@@ -121,6 +133,7 @@ func agentRun(o *agentOptions, print bool) error {
 		Registry:   a.registry,
 		Offload:    a.offload,
 		Transcript: transcript,
+		Redact:     redact.New(creds.Values()...),
 		OnTurn:     countTurn(sess),
 
 		StreamIdleTimeout: o.IdleTimeout,

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
 
 	"github.com/todo-shell/todo-shell/render"
 )
@@ -59,10 +60,15 @@ func isTerminal(v any) bool {
 }
 
 // Main runs todo-shell with args and returns the exit status.
-func Main(args []string, s Streams) int { return mainWithEnv(args, s, os.Getenv) }
+func Main(args []string, s Streams) int { return mainWithRoot(args, s, NewCmdRoot(s)) }
 
+// mainWithEnv runs todo-shell as Main does, reading the environment (and
+// the credentials) from getenv.
 func mainWithEnv(args []string, s Streams, getenv func(string) string) int {
-	root := newCmdRoot(s, getenv)
+	return mainWithRoot(args, s, newCmdRoot(s, getenv))
+}
+
+func mainWithRoot(args []string, s Streams, root *cobra.Command) int {
 	root.SetArgs(args)
 	err := root.Execute()
 	var exit *ExitError

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/todo-shell/todo-shell/internal/secret"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -38,6 +39,10 @@ type Options struct {
 	Panel   bool
 
 	changed func(name string) bool
+	// credentials returns the Anthropic credentials for the agent. The
+	// program's own (NewCmdRoot) first takes them out of the process's
+	// environment block (secret.Hide); tests read them from Getenv.
+	credentials func() (secret.Credentials, error)
 }
 
 const rootLong = `todo-shell is a small agent shell: type TodoWrite and TodoRead the way a model calls
@@ -79,10 +84,16 @@ const rootExample = `  $ todo-shell
   $ todo-shell tools`
 
 // NewCmdRoot returns the root command.
-func NewCmdRoot(s Streams) *cobra.Command { return newCmdRoot(s, os.Getenv) }
+func NewCmdRoot(s Streams) *cobra.Command {
+	return newCmdRootWith(s, os.Getenv, secret.Hide)
+}
 
 func newCmdRoot(s Streams, getenv func(string) string) *cobra.Command {
-	opts := &Options{Streams: s, Getenv: getenv}
+	return newCmdRootWith(s, getenv, func() (secret.Credentials, error) { return secret.FromEnv(getenv), nil })
+}
+
+func newCmdRootWith(s Streams, getenv func(string) string, credentials func() (secret.Credentials, error)) *cobra.Command {
+	opts := &Options{Streams: s, Getenv: getenv, credentials: credentials}
 	cmd := &cobra.Command{
 		Use:           "todo-shell [FILE]",
 		Short:         "An agent shell with TodoWrite, TodoRead, bash and a live task panel",

@@ -3,10 +3,13 @@ package tools
 import (
 	"context"
 	"io"
+
+	"github.com/todo-shell/todo-shell/tools/redact"
 )
 
 type toolUseIDKey struct{}
 type outputKey struct{}
+type redactorKey struct{}
 
 // WithToolUseID returns a context carrying the tool_use_id of the call being
 // executed. Registry.Execute sets it for every handler.
@@ -30,4 +33,17 @@ func WithOutput(ctx context.Context, w io.Writer) context.Context {
 func OutputFrom(ctx context.Context) io.Writer {
 	w, _ := ctx.Value(outputKey{}).(io.Writer)
 	return w
+}
+
+// WithRedactor returns a context whose handlers mask r's secrets in the
+// output they stream or spool (Bash does), so that a secret never reaches
+// a file or a screen; the agent masks the final results too.
+func WithRedactor(ctx context.Context, r *redact.Redactor) context.Context {
+	return context.WithValue(ctx, redactorKey{}, r)
+}
+
+// RedactorFrom returns the redactor of ctx, or nil (which masks nothing).
+func RedactorFrom(ctx context.Context) *redact.Redactor {
+	r, _ := ctx.Value(redactorKey{}).(*redact.Redactor)
+	return r
 }

@@ -11,13 +11,16 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"strings"
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
 
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/offload"
+	"github.com/todo-shell/todo-shell/tools/redact"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -54,6 +57,10 @@ type Config struct {
 	// long, waiting for it to start included; 0 means
 	// DefaultStreamIdleTimeout.
 	StreamIdleTimeout time.Duration
+	// Redact masks the credentials in every tool result (and in what Bash
+	// streams or spools) before the model, the screen, the transcript or
+	// an offload file sees it; nil masks nothing.
+	Redact *redact.Redactor
 	// OnTurn, when set, is called after each response the model completes
 	// (a session counts its agent turns with it), whatever the front end.
 	OnTurn func(TurnDone)
@@ -236,7 +243,8 @@ func (a *Agent) stream(ctx context.Context, emit func(Event)) (anthropic.Message
 	idle := a.cfg.StreamIdleTimeout
 	timer := time.AfterFunc(idle, func() { cancel(errIdle) })
 	defer timer.Stop()
-	stream := a.cfg.Client.Messages.NewStreaming(reqCtx, a.params())
+	stream := a.cfg.Client.Messages.NewStreaming(reqCtx, a.params(),
+		option.WithMiddleware(noLongRetries(min(MaxRetryWait, idle/2))))
 	defer stream.Close()
 	var msg anthropic.Message
 	var texts []*strings.Builder // by block index
@@ -293,6 +301,9 @@ func (a *Agent) stream(ctx context.Context, emit func(Event)) (anthropic.Message
 		return msg, &Failure{Kind: "timeout", Msg: fmt.Sprintf("Timed out: %s; nothing arrived from the Anthropic API for %s (--stream-idle-timeout)", what, idle), Err: errIdle}
 	}
 	if err != nil {
+		if f, ok := tooLarge(err); ok {
+			return msg, f
+		}
 		if started && ctx.Err() == nil {
 			return msg, endedEarly(err)
 		}
@@ -316,6 +327,15 @@ func endedEarly(err error) error {
 	return &Failure{Kind: "ended_early", Msg: msg, Err: err}
 }
 
+// execute runs one tool call: the result with the credentials masked, then
+// offloaded when long.
+func (a *Agent) execute(ctx context.Context, use tools.ToolUse) tools.ToolResult {
+	ctx = tools.WithRedactor(ctx, a.cfg.Redact)
+	res := a.cfg.Registry.Execute(ctx, use.ID, use.Name, use.Input)
+	res.Content = a.cfg.Redact.String(res.Content)
+	return offload.Apply(res, a.cfg.Offload, a.cfg.Writer)
+}
+
 // runTools executes the response's tool_use blocks in order and returns one
 // tool_result block for each, in the same order. Once ctx is cancelled the
 // remaining calls are not run but still answered, so the conversation stays
@@ -336,7 +356,7 @@ func (a *Agent) runTools(ctx context.Context, msg anthropic.Message, emit func(E
 			res = tools.ToolResult{Type: "tool_result", ToolUseID: use.ID, Content: "Interrupted by the user before this tool ran", IsError: true}
 		} else {
 			emit(ToolCall{Use: use})
-			res = offload.Apply(a.cfg.Registry.Execute(ctx, use.ID, use.Name, use.Input), a.cfg.Offload, a.cfg.Writer)
+			res = a.execute(ctx, use)
 		}
 		emit(ToolDone{Use: use, Result: res})
 		results = append(results, resultBlock(res))
@@ -445,9 +465,9 @@ func describe(ctx context.Context, err error) error {
 		case code == 401:
 			return &Failure{Kind: "auth", Msg: "Authentication failed (401): the API key was refused; check ANTHROPIC_API_KEY", Err: err}
 		case code == 429:
-			return &Failure{Kind: "rate_limit", Msg: "Rate limited (429): too many requests; wait a moment and try again", Err: err}
+			return &Failure{Kind: "rate_limit", Msg: rateLimited("Rate limited (429): the Anthropic API is refusing requests for now", header(apiErr), time.Now()), Err: err}
 		case code == 529 || strings.Contains(apiErr.RawJSON(), "overloaded_error"):
-			return &Failure{Kind: "overloaded", Msg: fmt.Sprintf("The Anthropic API is overloaded (%d); try again shortly", code), Err: err}
+			return &Failure{Kind: "overloaded", Msg: rateLimited(fmt.Sprintf("The Anthropic API is overloaded (%d)", code), header(apiErr), time.Now()), Err: err}
 		case code >= 500:
 			return &Failure{Kind: "server", Msg: fmt.Sprintf("The Anthropic API failed (%d); try again shortly", code), Err: err}
 		default:
@@ -474,6 +494,15 @@ type Failure struct {
 
 func (f *Failure) Error() string { return f.Msg }
 func (f *Failure) Unwrap() error { return f.Err }
+
+// header is the HTTP header of a failed response (empty when there was
+// none).
+func header(e *anthropic.Error) http.Header {
+	if e.Response == nil {
+		return http.Header{}
+	}
+	return e.Response.Header
+}
 
 func apiMessage(e *anthropic.Error) string {
 	var body struct {

@@ -225,6 +225,17 @@ func TestFailuresAreOneClearLine(t *testing.T) {
 			{status: 429, body: `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`},
 			{status: 429, body: `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`},
 		}, "rate_limit", "Rate limited (429)", 3},
+		// Issue 15 item 12: a long retry-after is said at once, with when.
+		{"429 retry-after an hour", []reply{
+			{status: 429, retryAfter: "3600", body: `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`},
+		}, "rate_limit", "retried in 1h0m0s (at ", 1},
+		// A short one is waited out, as the SDK does.
+		{"429 retry-after a second", []reply{
+			{status: 429, retryAfter: "1", body: `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`},
+			say("recovered"),
+		}, "", "", 2},
+		// Issue 15 item 13: an event too long for the SDK is named as such.
+		{"huge tool input", []reply{{hugeInput: 33 << 20}}, "too_large", "larger than the 32 MiB", 1},
 		{"500 retried", []reply{
 			{status: 500, body: `{"type":"error","error":{"type":"api_error","message":"boom"}}`},
 			{status: 500, body: `{"type":"error","error":{"type":"api_error","message":"boom"}}`},

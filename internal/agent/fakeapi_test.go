@@ -36,6 +36,12 @@ type reply struct {
 	cut bool
 	// delta is the size of each text delta; 0 means three deltas a block.
 	delta int
+	// retryAfter, with status, is the Retry-After header sent (instead of
+	// a 1 ms Retry-After-Ms).
+	retryAfter string
+	// hugeInput, when more than 0, is the size of a tool input sent as one
+	// input_json_delta (one stream line).
+	hugeInput int
 }
 
 // fakeAPI is an httptest server that speaks the Messages API's streaming
@@ -111,7 +117,11 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if rep.status != 0 {
 		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Retry-After-Ms", "1") // keep the SDK's retries fast
+		if rep.retryAfter != "" {
+			w.Header().Set("Retry-After", rep.retryAfter)
+		} else {
+			w.Header().Set("Retry-After-Ms", "1") // keep the SDK's retries fast
+		}
 		w.WriteHeader(rep.status)
 		io.WriteString(w, rep.body)
 		return
@@ -132,6 +142,11 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		f.started <- struct{}{}
 		<-r.Context().Done()
 		return
+	}
+	if rep.hugeInput > 0 {
+		send("content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "tool_use", "id": "toolu_huge", "name": "Bash", "input": map[string]any{}}})
+		in := `{"command":"` + strings.Repeat("x", rep.hugeInput) + `"}`
+		send("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "input_json_delta", "partial_json": in}})
 	}
 	for i, b := range rep.blocks {
 		if b.tool == "" {
@@ -240,7 +255,7 @@ func resultText(b map[string]any) any {
 		var sb strings.Builder
 		for _, x := range c {
 			if m, ok := x.(map[string]any); ok && m["type"] == "text" {
-				sb.WriteString(fmt.Sprint(m["text"]))
+				fmt.Fprint(&sb, m["text"])
 			}
 		}
 		return sb.String()

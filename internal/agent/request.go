@@ -175,7 +175,8 @@ func resultBlock(res tools.ToolResult) anthropic.ContentBlockParamUnion {
 // the SDK's ToParam.
 func responseParam(msg anthropic.Message) anthropic.MessageParam {
 	p := anthropic.MessageParam{Role: anthropic.MessageParamRoleAssistant}
-	for _, b := range msg.Content {
+	for i := range msg.Content {
+		b := &msg.Content[i]
 		switch {
 		case b.Type == "text" && len(b.Citations) == 0:
 			if b.Text != "" {

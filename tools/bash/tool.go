@@ -116,7 +116,11 @@ func Handler(r *Runner, defaultTimeout time.Duration, off offload.Config) tools.
 		if live := tools.OutputFrom(ctx); live != nil {
 			out = io.MultiWriter(cr, live)
 		}
-		outcome, err := r.Run(ctx, in.Command, timeout, out)
+		// Secrets are masked before the output reaches the spool (and
+		// its file) or the screen.
+		red := tools.RedactorFrom(ctx).Writer(out)
+		outcome, err := r.Run(ctx, in.Command, timeout, red)
+		_ = red.Flush() // a failed write is the spool's to report
 		cr.Flush()
 		if err != nil {
 			return tools.Result{}, err
