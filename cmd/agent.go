@@ -54,7 +54,6 @@ Needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL and ANTHROPIC_MODEL are honoured.`,
   $ todo-shell agent -p "what does this repo do?" --output-format json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.changed = cmd.Flags().Changed
 			if opts.IdleTimeout <= 0 {
 				return &UsageError{fmt.Errorf("--stream-idle-timeout must be more than 0, got %s", opts.IdleTimeout)}
 			}
@@ -86,7 +85,7 @@ Needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL and ANTHROPIC_MODEL are honoured.`,
 // errNoKey is said when ANTHROPIC_API_KEY is missing.
 var errNoKey = errors.New("ANTHROPIC_API_KEY is not set: create a key at https://console.anthropic.com and run `export ANTHROPIC_API_KEY=<your key>` first")
 
-func agentRun(o *agentOptions, print bool) error {
+func agentRun(o *agentOptions, printOnly bool) error {
 	if o.MaxTurns < 1 || o.MaxTokens < 1 {
 		return &UsageError{fmt.Errorf("--max-turns and --max-tokens must be 1 or more")}
 	}
@@ -119,19 +118,29 @@ func agentRun(o *agentOptions, print bool) error {
 	if err != nil {
 		return err
 	}
-	defer transcript.Close()
+	var ag *agent.Agent
+	defer func() {
+		// The transcript is the session's record: a failure to write it is
+		// reported, though the conversation went on without it.
+		terr := transcript.Close()
+		if ag != nil && ag.TranscriptErr() != nil {
+			terr = ag.TranscriptErr()
+		}
+		if terr != nil {
+			fmt.Fprintln(o.Streams.ErrOut, "todo-shell: transcript: "+terr.Error())
+		}
+	}()
 	history, err := resumeConversation(o.Options, sess)
 	if err != nil {
 		return err
 	}
-	ag, err := agent.New(agent.Config{
+	ag, err = agent.New(agent.Config{
 		Client:     anthropic.NewClient(clientOpts...),
 		Model:      o.Model,
 		MaxTokens:  o.MaxTokens,
 		MaxTurns:   o.MaxTurns,
 		System:     o.System,
-		Registry:   a.registry,
-		Offload:    a.offload,
+		Tools:      a.executor,
 		Transcript: transcript,
 		Redact:     redact.New(creds.Values()...),
 		OnTurn:     countTurn(sess),
@@ -142,7 +151,7 @@ func agentRun(o *agentOptions, print bool) error {
 		return err
 	}
 	ag.Resume(history)
-	if !print {
+	if !printOnly {
 		if !isTerminal(o.Streams.In) || !isTerminal(o.Streams.Out) {
 			return &UsageError{fmt.Errorf("agent mode without -p needs a terminal; use -p \"<prompt>\" in scripts")}
 		}
@@ -169,7 +178,7 @@ func countTurn(sess *session.Session) func(agent.TurnDone) {
 // a terminal (an answer could otherwise set the title or the clipboard);
 // redirected, they are written exactly. JSON output escapes control
 // characters itself.
-func printRun(ctx context.Context, o *agentOptions, session string, ag *agent.Agent) error {
+func printRun(ctx context.Context, o *agentOptions, sessionID string, ag *agent.Agent) error {
 	out, errOut := o.Streams.Out, o.Streams.ErrOut
 	emit := func(ev agent.Event) {
 		if done, ok := ev.(agent.ToolDone); ok && done.Result.OffloadErr != nil {
@@ -195,7 +204,7 @@ func printRun(ctx context.Context, o *agentOptions, session string, ag *agent.Ag
 			NumTurns  int         `json:"num_turns"`
 			IsError   bool        `json:"is_error"`
 			Usage     agent.Usage `json:"usage"`
-		}{res.Text, session, res.NumTurns, runErr != nil, res.Usage}
+		}{res.Text, sessionID, res.NumTurns, runErr != nil, res.Usage}
 		if runErr != nil {
 			out.Result = runErr.Error()
 		}
@@ -218,15 +227,15 @@ func printRun(ctx context.Context, o *agentOptions, session string, ag *agent.Ag
 // writeLine writes text and a newline without copying text (a response can
 // be tens of megabytes; Fprintln would copy it).
 func writeLine(w io.Writer, text string) {
-	io.WriteString(w, text)
-	io.WriteString(w, "\n")
+	_, _ = io.WriteString(w, text) // standard output: nothing to do on failure
+	_, _ = io.WriteString(w, "\n")
 }
 
 // openTranscript opens <dir>/<session>/transcript.jsonl for appending. The
 // session directory must be safe (offload.SessionDir) and a symbolic link
 // planted at the file's name is refused, never followed.
-func openTranscript(dir, session string) (io.WriteCloser, error) {
-	sdir, err := offload.SessionDir(dir, session)
+func openTranscript(dir, sessionID string) (io.WriteCloser, error) {
+	sdir, err := offload.SessionDir(dir, sessionID)
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}

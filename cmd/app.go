@@ -12,14 +12,11 @@ import (
 	"github.com/todo-shell/todo-shell/tools/toolset"
 )
 
-// offloadFS is the file system offload files go through; nil (the
-// operating system's) but in fault-injection tests.
-var offloadFS offload.FS
-
 // app is the engine one run of todo-shell works with.
 type app struct {
 	store    *todo.Store
 	registry *tools.Registry
+	executor *tools.Executor // the registry under the offload policy: every front end calls through it
 	runner   *bash.Runner
 	shell    *router.Shell
 	offload  offload.Config
@@ -31,10 +28,6 @@ func newApp(o *Options) (*app, error) {
 	limits, err := limitsOf(o)
 	if err != nil {
 		return nil, err
-	}
-	changed := o.changed
-	if changed == nil {
-		changed = func(string) bool { return false }
 	}
 	session := o.Session
 	if session == "" {
@@ -48,7 +41,7 @@ func newApp(o *Options) (*app, error) {
 	if o.BashTimeout <= 0 {
 		return nil, &UsageError{fmt.Errorf("--bash-timeout must be more than 0, got %s", o.BashTimeout)}
 	}
-	off := offload.Config{Dir: o.OffloadDir, Session: session, Threshold: o.OffloadThreshold, FS: offloadFS}
+	off := offload.Config{Dir: o.OffloadDir, Session: session, Threshold: o.OffloadThreshold, FS: o.offloadFS}
 	// What a killed todo-shell could not remove.
 	bash.CleanStaleState("")
 	offload.CleanStaleTemps(o.OffloadDir)
@@ -60,40 +53,44 @@ func newApp(o *Options) (*app, error) {
 	return &app{
 		store:    set.Store,
 		registry: set.Registry,
+		executor: set.Executor,
 		runner:   set.Runner,
 		offload:  off,
 		noColor:  o.NoColor || o.Getenv("NO_COLOR") != "",
-		shell:    &router.Shell{Registry: set.Registry, Offload: off},
+		shell:    &router.Shell{Executor: set.Executor},
 	}, nil
 }
 
 // limitsOf returns the todo limits: the environment's, overridden by the
 // flags that were given.
 func limitsOf(o *Options) (todo.Limits, error) {
-	changed := o.changed
-	if changed == nil {
-		changed = func(string) bool { return false }
+	// A flag given overrides its variable: a malformed variable that a
+	// flag overrides is never read.
+	flags := []struct {
+		env   string
+		value int
+		given bool
+		dst   func(*todo.Limits) *int
+	}{
+		{todo.EnvMaxItems, o.MaxItems, o.maxItemsGiven, func(l *todo.Limits) *int { return &l.MaxItems }},
+		{todo.EnvMaxContentLength, o.MaxContentLength, o.maxContentLengthGiven, func(l *todo.Limits) *int { return &l.MaxContentLength }},
+		{todo.EnvMaxInProgress, o.MaxInProgress, o.maxInProgressGiven, func(l *todo.Limits) *int { return &l.MaxInProgress }},
 	}
-	// A flag overrides its variable: a malformed variable that a flag
-	// overrides is never read.
-	flagFor := map[string]string{todo.EnvMaxItems: "max-items", todo.EnvMaxContentLength: "max-content-length", todo.EnvMaxInProgress: "max-in-progress"}
 	limits, err := todo.LimitsFromEnv(func(name string) string {
-		if f, ok := flagFor[name]; ok && changed(f) {
-			return ""
+		for _, f := range flags {
+			if f.env == name && f.given {
+				return ""
+			}
 		}
 		return o.Getenv(name)
 	})
 	if err != nil {
 		return limits, &UsageError{err}
 	}
-	if changed("max-items") {
-		limits.MaxItems = o.MaxItems
-	}
-	if changed("max-content-length") {
-		limits.MaxContentLength = o.MaxContentLength
-	}
-	if changed("max-in-progress") {
-		limits.MaxInProgress = o.MaxInProgress
+	for _, f := range flags {
+		if f.given {
+			*f.dst(&limits) = f.value
+		}
 	}
 	if err := limits.Validate(); err != nil {
 		return limits, &UsageError{err}

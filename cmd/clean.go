@@ -72,7 +72,8 @@ func cleanRun(o *cleanOptions, age time.Duration) error {
 	}
 	var freed int64
 	n, failed := 0, false
-	for _, r := range removed {
+	for i := range removed {
+		r := &removed[i]
 		if r.Err != nil {
 			fmt.Fprintf(o.Streams.ErrOut, "todo-shell: could not remove %s: %v\n", r.ID, r.Err)
 			failed = true

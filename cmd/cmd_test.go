@@ -20,6 +20,12 @@ type result struct {
 // temporary working directory.
 func run(t *testing.T, stdin string, env map[string]string, args ...string) result {
 	t.Helper()
+	return runHost(t, stdin, host{getenv: func(k string) string { return env[k] }}, args...)
+}
+
+// runHost is run with the surroundings h.
+func runHost(t *testing.T, stdin string, h host, args ...string) result {
+	t.Helper()
 	dir := t.TempDir()
 	wd, _ := os.Getwd()
 	if err := os.Chdir(dir); err != nil {
@@ -28,7 +34,7 @@ func run(t *testing.T, stdin string, env map[string]string, args ...string) resu
 	defer os.Chdir(wd)
 	var out, errOut bytes.Buffer
 	s := Streams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut}
-	code := mainWithEnv(args, s, func(k string) string { return env[k] })
+	code := mainWith(args, s, h)
 	return result{code, out.String(), errOut.String()}
 }
 

@@ -7,8 +7,8 @@ import (
 	"os"
 
 	"github.com/mattn/go-isatty"
-	"github.com/spf13/cobra"
 
+	"github.com/todo-shell/todo-shell/internal/secret"
 	"github.com/todo-shell/todo-shell/render"
 )
 
@@ -60,15 +60,16 @@ func isTerminal(v any) bool {
 }
 
 // Main runs todo-shell with args and returns the exit status.
-func Main(args []string, s Streams) int { return mainWithRoot(args, s, NewCmdRoot(s)) }
-
-// mainWithEnv runs todo-shell as Main does, reading the environment (and
-// the credentials) from getenv.
-func mainWithEnv(args []string, s Streams, getenv func(string) string) int {
-	return mainWithRoot(args, s, newCmdRoot(s, getenv))
+func Main(args []string, s Streams) int {
+	return mainWith(args, s, host{getenv: os.Getenv, credentials: secret.Hide})
 }
 
-func mainWithRoot(args []string, s Streams, root *cobra.Command) int {
+func mainWithEnv(args []string, s Streams, getenv func(string) string) int {
+	return mainWith(args, s, host{getenv: getenv})
+}
+
+func mainWith(args []string, s Streams, h host) int {
+	root := newCmdRoot(s, h)
 	root.SetArgs(args)
 	err := root.Execute()
 	var exit *ExitError

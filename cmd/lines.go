@@ -48,7 +48,6 @@ func (l *lineReader) next() ([]byte, error) {
 			b, err = l.br.ReadSlice('\n')
 			total += len(b)
 			if l.max > 0 && total > l.max {
-				pieces = nil
 				for errors.Is(err, bufio.ErrBufferFull) {
 					_, err = l.br.ReadSlice('\n')
 				}

@@ -44,7 +44,6 @@ Bash is published only with --allow-bash: it runs any command the client sends.`
   $ todo-shell mcp --allow-bash --log-level info`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.changed = cmd.Flags().Changed
 			level, err := parseLogLevel(mo.logLevel)
 			if err != nil {
 				return &UsageError{err}
@@ -99,9 +98,8 @@ func runMCP(ctx context.Context, a *app, mo *mcpOptions, level slog.Level, s Str
 	r, w, inputEnded := mcpserver.Guard(s.In, s.Out, mcpserver.DefaultMaxLine)
 	srv, err := mcpserver.New(mcpserver.Options{
 		Stop:     inputEnded,
-		Registry: a.registry,
+		Executor: a.executor,
 		Tools:    names,
-		Offload:  a.offload,
 		Version:  version(),
 		Logger:   logger,
 		OnResult: func(name string, res tools.ToolResult) {

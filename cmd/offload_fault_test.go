@@ -27,8 +27,17 @@ func seqOutput(t *testing.T, n int) []byte {
 }
 
 // faultPlace is an offload directory and a fallback directory ($TMPDIR) for
-// one test, with offloadFS set to fs.
-type faultPlace struct{ primary, tmp, fallback string }
+// one test, with the file system offload files go through in its runs.
+type faultPlace struct {
+	primary, tmp, fallback string
+	fs                     offload.FS
+}
+
+// run is the package's run with offload files going through p.fs.
+func (p faultPlace) run(t *testing.T, stdin string, env map[string]string, args ...string) result {
+	t.Helper()
+	return runHost(t, stdin, host{getenv: func(k string) string { return env[k] }, offloadFS: p.fs}, args...)
+}
 
 func newFaultPlace(t *testing.T, fs func(p faultPlace) offload.FS) faultPlace {
 	t.Helper()
@@ -37,8 +46,7 @@ func newFaultPlace(t *testing.T, fs func(p faultPlace) offload.FS) faultPlace {
 	os.Mkdir(p.tmp, 0o700)
 	t.Setenv("TMPDIR", p.tmp)
 	p.fallback = offload.DefaultFallbackDir()
-	offloadFS = fs(p)
-	t.Cleanup(func() { offloadFS = nil })
+	p.fs = fs(p)
 	return p
 }
 
@@ -81,7 +89,7 @@ func TestFaultScriptOffload(t *testing.T) {
 				f.Under = p.primary
 				return offloadtest.New(f)
 			})
-			r := run(t, "", nil, "--offload-dir", p.primary, "--session", "s", "-c", "seq 1 100000")
+			r := p.run(t, "", nil, "--offload-dir", p.primary, "--session", "s", "-c", "seq 1 100000")
 			file := onlyFile(t, filepath.Join(p.fallback, "s"))
 			if r.code != 0 || !strings.HasPrefix(r.stdout, offload.Pointer(file)+"\n1\n2\n") {
 				t.Fatalf("%d %.200q", r.code, r.stdout)
@@ -94,8 +102,8 @@ func TestFaultScriptOffload(t *testing.T) {
 			}
 		})
 		t.Run(faultName(f)+"/both", func(t *testing.T) {
-			newFaultPlace(t, func(p faultPlace) offload.FS { return offloadtest.New(f) })
-			r := run(t, "", nil, "--offload-dir", t.TempDir(), "--session", "s", "-c", "seq 1 100000")
+			p := newFaultPlace(t, func(p faultPlace) offload.FS { return offloadtest.New(f) })
+			r := p.run(t, "", nil, "--offload-dir", t.TempDir(), "--session", "s", "-c", "seq 1 100000")
 			if r.code != 0 || r.stdout != string(want) {
 				t.Fatalf("%d: stdout of %d bytes differs from seq's %d", r.code, len(r.stdout), len(want))
 			}
@@ -142,7 +150,7 @@ func TestFaultServeOffload(t *testing.T) {
 				f.Under = p.primary
 				return offloadtest.New(f)
 			})
-			r := run(t, bashUse("toolu_s", "seq 1 100000")+"\n", nil, "serve", "--offload-dir", p.primary, "--session", "s")
+			r := p.run(t, bashUse("toolu_s", "seq 1 100000")+"\n", nil, "serve", "--offload-dir", p.primary, "--session", "s")
 			res := serveLines(t, r.stdout)
 			file := filepath.Join(p.fallback, "s", "toolu_s.md")
 			if r.code != 0 || len(res) != 1 || res[0].Content != offload.Pointer(file) {
@@ -153,8 +161,8 @@ func TestFaultServeOffload(t *testing.T) {
 			}
 		})
 		t.Run(faultName(f)+"/both", func(t *testing.T) {
-			newFaultPlace(t, func(p faultPlace) offload.FS { return offloadtest.New(f) })
-			r := run(t, bashUse("toolu_s", "seq 1 100000")+"\n", nil, "serve", "--offload-dir", t.TempDir(), "--session", "s")
+			p := newFaultPlace(t, func(p faultPlace) offload.FS { return offloadtest.New(f) })
+			r := p.run(t, bashUse("toolu_s", "seq 1 100000")+"\n", nil, "serve", "--offload-dir", t.TempDir(), "--session", "s")
 			res := serveLines(t, r.stdout)
 			if r.code != 0 || len(res) != 1 || res[0].Content != string(want) {
 				t.Fatalf("%d: %d results; content differs from seq's output", r.code, len(res))
@@ -167,9 +175,9 @@ func TestFaultServeOffload(t *testing.T) {
 // output: the model gets the first and last 4 MiB and a line that says how
 // many bytes were dropped between them, and why.
 func TestFaultServeHeadAndTail(t *testing.T) {
-	newFaultPlace(t, func(p faultPlace) offload.FS { return offloadtest.New(offloadtest.Fault{Step: offloadtest.Create}) })
+	p := newFaultPlace(t, func(p faultPlace) offload.FS { return offloadtest.New(offloadtest.Fault{Step: offloadtest.Create}) })
 	want := seqOutput(t, 1_800_000) // 12,888,895 bytes
-	r := run(t, bashUse("toolu_h", "seq 1 1800000")+"\n", nil, "serve", "--offload-dir", t.TempDir(), "--session", "s")
+	r := p.run(t, bashUse("toolu_h", "seq 1 1800000")+"\n", nil, "serve", "--offload-dir", t.TempDir(), "--session", "s")
 	res := serveLines(t, r.stdout)
 	total := int64(len(want))
 	dropped := total - offload.HeadBytes - offload.TailBytes
@@ -285,7 +293,7 @@ func TestFaultAgentPrintWarns(t *testing.T) {
 	})
 	srv := fakeMessages(t, sse("", "Bash", `{"command":"seq 1 100000"}`), sse("done", "", ""))
 	env := map[string]string{"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": srv.URL}
-	r := run(t, "", env, "agent", "-p", "count", "--session", "s", "--offload-dir", p.primary)
+	r := p.run(t, "", env, "agent", "-p", "count", "--session", "s", "--offload-dir", p.primary)
 	file := filepath.Join(p.fallback, "s", "toolu_x1.md")
 	if r.code != 0 || !strings.Contains(r.stderr, "Warning: could not write the offload file "+filepath.Join(p.primary, "s", "toolu_x1.md")+" (write: ") ||
 		!strings.Contains(r.stderr, "the output is in "+file+" instead") {

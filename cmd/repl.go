@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -57,9 +56,11 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 	if err != nil {
 		return err
 	}
-	defer term.Restore(in.Fd(), state)
-	io.WriteString(out, ansi.HideCursor+ansi.SetModeBracketedPaste)
-	defer io.WriteString(out, ansi.ResetModeBracketedPaste+ansi.ShowCursor+ansi.SetAutoWrapMode) // auto-wrap: see repl.Screen
+	defer func() { _ = term.Restore(in.Fd(), state) }()                  // on the way out: nothing left to do if it fails
+	_, _ = out.WriteString(ansi.HideCursor + ansi.SetModeBracketedPaste) // the terminal: nothing to do on failure
+	defer func() {
+		_, _ = out.WriteString(ansi.ResetModeBracketedPaste + ansi.ShowCursor + ansi.SetModeAutoWrap) // auto-wrap: see repl.Screen
+	}()
 
 	screen := repl.NewScreen(out)
 	var md *markdown.Styles

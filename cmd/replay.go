@@ -56,7 +56,6 @@ the version breaks. --json prints one object per version.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.changed = cmd.Flags().Changed
 			ro.File = args[0]
 			if ro.Speed <= 0 {
 				return &UsageError{fmt.Errorf("--speed must be more than 0, got %g", ro.Speed)}
@@ -84,7 +83,7 @@ func replayRun(ro *ReplayOptions) error {
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // only read
 	out := ro.Streams.Out
 	if !ro.JSON && !ro.Summary && isTerminal(out) {
 		in, ok := ro.Streams.In.(*os.File)
@@ -97,7 +96,7 @@ func replayRun(ro *ReplayOptions) error {
 		return replayPlay(ro, f, in, out.(*os.File))
 	}
 	w := bufio.NewWriterSize(out, 64<<10)
-	defer w.Flush()
+	defer func() { _ = w.Flush() }() // on an error return, that error is the one to report; see below
 	var p plan.Parser
 	lines := &badLines{file: ro.File, p: &p, errOut: ro.Streams.ErrOut}
 	var emit func(plan.Event)
@@ -112,7 +111,7 @@ func replayRun(ro *ReplayOptions) error {
 			v := e.Version
 			buf = plan.AppendRecord(buf[:0], v, plan.Changes(prev, v), plan.Problems(v.Todos, limits))
 			buf = append(buf, '\n')
-			w.Write(buf)
+			_, _ = w.Write(buf) // a bufio.Writer keeps its first error: the final Flush reports it
 			prev = v
 		}
 	} else {
@@ -127,6 +126,9 @@ func replayRun(ro *ReplayOptions) error {
 	}
 	if tl != nil {
 		tl.finish()
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("replay: %w", err)
 	}
 	return nil
 }
@@ -200,7 +202,7 @@ func (t *timeline) add(e plan.Event) {
 		if !v.Time.IsZero() {
 			fmt.Fprintf(t.w, ", from %s", v.Time.UTC().Format("2006-01-02 15:04:05 UTC"))
 		}
-		t.w.WriteString("\n")
+		_, _ = t.w.WriteString("\n") // a bufio.Writer: the final Flush reports its error
 	}
 	t.versions++
 	c := plan.Changes(t.prev, v)
@@ -316,11 +318,11 @@ func replayPlay(ro *ReplayOptions, f *os.File, in, out *os.File) error {
 		if err != nil {
 			return err
 		}
-		defer term.Restore(in.Fd(), state)
+		defer func() { _ = term.Restore(in.Fd(), state) }() // on the way out: nothing left to do if it fails
 		go live.ReadKeys(in, keys)
 	}
-	io.WriteString(out, ansi.HideCursor)
-	defer io.WriteString(out, ansi.ShowCursor)
+	_, _ = out.WriteString(ansi.HideCursor) // the terminal: nothing to do on failure
+	defer func() { _, _ = out.WriteString(ansi.ShowCursor) }()
 	pl := &player{scroll: live.NewScroll(out), styles: render.DefaultStyles(r), width: width}
 	p := plan.Parser{Playback: true}
 	lines := &badLines{file: ro.File, p: &p, errOut: io.Discard}
@@ -350,7 +352,7 @@ func replayPlay(ro *ReplayOptions, f *os.File, in, out *os.File) error {
 		case k := <-keys:
 			if k == live.KeyQuit {
 				stopped = true
-				f.Close() // ends the scan
+				_ = f.Close() // ends the scan (only read)
 				return
 			}
 		default:
@@ -366,7 +368,7 @@ func replayPlay(ro *ReplayOptions, f *os.File, in, out *os.File) error {
 					timer.Stop()
 					if k == live.KeyQuit {
 						stopped = true
-						f.Close() // ends the scan
+						_ = f.Close() // ends the scan (only read)
 						return
 					}
 				}

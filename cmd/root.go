@@ -26,9 +26,9 @@ type Options struct {
 	Continue         bool   // --continue
 	OffloadDir       string
 	OffloadThreshold int
-	MaxItems         int
-	MaxContentLength int
-	MaxInProgress    int
+	MaxItems         int // used when its flag was given (maxItemsGiven)
+	MaxContentLength int // used when its flag was given
+	MaxInProgress    int // used when its flag was given
 	BashTimeout      time.Duration
 	NoColor          bool
 	Trace            bool
@@ -38,10 +38,15 @@ type Options struct {
 	Command string
 	Panel   bool
 
-	changed func(name string) bool
-	// credentials returns the Anthropic credentials for the agent. The
-	// program's own (NewCmdRoot) first takes them out of the process's
-	// environment block (secret.Hide); tests read them from Getenv.
+	// Whether each limit flag was given: its value then wins over the
+	// environment. The flags set these themselves (limitValue).
+	maxItemsGiven, maxContentLengthGiven, maxInProgressGiven bool
+
+	// offloadFS is the file system offload files go through; nil is the
+	// operating system's (tests inject faults).
+	offloadFS offload.FS
+	// credentials returns the Anthropic credentials for the agent (see
+	// host.credentials).
 	credentials func() (secret.Credentials, error)
 }
 
@@ -85,15 +90,24 @@ const rootExample = `  $ todo-shell
 
 // NewCmdRoot returns the root command.
 func NewCmdRoot(s Streams) *cobra.Command {
-	return newCmdRootWith(s, os.Getenv, secret.Hide)
+	return newCmdRoot(s, host{getenv: os.Getenv, credentials: secret.Hide})
 }
 
-func newCmdRoot(s Streams, getenv func(string) string) *cobra.Command {
-	return newCmdRootWith(s, getenv, func() (secret.Credentials, error) { return secret.FromEnv(getenv), nil })
+// host is what a run takes from its surroundings besides its streams.
+type host struct {
+	getenv    func(string) string
+	offloadFS offload.FS // nil: the operating system's
+	// credentials returns the Anthropic credentials. The program's own
+	// (secret.Hide) first takes them out of the process's environment
+	// block, re-executing it; nil reads them with getenv (tests).
+	credentials func() (secret.Credentials, error)
 }
 
-func newCmdRootWith(s Streams, getenv func(string) string, credentials func() (secret.Credentials, error)) *cobra.Command {
-	opts := &Options{Streams: s, Getenv: getenv, credentials: credentials}
+func newCmdRoot(s Streams, h host) *cobra.Command {
+	opts := &Options{Streams: s, Getenv: h.getenv, offloadFS: h.offloadFS, credentials: h.credentials}
+	if opts.credentials == nil {
+		opts.credentials = func() (secret.Credentials, error) { return secret.FromEnv(h.getenv), nil }
+	}
 	cmd := &cobra.Command{
 		Use:           "todo-shell [FILE]",
 		Short:         "An agent shell with TodoWrite, TodoRead, bash and a live task panel",
@@ -108,7 +122,6 @@ func newCmdRootWith(s Streams, getenv func(string) string, credentials func() (s
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.changed = cmd.Flags().Changed
 			if cmd.Flags().Changed("command") {
 				if len(args) > 0 {
 					return &UsageError{fmt.Errorf("-c and FILE cannot be used together")}
@@ -120,7 +133,7 @@ func newCmdRootWith(s Streams, getenv func(string) string, credentials func() (s
 				if err != nil {
 					return &UsageError{fmt.Errorf("%s: cannot read it (%w); it is not a command either", args[0], err)}
 				}
-				defer f.Close()
+				defer func() { _ = f.Close() }() // only read
 				return runScript(opts, f)
 			}
 			if isTerminal(s.In) && isTerminal(s.Out) {
@@ -141,9 +154,9 @@ func newCmdRootWith(s Streams, getenv func(string) string, credentials func() (s
 	pf.StringVar(&opts.OffloadDir, "offload-dir", ".offload", "where offloaded results go")
 	pf.IntVar(&opts.OffloadThreshold, "offload-threshold", offload.DefaultThreshold, "offload results of this many characters or more (0: never)")
 	opts.MaxItems, opts.MaxContentLength, opts.MaxInProgress = todo.DefaultLimits().MaxItems, todo.DefaultLimits().MaxContentLength, todo.DefaultLimits().MaxInProgress
-	pf.Var(&limitValue{&opts.MaxItems, 1}, "max-items", "most todos in a list (overrides "+todo.EnvMaxItems+")")
-	pf.Var(&limitValue{&opts.MaxContentLength, 1}, "max-content-length", "most characters in content and activeForm (overrides "+todo.EnvMaxContentLength+")")
-	pf.Var(&limitValue{&opts.MaxInProgress, 0}, "max-in-progress", "most todos in_progress at once, 0 for no limit (overrides "+todo.EnvMaxInProgress+")")
+	pf.Var(&limitValue{&opts.MaxItems, 1, &opts.maxItemsGiven}, "max-items", "most todos in a list (overrides "+todo.EnvMaxItems+")")
+	pf.Var(&limitValue{&opts.MaxContentLength, 1, &opts.maxContentLengthGiven}, "max-content-length", "most characters in content and activeForm (overrides "+todo.EnvMaxContentLength+")")
+	pf.Var(&limitValue{&opts.MaxInProgress, 0, &opts.maxInProgressGiven}, "max-in-progress", "most todos in_progress at once, 0 for no limit (overrides "+todo.EnvMaxInProgress+")")
 	pf.DurationVar(&opts.BashTimeout, "bash-timeout", 2*time.Minute, "how long a bash command may run")
 	pf.BoolVar(&opts.NoColor, "no-color", false, "draw without color (NO_COLOR is honoured too)")
 	pf.BoolVar(&opts.Trace, "trace", false, "show each call's tool_use and tool_result JSON")
@@ -190,10 +203,12 @@ func strictCompletion(root *cobra.Command) {
 }
 
 // limitValue is a limit flag: a whole number from min to todo.MaxLimit, with
-// the same messages as the environment variables get.
+// the same messages as the environment variables get. Setting it sets
+// *given, so the flag, not the environment, decides the limit.
 type limitValue struct {
-	dst *int
-	min int
+	dst   *int
+	min   int
+	given *bool
 }
 
 func (v *limitValue) String() string {
@@ -209,6 +224,9 @@ func (v *limitValue) Set(s string) error {
 		return err
 	}
 	*v.dst = n
+	if v.given != nil {
+		*v.given = true
+	}
 	return nil
 }
 

@@ -77,7 +77,8 @@ func runCommandLine(o *Options) error {
 	}
 	defer done()
 	var sc router.Scanner
-	if sc.Write(o.Command); sc.Incomplete() {
+	sc.Write(o.Command)
+	if sc.Incomplete() {
 		r.print(r.errOut, "Error: unexpected end of the command: "+sc.Problem(1))
 		return &ExitError{ExitFailed}
 	}
@@ -253,17 +254,19 @@ func (r *scriptRunner) print(w *bufio.Writer, text string) {
 	if (w == r.out && r.safeOut) || (w == r.errOut && r.safeErr) {
 		text = render.SanitizeOutput(text)
 	}
+	// Standard output and error: nothing to do when they fail (a closed
+	// pipe ends the script through SIGPIPE).
 	if w == r.errOut {
-		r.out.Flush()
+		_ = r.out.Flush()
 	}
-	w.WriteString(text)
-	w.WriteByte('\n')
+	_, _ = w.WriteString(text)
+	_ = w.WriteByte('\n')
 	if w == r.errOut {
-		w.Flush()
+		_ = w.Flush()
 	}
 }
 
 func (r *scriptRunner) flush() {
-	r.out.Flush()
-	r.errOut.Flush()
+	_ = r.out.Flush() // as in print
+	_ = r.errOut.Flush()
 }

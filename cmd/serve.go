@@ -7,13 +7,12 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/todo-shell/todo-shell/tools"
-	"github.com/todo-shell/todo-shell/tools/offload"
 )
 
 // DefaultMaxLine is the longest tool_use line serve reads.
@@ -36,7 +35,6 @@ SIGTERM, SIGINT or SIGHUP stop it: it reads no more, interrupts the running call
   $ todo-shell serve < calls.jsonl > results.jsonl`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.changed = cmd.Flags().Changed
 			if maxLine < 1 {
 				return &UsageError{fmt.Errorf("--max-line must be 1 or more, got %d", maxLine)}
 			}
@@ -50,7 +48,7 @@ SIGTERM, SIGINT or SIGHUP stop it: it reads no more, interrupts the running call
 				// keep the collector from letting garbage pile up beside it.
 				debug.SetMemoryLimit(int64(maxLine) + 32<<20)
 			}
-			srv := &Server{Registry: a.registry, Offload: a.offload, MaxLine: maxLine}
+			srv := &Server{Executor: a.executor, MaxLine: maxLine}
 			ctx, caught, stop := notifyTerminate(a)
 			defer stop()
 			done := make(chan error, 1)
@@ -63,13 +61,14 @@ SIGTERM, SIGINT or SIGHUP stop it: it reads no more, interrupts the running call
 				return err
 			case <-ctx.Done():
 				// A signal. A call in progress is being interrupted: wait
-				// for its result to be written. Idle, Serve is blocked
-				// reading, and everything it answered is already flushed.
-				for srv.Busy() {
+				// for its result to be written. Waiting for input, Serve
+				// has written everything it answered: leave at once.
+				for !srv.Idle() {
 					select {
-					case <-done:
+					case err := <-done:
+						_ = err // the signal decides the exit status
 						return &ExitError{128 + caught()}
-					case <-time.After(5 * time.Millisecond):
+					case <-srv.IdleNote():
 					}
 				}
 				return &ExitError{128 + caught()}
@@ -82,56 +81,94 @@ SIGTERM, SIGINT or SIGHUP stop it: it reads no more, interrupts the running call
 
 // Serve answers tool_use lines from in with tool_result lines on out until
 // in ends; see Server.
-func Serve(ctx context.Context, reg *tools.Registry, off offload.Config, in io.Reader, out io.Writer) error {
-	return (&Server{Registry: reg, Offload: off}).Serve(ctx, in, out)
+func Serve(ctx context.Context, ex *tools.Executor, in io.Reader, out io.Writer) error {
+	return (&Server{Executor: ex}).Serve(ctx, in, out)
 }
 
 // Server answers tool_use lines with tool_result lines.
 type Server struct {
-	Registry *tools.Registry
-	Offload  offload.Config
+	// Executor runs the calls under the offload policy.
+	Executor *tools.Executor
 	// MaxLine is the longest line read; a longer one is answered with an
 	// is_error result and skipped without being held. 0 is DefaultMaxLine.
 	MaxLine int
 
-	busy atomic.Bool
+	// idle is set while Serve waits for input with every answer written;
+	// idleNote gets a token each time it is set (see Idle).
+	idle     atomic.Bool
+	idleNote chan struct{}
+	once     sync.Once
 }
 
-// Busy reports whether a call is being answered.
-func (s *Server) Busy() bool { return s.busy.Load() }
+func (s *Server) init() { s.once.Do(func() { s.idleNote = make(chan struct{}, 1) }) }
+
+// Idle reports whether Serve is waiting for input with everything it
+// answered written out: the process may then end without losing an answer.
+// A call being answered, or answers not yet written, make it busy.
+func (s *Server) Idle() bool { return s.idle.Load() }
+
+// IdleNote returns a channel that receives a token whenever Serve becomes
+// idle, so a caller can wait for Idle without polling.
+func (s *Server) IdleNote() <-chan struct{} {
+	s.init()
+	return s.idleNote
+}
+
+// readerWaiting wraps the input so that Serve writes out its answers and
+// says it is idle right before it blocks on a read, and busy once the read
+// returns: idle means blocked in a read with nothing left unwritten, even
+// when part of a line is already buffered.
+type readerWaiting struct {
+	s   *Server
+	r   io.Reader
+	bw  *bufio.Writer
+	err error // the first failure to write out answers
+}
+
+func (w *readerWaiting) Read(p []byte) (int, error) {
+	if err := w.bw.Flush(); err != nil {
+		w.err = err
+		return 0, err
+	}
+	w.s.idle.Store(true)
+	select {
+	case w.s.idleNote <- struct{}{}:
+	default:
+	}
+	n, err := w.r.Read(p)
+	w.s.idle.Store(false)
+	return n, err
+}
 
 // Serve answers lines until in ends or ctx is cancelled; a call running when
 // ctx is cancelled is interrupted and its result written before Serve
-// returns. Output is flushed whenever the input buffered so far is drained,
-// so an interactive client gets each answer at once and a piped batch is
+// returns. Output is flushed whenever Serve is about to wait for input, so
+// an interactive client gets each answer at once and a piped batch is
 // written in large blocks.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	maxLine := s.MaxLine
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLine
 	}
-	lines := newLineReader(in)
-	lines.max = maxLine
+	s.init()
 	bw := bufio.NewWriterSize(out, 256<<10)
+	// Answers are written out whenever Serve is about to wait for input,
+	// so an interactive client gets each at once and a piped batch goes
+	// in large blocks.
+	rw := &readerWaiting{s: s, r: in, bw: bw}
+	lines := newLineReader(rw)
+	lines.max = maxLine
 	buf := make([]byte, 0, 4096)
-	s.busy.Store(true)
-	defer s.busy.Store(false)
 	for {
-		if lines.drained() {
-			if err := bw.Flush(); err != nil {
-				return fmt.Errorf("serve: write: %w", err)
-			}
-			// Idle from here until a line comes: all answered is out, so a
-			// signal may end the process without waiting for Serve.
-			s.busy.Store(false)
-		}
 		line, err := lines.next()
-		s.busy.Store(true)
+		if rw.err != nil {
+			return fmt.Errorf("serve: write: %w", rw.err)
+		}
 		if ctx.Err() != nil {
 			return bw.Flush() // stopped: read no more
 		}
 		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, errLineTooLong) {
-			bw.Flush()
+			_ = bw.Flush() // the read error is the one to report
 			return fmt.Errorf("serve: read: %w", err)
 		}
 		var res tools.ToolResult
@@ -141,7 +178,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 			res = tools.ToolResult{Type: "tool_result", Content: fmt.Sprintf("Invalid tool_use: the line is longer than --max-line (%d bytes); it was skipped", maxLine), IsError: true}
 			err = nil
 		case len(text) > 0:
-			res = serveOne(ctx, s.Registry, s.Offload, text)
+			res = serveOne(ctx, s.Executor, text)
 		default:
 			answer = false
 		}
@@ -172,10 +209,10 @@ func trimLine(b []byte) []byte {
 }
 
 // serveOne answers one line.
-func serveOne(ctx context.Context, reg *tools.Registry, off offload.Config, line []byte) tools.ToolResult {
+func serveOne(ctx context.Context, ex *tools.Executor, line []byte) tools.ToolResult {
 	use, err := tools.ParseToolUse(line)
 	if err != nil {
 		return tools.ToolResult{Type: "tool_result", ToolUseID: use.ID, Content: "Invalid tool_use: " + err.Error(), IsError: true}
 	}
-	return offload.Apply(reg.Execute(ctx, use.ID, use.Name, use.Input), off, nil)
+	return ex.Execute(ctx, use.ID, use.Name, use.Input)
 }

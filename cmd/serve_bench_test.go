@@ -41,11 +41,12 @@ func BenchmarkServe(b *testing.B) {
 	in := tenItemCalls(b.N)
 	store := todo.NewStore(nil)
 	reg := tools.NewRegistry()
-	todo.Register(reg, store, todo.DefaultLimits())
+	todo.Register(reg, store, todo.DefaultLimits(), nil)
 	b.SetBytes(int64(len(in) / max(b.N, 1)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	if err := Serve(context.Background(), reg, offload.Config{Threshold: 1000, Dir: b.TempDir(), Session: "b"}, bytes.NewReader(in), io.Discard); err != nil {
+	ex := tools.NewExecutor(reg, offload.Policy{Config: offload.Config{Threshold: 1000, Dir: b.TempDir(), Session: "b"}})
+	if err := Serve(context.Background(), ex, bytes.NewReader(in), io.Discard); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")

@@ -101,7 +101,7 @@ func resumeConversation(o *Options, s *session.Session) ([]json.RawMessage, erro
 	if err != nil {
 		return nil, fmt.Errorf("session %s: %w", s.ID(), err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // only read
 	msgs, err := agent.ReadTranscript(f, func(w string) { fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: "+w) })
 	if err != nil {
 		return nil, fmt.Errorf("session %s: %w", s.ID(), err)

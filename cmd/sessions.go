@@ -53,8 +53,8 @@ func sessionsRun(o *sessionsOptions) error {
 	if o.JSON {
 		enc := json.NewEncoder(o.Streams.Out)
 		enc.SetEscapeHTML(false)
-		for _, info := range list {
-			if err := enc.Encode(info); err != nil {
+		for i := range list {
+			if err := enc.Encode(&list[i]); err != nil {
 				return err
 			}
 		}
@@ -72,7 +72,8 @@ func sessionsRun(o *sessionsOptions) error {
 func writeSessionTable(w io.Writer, list []session.Info, now time.Time, safe bool) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tCHANGED\tMODE\tDONE\tIN PROGRESS\tFILES\tTURNS\tLIVE")
-	for _, s := range list {
+	for i := range list {
+		s := &list[i]
 		mode := s.Mode
 		if mode == "" {
 			mode = "-"
@@ -98,7 +99,7 @@ func writeSessionTable(w io.Writer, list []session.Info, now time.Time, safe boo
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%s\t%s\t%d\t%s\n", s.ID, ago(now.Sub(s.LastChange)), mode, s.Done, s.Total, doing, files, s.AgentTurns, live)
 	}
-	tw.Flush()
+	_ = tw.Flush() // standard output: nothing to do on failure
 }
 
 // ago says how long ago d was, roughly.

@@ -14,7 +14,6 @@ func newCmdTools(o *Options) *cobra.Command {
   $ todo-shell tools --max-items 20`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.changed = cmd.Flags().Changed
 			a, err := newApp(o)
 			if err != nil {
 				return err

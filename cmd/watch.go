@@ -65,7 +65,6 @@ q or Ctrl+C quits.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.changed = cmd.Flags().Changed
 			if len(args) == 1 {
 				wo.Arg = args[0]
 			}
@@ -194,7 +193,7 @@ func watchRun(wo *WatchOptions) error {
 		if err != nil {
 			return err
 		}
-		defer term.Restore(in.Fd(), state)
+		defer func() { _ = term.Restore(in.Fd(), state) }() // on the way out: nothing left to do if it fails
 		go live.ReadKeys(in, keys)
 	}
 	winch := make(chan os.Signal, 1)
@@ -262,7 +261,7 @@ func watchLines(ctx context.Context, wo *WatchOptions, updates <-chan follow.Upd
 				for _, v := range u.New {
 					buf = plan.AppendRecord(buf[:0], v, plan.Changes(prev, v), plan.Problems(v.Todos, limits))
 					buf = append(buf, '\n')
-					w.Write(buf)
+					_, _ = w.Write(buf) // a bufio.Writer keeps its first error: the Flush below reports it
 					prev = v
 				}
 			} else if len(u.New) > 0 || u.Version == nil {

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/todo-shell/todo-shell/internal/testwait"
+
 	"github.com/charmbracelet/x/ansi"
 	"github.com/creack/pty"
 )
@@ -64,26 +66,20 @@ func (s *screen) Write(p []byte) (int, error) {
 	return s.buf.Write(p)
 }
 
-func (s *screen) waitFor(t *testing.T, what string, within time.Duration) {
+func (s *screen) waitFor(t testing.TB, what string, within time.Duration) {
 	t.Helper()
 	s.waitUntil(t, "\""+what+"\" to appear", within, func(text string) bool { return strings.Contains(text, what) })
 }
 
 // waitForRaw waits for what, escape sequences included, in what the program
 // wrote.
-func (s *screen) waitForRaw(t *testing.T, what string, within time.Duration) {
+func (s *screen) waitForRaw(t testing.TB, what string, within time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) {
+	testwait.For(t, within, fmt.Sprintf("%q", what), func() bool {
 		s.mu.Lock()
-		ok := strings.Contains(s.buf.String(), what)
-		s.mu.Unlock()
-		if ok {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("waited %v for %q", within, what)
+		defer s.mu.Unlock()
+		return strings.Contains(s.buf.String(), what)
+	})
 }
 
 // text is what the program wrote, escape sequences removed.
@@ -94,16 +90,10 @@ func (s *screen) text() string {
 }
 
 // waitUntil waits until ok holds for the text written so far.
-func (s *screen) waitUntil(t *testing.T, what string, within time.Duration, ok func(text string) bool) {
+func (s *screen) waitUntil(t testing.TB, what string, within time.Duration, ok func(text string) bool) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) {
-		if ok(s.text()) {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("waited %v for %s; screen:\n%q", within, what, s.text())
+	testwait.For(t, within, what, func() bool { return ok(s.text()) },
+		func() string { return fmt.Sprintf("screen:\n%q", s.text()) })
 }
 
 // output waits for a command's output: lines printed on their own, not

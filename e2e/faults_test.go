@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/todo-shell/todo-shell/internal/testwait"
+
 	"github.com/creack/pty"
 )
 
@@ -36,13 +38,7 @@ func pidsRunning(args ...string) []int {
 // within polls cond until it holds, failing the test after d.
 func within(t *testing.T, d time.Duration, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %v", what, d)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testwait.For(t, d, what, cond)
 }
 
 // sleepMarker is a sleep duration no other test uses, to find the process.
@@ -74,14 +70,20 @@ func TestFaultServeSignalInterruptsRunningCall(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
+			// Wait closes stdout once the process has exited: read all
+			// of it first, or the answer can be lost to that close (the
+			// empty answers seen under load).
+			var answer []byte
 			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
+			go func() {
+				answer, _ = io.ReadAll(stdout)
+				done <- cmd.Wait()
+			}()
 			defer stdin.Close()
 			marker := sleepMarker(400)
 			fmt.Fprintf(stdin, `{"type":"tool_use","id":"toolu_run","name":"Bash","input":{"command":"sleep %s"}}`+"\n", marker)
 			within(t, 10*time.Second, "the command to start", func() bool { return len(pidsRunning("sleep", marker)) > 0 })
 			cmd.Process.Signal(tc.sig)
-			answer, _ := io.ReadAll(stdout)
 			if code := exitCodeOf(t, cmd, done); code != tc.code {
 				t.Errorf("exit status %d, want %d", code, tc.code)
 			}
@@ -91,6 +93,47 @@ func TestFaultServeSignalInterruptsRunningCall(t *testing.T) {
 			}
 			within(t, 5*time.Second, "the command to be killed", func() bool { return len(pidsRunning("sleep", marker)) == 0 })
 		})
+	}
+}
+
+// TestFaultServeSignalWithPartialLine: a client that sent a line and part of
+// the next, and stopped: serve answers the whole line at once, and a signal
+// ends it at once (it used to hold the answer and stay busy, waiting for the
+// rest of the line).
+func TestFaultServeSignalWithPartialLine(t *testing.T) {
+	cmd := exec.Command(binary, "serve", "--offload-dir", t.TempDir())
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	fmt.Fprint(stdin, `{"type":"tool_use","id":"toolu_1","name":"TodoRead","input":{}}`+"\n"+`{"type":"tool_use","id":"toolu_2",`)
+	// The answer to the whole line comes at once, though part of the next
+	// line is already buffered (it used to wait for the rest of it).
+	r := bufio.NewReader(stdout)
+	first := make(chan string, 1)
+	go func() {
+		line, _ := r.ReadString('\n')
+		first <- line
+	}()
+	select {
+	case line := <-first:
+		if !strings.Contains(line, `"tool_use_id":"toolu_1"`) {
+			t.Fatalf("first answer %q", line)
+		}
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("no answer to the whole line while part of the next one waits")
+	}
+	done := make(chan error, 1)
+	go func() {
+		io.Copy(io.Discard, r)
+		done <- cmd.Wait()
+	}()
+	cmd.Process.Signal(syscall.SIGTERM)
+	if code := exitCodeOf(t, cmd, done); code != 143 {
+		t.Errorf("exit status %d, want 143", code)
 	}
 }
 

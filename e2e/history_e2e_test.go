@@ -60,7 +60,7 @@ func TestHistoryTwoShellsAtOnce(t *testing.T) {
 			cmd, tty, scr := startInTerminal(t, state)
 			scr.waitFor(t, "❯", 5*time.Second)
 			for i := range n {
-				tty.Write([]byte(fmt.Sprintf(": %s-%02d\r", name, i)))
+				fmt.Fprintf(tty, ": %s-%02d\r", name, i)
 			}
 			scr.waitFor(t, fmt.Sprintf(": %s-%02d", name, n-1), 10*time.Second)
 			// Every line has run when the prompt's echo of a marker shows.

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/todo-shell/todo-shell/internal/testwait"
 )
 
 // These tests drive the built todo-shell in a real tmux, the terminal a
@@ -57,17 +59,10 @@ func (tt *tmuxTerm) all() string    { return tt.run("capture-pane", "-p", "-S", 
 // waitScreen waits until ok holds for the scrollback and window.
 func (tt *tmuxTerm) waitScreen(what string, ok func(string) bool) string {
 	tt.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		s := tt.all()
-		if ok(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			tt.t.Fatalf("waited 10s for %s; the terminal holds:\n%s", what, s)
-		}
-		time.Sleep(20 * time.Millisecond) // polling the output, not waiting blind
-	}
+	var s string
+	testwait.For(tt.t, 10*time.Second, what, func() bool { s = tt.all(); return ok(s) },
+		func() string { return "the terminal holds:\n" + s })
+	return s
 }
 
 // paste types text as a bracketed paste (one line: it waits for Enter).

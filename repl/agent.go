@@ -3,7 +3,6 @@ package repl
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -114,7 +113,7 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 	if r == nil || r.id != msg.id {
 		return m, nil
 	}
-	var print tea.Cmd
+	var printed tea.Cmd
 	switch ev := msg.ev.(type) {
 	case agent.TextDelta:
 		// Appending, and neutralising only the end that is shown, keeps a
@@ -128,13 +127,13 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 			if done, rest := markdown.SplitDone(string(r.stream)); done != "" {
 				r.printed += len(done)
 				r.stream = append(r.stream[:0], rest...)
-				print = m.println(m.renderMarkdown(done) + "\n")
+				printed = m.println(m.renderMarkdown(done) + "\n")
 			}
 		}
 		r.lines = streamTail(r.stream, tailLines)
 		if msg.next != nil { // the event that ended a batch of text
 			next, cmd := m.handleAgentEvent(agentEventMsg{id: msg.id, ev: msg.next})
-			return next, tea.Sequence(print, cmd)
+			return next, tea.Sequence(printed, cmd)
 		}
 	case agent.TextDone:
 		text := ev.Text
@@ -142,9 +141,9 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 			text = text[r.printed:]
 		}
 		r.stream, r.lines, r.printed = r.stream[:0], nil, 0
-		print = m.println(m.renderMarkdown(text))
+		printed = m.println(m.renderMarkdown(text))
 	case agent.ToolCall:
-		print = m.println(m.styles.Accent.Render("● ") + render.Sanitize(callSummary(ev.Use.Name, ev.Use.Input)))
+		printed = m.println(m.styles.Accent.Render("● ") + render.Sanitize(m.cfg.Shell.Executor.Registry().Summary(ev.Use.Name, ev.Use.Input)))
 	case agent.ToolDone:
 		text := m.resultSummary(ev)
 		if ev.Result.OffloadErr != nil { // the file is elsewhere, or the result was kept in memory
@@ -155,7 +154,7 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 				text += "\n" + m.styles.Dim.Render(render.Sanitize(t))
 			}
 		}
-		print = m.println(text)
+		printed = m.println(text)
 	case agentFinished:
 		partial := string(r.stream) // text cut off by an interrupt or a failure
 		m.running.cancel()
@@ -182,26 +181,7 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 		m.layout() // the prompt shows the status
 		return m.finish(m.println(strings.TrimSuffix(text, "\n")))
 	}
-	return m, tea.Batch(print, waitAgent(r.id, r.events))
-}
-
-// callSummary is a tool call in one line: Bash(ls -la), TodoWrite(3 todos).
-func callSummary(name string, input json.RawMessage) string {
-	switch name {
-	case "Bash":
-		var in struct {
-			Command string `json:"command"`
-		}
-		json.Unmarshal(input, &in)
-		return fmt.Sprintf("Bash(%s)", oneLine(in.Command))
-	case todo.WriteName:
-		var in struct {
-			Todos []json.RawMessage `json:"todos"`
-		}
-		json.Unmarshal(input, &in)
-		return fmt.Sprintf("TodoWrite(%d todos)", len(in.Todos))
-	}
-	return fmt.Sprintf("%s(%s)", name, oneLine(string(input)))
+	return m, tea.Batch(printed, waitAgent(r.id, r.events))
 }
 
 // resultSummary is a tool result in a few dim lines.

@@ -21,6 +21,7 @@ import (
 
 	"github.com/todo-shell/todo-shell/internal/agent"
 	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/offload"
 )
 
@@ -175,8 +176,8 @@ func BenchmarkStreamedAnswerREPLRealAgent(b *testing.B) {
 				cfg, offDir := testConfig(b)
 				a, err := agent.New(agent.Config{
 					Client: anthropic.NewClient(option.WithAPIKey("k"), option.WithBaseURL(srv.URL)),
-					Model:  "m", MaxTokens: 1024, MaxTurns: 5, Registry: cfg.Shell.Registry,
-					Offload: offload.Config{Dir: offDir, Session: "b", Threshold: 1000},
+					Model:  "m", MaxTokens: 1024, MaxTurns: 5,
+					Tools: tools.NewExecutor(cfg.Shell.Executor.Registry(), offload.Policy{Config: offload.Config{Dir: offDir, Session: "b", Threshold: 1000}}),
 				})
 				if err != nil {
 					b.Fatal(err)

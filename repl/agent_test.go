@@ -16,7 +16,7 @@ import (
 // plan through the real registry and waits to be interrupted; later prompts
 // answer at once.
 type scriptedAgent struct {
-	reg     *tools.Registry
+	reg     *tools.Executor
 	prompts []string
 }
 
@@ -43,7 +43,7 @@ func TestAgentMode(t *testing.T) {
 	cfg, _ := testConfig(t)
 	lastTranscript = &transcript{}
 	cfg.Transcript = lastTranscript
-	ag := &scriptedAgent{reg: cfg.Shell.Registry}
+	ag := &scriptedAgent{reg: cfg.Shell.Executor}
 	cfg.Agent = ag
 	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(70, 20))
 

@@ -258,11 +258,12 @@ func (m Model) attachedDone(msg handoverDoneMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	note := "(ran in the terminal; exit status " + itoa(out.ExitCode) + ")"
-	if msg.err != nil {
+	switch {
+	case msg.err != nil:
 		parts = append(parts, m.styles.Error.Render(render.Sanitize(out.Result.Content)))
-	} else if out.ExitCode != 0 {
+	case out.ExitCode != 0:
 		parts = append(parts, m.styles.Error.Render(note))
-	} else {
+	default:
 		parts = append(parts, m.styles.Dim.Render(note))
 	}
 	return m.finish(m.println(strings.Join(parts, "\n")))
@@ -280,7 +281,7 @@ func itoa(n int) string {
 
 // offloadDir is this session's offload directory.
 func (m Model) offloadDir() string {
-	o := m.cfg.Shell.Offload
+	o := m.cfg.Shell.OffloadConfig()
 	return o.Dir + "/" + o.Session
 }
 

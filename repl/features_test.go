@@ -1,16 +1,20 @@
 package repl
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/todo-shell/todo-shell/internal/testwait"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"context"
+
 	"github.com/todo-shell/todo-shell/internal/agent"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/repl/complete"
@@ -56,27 +60,19 @@ func startWith(t *testing.T, w, h int, edit func(*Config)) (*teatest.TestModel, 
 // same text counted as many times as it is listed.
 func waitPrinted(t *testing.T, what ...string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	need := map[string]int{}
+	for _, w := range what {
+		need[w]++
+	}
+	testwait.For(t, 10*time.Second, fmt.Sprintf("%q in the scrollback", what), func() bool {
 		tr := lastTranscript.String()
-		ok := true
-		need := map[string]int{}
-		for _, w := range what {
-			need[w]++
-		}
 		for w, n := range need {
 			if strings.Count(tr, w) < n {
-				ok = false
+				return false
 			}
 		}
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("scrollback lacks %q:\n%s", what, tr)
-		}
-		time.Sleep(10 * time.Millisecond) // polling the transcript, not waiting for time
-	}
+		return true
+	}, lastTranscript.String)
 }
 
 func press(tm *teatest.TestModel, k tea.KeyType) { tm.Send(tea.KeyMsg{Type: k}) }
@@ -146,7 +142,7 @@ func TestTabCompletion(t *testing.T) {
 	}
 	tm, _ := startWith(t, 80, 20, func(c *Config) {
 		c.Dir = func() string { return dir }
-		c.Shell.Registry.Has("TodoWrite")
+		c.Shell.Executor.Has("TodoWrite")
 		c.Completer = &complete.Completer{
 			Builtins: []string{"/help", "/history", "/tools"},
 			Commands: []string{"TodoWrite", "TodoRead"},
@@ -201,11 +197,11 @@ func TestPromptAfterCdShowsBranch(t *testing.T) {
 	cfg, _ := testConfig(t)
 	lastTranscript = &transcript{}
 	cfg.Transcript = lastTranscript
-	set, err := toolset.New(toolset.Options{Limits: todo.DefaultLimits(), Offload: cfg.Shell.Offload, BashTimeout: time.Minute, Dir: root})
+	set, err := toolset.New(toolset.Options{Limits: todo.DefaultLimits(), Offload: cfg.Shell.OffloadConfig(), BashTimeout: time.Minute, Dir: root})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Shell = &router.Shell{Registry: set.Registry, Offload: cfg.Shell.Offload}
+	cfg.Shell = &router.Shell{Executor: set.Executor}
 	cfg.Store = set.Store
 	cfg.Dir = set.Runner.Dir
 	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(80, 20))

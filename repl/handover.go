@@ -44,13 +44,13 @@ func (s *Screen) Suspend() {
 		b.WriteString("\r\n")
 	}
 	b.WriteString(ansi.ShowCursor + ansi.ResetModeBracketedPaste)
-	io.WriteString(s.out, b.String())
+	_, _ = io.WriteString(s.out, b.String()) // the terminal: nothing to do on failure
 	s.height, s.last = 1, ""
 }
 
 // Resume starts drawing again, below whatever the other program left.
 func (s *Screen) Resume() {
-	io.WriteString(s.out, ansi.HideCursor+ansi.SetModeBracketedPaste)
+	_, _ = io.WriteString(s.out, ansi.HideCursor+ansi.SetModeBracketedPaste) // the terminal
 	s.drawMu.Unlock()
 	s.poke()
 }
@@ -71,7 +71,7 @@ func (h *handover) SetStdout(w io.Writer) { h.cmd.Stdout = w }
 func (h *handover) SetStderr(w io.Writer) { h.cmd.Stderr = w }
 
 // Run hands the terminal over for the command's run.
-func (h *handover) Run() error {
+func (h *handover) Run() (err error) {
 	if h.screen != nil {
 		h.screen.Suspend()
 		defer h.screen.Resume()
@@ -80,9 +80,14 @@ func (h *handover) Run() error {
 		if err := h.term.Release(); err != nil {
 			return err
 		}
-		defer h.term.Acquire()
+		defer func() {
+			// A terminal left out of raw mode is worth saying.
+			if aerr := h.term.Acquire(); aerr != nil && err == nil {
+				err = aerr
+			}
+		}()
 	}
-	err := h.cmd.Run()
+	err = h.cmd.Run()
 	if h.cmd.ProcessState != nil {
 		return nil // an exit status is a result, not a failure to run
 	}

@@ -314,15 +314,15 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.out.Help {
 			msg.out.Stdout = render.WrapHelp(msg.out.Stdout, max(m.width-1, 20))
 		}
-		print := m.println(m.formatOutput(msg.out))
+		printed := m.println(m.formatOutput(msg.out))
 		if code, ok := shellExited(msg.out); ok { // the line ran `exit N`
 			m.queue = nil
 			next, quit := m.quit()
 			nm := next.(Model)
 			nm.exitCode = code
-			return nm, tea.Sequence(print, quit)
+			return nm, tea.Sequence(printed, quit)
 		}
-		return m.finish(print)
+		return m.finish(printed)
 	case spinner.TickMsg:
 		if m.running == nil {
 			return m, nil // stop ticking: nothing animates at idle
@@ -430,16 +430,16 @@ func (m *Model) setInput(text string) {
 	m.layout()
 }
 
-// finish runs print once a line is done, then starts the next queued line.
-func (m Model) finish(print tea.Cmd) (tea.Model, tea.Cmd) {
+// finish runs printed once a line is done, then starts the next queued line.
+func (m Model) finish(printed tea.Cmd) (tea.Model, tea.Cmd) {
 	if len(m.queue) == 0 {
-		return m, print
+		return m, printed
 	}
 	next := m.queue[0]
 	m.queue = m.queue[1:]
 	echo := m.println(m.echoText(next)) // shown dim under the running one until now
 	m, start := m.execute(next)
-	return m, tea.Sequence(print, echo, start)
+	return m, tea.Sequence(printed, echo, start)
 }
 
 // interrupt is Ctrl+C: stop the running command (dropping the commands
@@ -532,7 +532,7 @@ func (m Model) echoText(text string) string {
 // execute starts a complete line: a builtin at once, anything else as a
 // tool call in a command.
 func (m Model) execute(text string) (Model, tea.Cmd) {
-	line := router.Classify(text, m.cfg.Shell.Registry)
+	line := router.Classify(text, m.cfg.Shell.Executor)
 	switch line.Kind {
 	case router.Empty:
 		return m, nil
@@ -585,7 +585,7 @@ func (m Model) println(text string) tea.Cmd {
 		return nil
 	}
 	if m.cfg.Transcript != nil {
-		io.WriteString(m.cfg.Transcript, text+"\n")
+		_, _ = io.WriteString(m.cfg.Transcript, text+"\n") // a copy for tests, not a record: nothing to report
 	}
 	// Wrap here rather than let the terminal do it: the renderer clears
 	// only the rows it knows it wrote.

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/todo-shell/todo-shell/internal/testwait"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
@@ -57,7 +59,7 @@ func testConfig(t testing.TB) (Config, string) {
 		t.Fatal(err)
 	}
 	n := 0
-	sh := &router.Shell{Registry: set.Registry, Offload: off,
+	sh := &router.Shell{Executor: set.Executor,
 		NewID: func() string { n++; return fmt.Sprintf("toolu_%02d", n) }}
 	return Config{
 		Shell:  sh,
@@ -122,14 +124,9 @@ func waitFor(t *testing.T, tm *teatest.TestModel, what ...string) {
 // (which has the prompt before it).
 func waitLine(t *testing.T, line string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if strings.Contains("\n"+lastTranscript.String(), "\n"+line+"\n") {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("no line %q in the scrollback:\n%s", line, lastTranscript.String())
+	testwait.For(t, 10*time.Second, fmt.Sprintf("the line %q in the scrollback", line),
+		func() bool { return strings.Contains("\n"+lastTranscript.String(), "\n"+line+"\n") },
+		lastTranscript.String)
 }
 
 func enter(tm *teatest.TestModel, line string) {
@@ -259,7 +256,7 @@ func BenchmarkTodoWriteToPanel(b *testing.B) {
 	for i := 0; i < 50; i++ {
 		items = append(items, fmt.Sprintf(`{"content":"Task %d: do the thing that needs doing","activeForm":"Doing task %d","status":"pending"}`, i, i))
 	}
-	line := router.Classify(`TodoWrite '{"todos":[`+strings.Join(items, ",")+`]}'`, cfg.Shell.Registry)
+	line := router.Classify(`TodoWrite '{"todos":[`+strings.Join(items, ",")+`]}'`, cfg.Shell.Executor)
 	sub := m.sub
 	b.ReportAllocs()
 	for b.Loop() {

@@ -56,7 +56,7 @@ func (s *Screen) Start() { go s.run() }
 func (s *Screen) Stop() {
 	close(s.done)
 	<-s.stopped
-	io.WriteString(s.out, ansi.SetAutoWrapMode)
+	_, _ = io.WriteString(s.out, ansi.SetModeAutoWrap) // the terminal: nothing to do when a write fails
 }
 
 // SetView records the live area to show.
@@ -147,10 +147,10 @@ func (s *Screen) draw() {
 	s.drawMu.Lock()
 	defer s.drawMu.Unlock()
 	s.mu.Lock()
-	view, printed, clear, width, rows := s.view, s.printed, s.clear, s.width, s.rows
+	view, printed, wipe, width, rows := s.view, s.printed, s.clear, s.width, s.rows
 	s.printed, s.clear = nil, false
 	s.mu.Unlock()
-	if view == s.last && len(printed) == 0 && !clear && width == s.lastWidth {
+	if view == s.last && len(printed) == 0 && !wipe && width == s.lastWidth {
 		return
 	}
 	height := s.height // rows the live area takes on the terminal now
@@ -173,14 +173,14 @@ func (s *Screen) draw() {
 	if height > 1 {
 		b.WriteString(ansi.CursorUp(height - 1))
 	}
-	if clear {
+	if wipe {
 		b.WriteString(ansi.EraseEntireScreen + ansi.CursorHomePosition)
 		height = 0
 	}
 	for i := range height {
 		b.WriteString(ansi.EraseEntireLine)
 		if i < height-1 {
-			b.WriteString(ansi.CursorDown1) // never scrolls
+			b.WriteString(ansi.CUD1) // never scrolls
 		}
 	}
 	if height > 1 {
@@ -194,7 +194,7 @@ func (s *Screen) draw() {
 	if rows > 0 && len(lines) > max(rows-2, 1) {
 		lines = lines[len(lines)-max(rows-2, 1):]
 	}
-	b.WriteString(ansi.ResetAutoWrapMode)
+	b.WriteString(ansi.ResetModeAutoWrap)
 	prep := make(map[string]string, len(lines))
 	for i := range lines {
 		lines[i] = s.fit(lines[i], width, prep)
@@ -203,9 +203,9 @@ func (s *Screen) draw() {
 			b.WriteString("\r\n")
 		}
 	}
-	b.WriteString(ansi.SetAutoWrapMode)
+	b.WriteString(ansi.SetModeAutoWrap)
 	s.height, s.last, s.lastLines, s.lastWidth, s.prep = len(lines), view, lines, width, prep
-	io.WriteString(s.out, b.String())
+	_, _ = io.WriteString(s.out, b.String())
 }
 
 // fit prepares a line of the live area for a terminal width cells wide:

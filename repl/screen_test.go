@@ -20,7 +20,7 @@ func TestScreenDraws(t *testing.T) {
 	s.SetSize(11, 24)
 	s.SetView("panel\nprompt ❯   ")
 	s.draw()
-	if got := out.String(); got != "\r"+ansi.EraseEntireLine+ansi.ResetAutoWrapMode+"panel\r\nprompt ❯"+ansi.SetAutoWrapMode {
+	if got := out.String(); got != "\r"+ansi.EraseEntireLine+ansi.ResetModeAutoWrap+"panel\r\nprompt ❯"+ansi.SetModeAutoWrap {
 		t.Fatalf("first draw %q", got)
 	}
 	out.Reset()
@@ -32,7 +32,7 @@ func TestScreenDraws(t *testing.T) {
 	s.SetView("prompt ❯ this line is far too long")
 	s.draw()
 	el := ansi.EraseEntireLine
-	want := "\r" + ansi.CursorUp(1) + el + ansi.CursorDown1 + el + ansi.CursorUp(1) + "printed line\r\nsecond\r\n" + ansi.ResetAutoWrapMode + "prompt ❯ t" + ansi.SetAutoWrapMode
+	want := "\r" + ansi.CursorUp(1) + el + ansi.CUD1 + el + ansi.CursorUp(1) + "printed line\r\nsecond\r\n" + ansi.ResetModeAutoWrap + "prompt ❯ t" + ansi.SetModeAutoWrap
 	if got := out.String(); got != want {
 		t.Fatalf("second draw\n got %q\nwant %q", got, want)
 	}
@@ -59,7 +59,7 @@ func TestScreenKeepsToTheHeight(t *testing.T) {
 	s.SetView("prompt")
 	s.draw()
 	el := ansi.EraseEntireLine
-	want := "\r" + ansi.CursorUp(3) + strings.Repeat(el+ansi.CursorDown1, 3) + el + ansi.CursorUp(3) + ansi.ResetAutoWrapMode + "prompt" + ansi.SetAutoWrapMode
+	want := "\r" + ansi.CursorUp(3) + strings.Repeat(el+ansi.CUD1, 3) + el + ansi.CursorUp(3) + ansi.ResetModeAutoWrap + "prompt" + ansi.SetModeAutoWrap
 	if got := out.String(); got != want {
 		t.Fatalf("shorter view:\n got %q\nwant %q", got, want)
 	}
@@ -77,8 +77,8 @@ func TestScreenNeverLeavesAutoWrapOff(t *testing.T) {
 		s.SetView(v)
 		s.draw()
 		got := out.String()
-		off, on := strings.LastIndex(got, ansi.ResetAutoWrapMode), strings.LastIndex(got, ansi.SetAutoWrapMode)
-		if off < 0 || on < off || !strings.HasSuffix(got, ansi.SetAutoWrapMode) {
+		off, on := strings.LastIndex(got, ansi.ResetModeAutoWrap), strings.LastIndex(got, ansi.SetModeAutoWrap)
+		if off < 0 || on < off || !strings.HasSuffix(got, ansi.SetModeAutoWrap) {
 			t.Fatalf("view %q: %q", v, got)
 		}
 	}

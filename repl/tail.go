@@ -16,8 +16,8 @@ type tailBuffer struct {
 	notify chan struct{}
 }
 
-func newTailBuffer(max int) *tailBuffer {
-	return &tailBuffer{max: max, notify: make(chan struct{}, 1)}
+func newTailBuffer(limit int) *tailBuffer {
+	return &tailBuffer{max: limit, notify: make(chan struct{}, 1)}
 }
 
 // Write keeps the tail of p and signals.

@@ -70,7 +70,7 @@ func (s *Shell) Builtin(line Line) BuiltinOutput {
 	case "clear":
 		return BuiltinOutput{Action: ActionClear}
 	case "tools":
-		b, err := json.MarshalIndent(s.Registry.Definitions(), "", "  ")
+		b, err := json.MarshalIndent(s.Executor.Definitions(), "", "  ")
 		if err != nil {
 			return BuiltinOutput{Stderr: "Error: " + err.Error(), ExitCode: 1}
 		}
@@ -81,9 +81,10 @@ func (s *Shell) Builtin(line Line) BuiltinOutput {
 		}
 		return BuiltinOutput{Stderr: "Usage: /trace on|off", ExitCode: 1}
 	case "session":
-		dir, _ := filepath.Abs(filepath.Join(s.Offload.Dir, s.Offload.Session))
+		off := s.OffloadConfig()
+		dir, _ := filepath.Abs(filepath.Join(off.Dir, off.Session))
 		return BuiltinOutput{Stdout: fmt.Sprintf("Session:    %s\nOffload to: %s\nOffloaded:  %d files",
-			s.Offload.Session, dir, countOffloaded(dir))}
+			off.Session, dir, countOffloaded(dir))}
 	}
 	return BuiltinOutput{Stderr: fmt.Sprintf("Unknown command: /%s (try /help)", line.Name), ExitCode: 1}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
 	"github.com/todo-shell/todo-shell/tools/toolset"
@@ -115,9 +116,9 @@ func TestSeedMultiLineEqualsOneLine(t *testing.T) {
 		}
 	}
 	sh, _ := newShell(t)
-	multi := sh.Run(context.Background(), Classify(text, sh.Registry), nil)
+	multi := sh.Run(context.Background(), Classify(text, sh.Executor), nil)
 	oneLine := strings.ReplaceAll(seed002, "\n", "")
-	single := sh.Run(context.Background(), Classify(oneLine, sh.Registry), nil)
+	single := sh.Run(context.Background(), Classify(oneLine, sh.Executor), nil)
 	if multi.Stdout != "Todo list updated: 1 completed, 1 in_progress, 1 pending" || multi.Stdout != single.Stdout {
 		t.Fatalf("multi %+v single %+v", multi, single)
 	}
@@ -169,7 +170,7 @@ func newShell(t *testing.T) (*Shell, *todo.Store) {
 		t.Fatal(err)
 	}
 	n := 0
-	return &Shell{Registry: set.Registry, Offload: off,
+	return &Shell{Executor: set.Executor,
 		NewID: func() string { n++; return fmt.Sprintf("toolu_%02d", n) }}, set.Store
 }
 
@@ -185,9 +186,9 @@ func TestDispatch(t *testing.T) {
 		code           int
 	}{
 		{"missing json", "TodoWrite", "", "Error: Missing JSON parameter\nUsage: TodoWrite '{\"todos\":[...]}'", 1},
-		{"two args", "TodoWrite '{}' '{}'", "", "Error: Invalid JSON format\nExpected one argument, got 2: quote the JSON in single quotes\n" + WriteUsageLong, 1},
-		{"unquoted json", `TodoWrite {"todos": []}`, "", "Error: Invalid JSON format\nExpected one argument, got 2: quote the JSON in single quotes\n" + WriteUsageLong, 1},
-		{"bad json", "TodoWrite '{\"todos\":\n[}'", "", "Error: Invalid JSON format\nParse error at line 2, column 2: invalid character '}' looking for beginning of value\n" + WriteUsageLong, 1},
+		{"two args", "TodoWrite '{}' '{}'", "", "Error: Invalid JSON format\nExpected one argument, got 2: quote the JSON in single quotes\n" + todo.WriteUsageLong, 1},
+		{"unquoted json", `TodoWrite {"todos": []}`, "", "Error: Invalid JSON format\nExpected one argument, got 2: quote the JSON in single quotes\n" + todo.WriteUsageLong, 1},
+		{"bad json", "TodoWrite '{\"todos\":\n[}'", "", "Error: Invalid JSON format\nParse error at line 2, column 2: invalid character '}' looking for beginning of value\n" + todo.WriteUsageLong, 1},
 		{"validation", `TodoWrite '{"todos":[{"content":"","status":"x","activeForm":"y"}]}'`, "",
 			"Error: Validation failed\n- Todo at index 0: content is required and cannot be empty\n- Todo at index 0: invalid status 'x'. Must be one of: pending, in_progress, completed", 1},
 		{"validation capped", `TodoWrite '{"todos":[` + strings.Join(many, ",") + `]}'`, "",
@@ -201,7 +202,7 @@ func TestDispatch(t *testing.T) {
 		{"success", valid, "Todo list updated: 0 completed, 1 in_progress, 1 pending", "", 0},
 		{"read", "TodoRead", "[>] A <- Doing A\n[ ] B\n\n(0/2 completed)", "", 0},
 		{"read json", "TodoRead --json", `{"todos":[{"content":"A","status":"in_progress","activeForm":"Doing A"},{"content":"B","status":"pending","activeForm":"Doing B"}]}`, "", 0},
-		{"read bad arg", "TodoRead --yaml", "", "Error: Unknown argument '--yaml'\n" + ReadUsage, 1},
+		{"read bad arg", "TodoRead --yaml", "", "Error: Unknown argument '--yaml'\n" + todo.ReadUsage, 1},
 		{"clear", `TodoWrite '{"todos":[]}'`, "Todo list updated: 0 completed, 0 in_progress, 0 pending", "", 0},
 		{"read empty", "TodoRead", "No todos.", "", 0},
 		{"bash", "echo hi", "hi", "", 0},
@@ -213,7 +214,7 @@ func TestDispatch(t *testing.T) {
 	sh, _ := newShell(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out := sh.Run(context.Background(), Classify(tt.line, sh.Registry), nil)
+			out := sh.Run(context.Background(), Classify(tt.line, sh.Executor), nil)
 			if out.Stdout != tt.stdout || out.Stderr != tt.stderr || out.ExitCode != tt.code {
 				t.Fatalf("got stdout %q\nstderr %q\ncode %d", out.Stdout, out.Stderr, out.ExitCode)
 			}
@@ -223,9 +224,11 @@ func TestDispatch(t *testing.T) {
 
 func TestHelpIsNeverOffloaded(t *testing.T) {
 	sh, _ := newShell(t)
-	sh.Offload.Threshold = 10
+	pol := sh.Executor.Offloader().(offload.Policy)
+	pol.Config.Threshold = 10
+	sh.Executor = tools.NewExecutor(sh.Executor.Registry(), pol)
 	for _, line := range []string{"TodoWrite -h", "TodoWrite --help", "TodoRead --help"} {
-		out := sh.Run(context.Background(), Classify(line, sh.Registry), nil)
+		out := sh.Run(context.Background(), Classify(line, sh.Executor), nil)
 		if !out.Help || out.Offloaded != nil || !strings.Contains(out.Stdout, "TodoWrite") {
 			t.Errorf("%s: %+v", line, out)
 		}
@@ -238,9 +241,10 @@ func TestLongAgentOutputIsOffloaded(t *testing.T) {
 	for i := 0; i < 40; i++ {
 		items = append(items, fmt.Sprintf(`{"content":"Task number %d with a long description","status":"pending","activeForm":"x"}`, i))
 	}
-	sh.Run(context.Background(), Classify(`TodoWrite '{"todos":[`+strings.Join(items, ",")+`]}'`, sh.Registry), nil)
-	out := sh.Run(context.Background(), Classify("TodoRead", sh.Registry), nil)
-	path := filepath.Join(sh.Offload.Dir, "test", out.Call.ID+".md")
+	sh.Run(context.Background(), Classify(`TodoWrite '{"todos":[`+strings.Join(items, ",")+`]}'`, sh.Executor), nil)
+	out := sh.Run(context.Background(), Classify("TodoRead", sh.Executor), nil)
+	pol := sh.Executor.Offloader().(offload.Policy)
+	path := filepath.Join(pol.Config.Dir, "test", out.Call.ID+".md")
 	if out.Offloaded == nil || out.Stdout != offload.Pointer(path) {
 		t.Fatalf("%+v", out)
 	}
@@ -249,8 +253,9 @@ func TestLongAgentOutputIsOffloaded(t *testing.T) {
 		t.Fatalf("file %q lines %d", data[:40], out.Offloaded.Lines)
 	}
 	// When the file cannot be written the full text is shown, with a warning.
-	sh.Writer = failingWriter{}
-	out = sh.Run(context.Background(), Classify("TodoRead", sh.Registry), nil)
+	pol.Writer = failingWriter{}
+	sh.Executor = tools.NewExecutor(sh.Executor.Registry(), pol)
+	out = sh.Run(context.Background(), Classify("TodoRead", sh.Executor), nil)
 	if out.Offloaded != nil || !strings.HasPrefix(out.Stdout, "[ ] Task number 0") || !strings.Contains(out.Warning, "disk full") {
 		t.Fatalf("%+v", out)
 	}
@@ -263,7 +268,7 @@ func (failingWriter) WriteFile(string, []byte) error { return errors.New("disk f
 
 func TestToolCallsAreReal(t *testing.T) {
 	sh, _ := newShell(t)
-	out := sh.Run(context.Background(), Classify(`TodoWrite '{"todos": [ ]}'`, sh.Registry), nil)
+	out := sh.Run(context.Background(), Classify(`TodoWrite '{"todos": [ ]}'`, sh.Executor), nil)
 	if out.Call == nil || out.Call.Name != "TodoWrite" || string(out.Call.Input) != `{"todos": [ ]}` || out.Result.ToolUseID != out.Call.ID {
 		t.Fatalf("%+v %+v", out.Call, out.Result)
 	}
@@ -296,16 +301,16 @@ func TestBuiltins(t *testing.T) {
 		{"/nope", ActionNone, false, "", "Unknown command: /nope (try /help)"},
 	}
 	for _, tt := range tests {
-		b := sh.Builtin(Classify(tt.line, sh.Registry))
+		b := sh.Builtin(Classify(tt.line, sh.Executor))
 		if b.Action != tt.action || b.Trace != tt.trace || b.Stdout != tt.stdout || b.Stderr != tt.stderr {
 			t.Errorf("%s: %+v", tt.line, b)
 		}
 	}
 	var defs []map[string]any
-	if err := json.Unmarshal([]byte(sh.Builtin(Classify("/tools", sh.Registry)).Stdout), &defs); err != nil || len(defs) != 3 || defs[0]["input_schema"] == nil {
+	if err := json.Unmarshal([]byte(sh.Builtin(Classify("/tools", sh.Executor)).Stdout), &defs); err != nil || len(defs) != 3 || defs[0]["input_schema"] == nil {
 		t.Fatalf("/tools: %v %v", defs, err)
 	}
-	if s := sh.Builtin(Classify("/session", sh.Registry)).Stdout; !strings.Contains(s, "Session:    test") || !strings.Contains(s, "Offloaded:  0 files") {
+	if s := sh.Builtin(Classify("/session", sh.Executor)).Stdout; !strings.Contains(s, "Session:    test") || !strings.Contains(s, "Offloaded:  0 files") {
 		t.Fatalf("/session: %q", s)
 	}
 }

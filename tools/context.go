@@ -35,6 +35,21 @@ func OutputFrom(ctx context.Context) io.Writer {
 	return w
 }
 
+type offloaderKey struct{}
+
+// WithOffloader returns a context carrying the offload policy of the call
+// being executed. Executor sets it for every handler, so a tool that streams
+// output too large to hold (Bash) applies the same policy as it goes.
+func WithOffloader(ctx context.Context, off Offloader) context.Context {
+	return context.WithValue(ctx, offloaderKey{}, off)
+}
+
+// OffloaderFrom returns the offload policy of ctx, or nil.
+func OffloaderFrom(ctx context.Context) Offloader {
+	off, _ := ctx.Value(offloaderKey{}).(Offloader)
+	return off
+}
+
 // WithRedactor returns a context whose handlers mask r's secrets in the
 // output they stream or spool (Bash does), so that a secret never reaches
 // a file or a screen; the agent masks the final results too.

@@ -18,6 +18,15 @@ type Registry struct {
 type registered struct {
 	def     Definition
 	handler Handler
+	shell   Shell      // nil: the generic shell form
+	summary Summarizer // nil: Name(input)
+}
+
+// Tool is a tool as one value: its definition and its handler. A Tool may
+// also implement Shell to give its results their own shell form.
+type Tool interface {
+	Definition() Definition
+	Call(ctx context.Context, input json.RawMessage) (Result, error)
 }
 
 // NewRegistry returns an empty Registry.
@@ -28,6 +37,18 @@ func NewRegistry() *Registry {
 // Register adds a tool. A duplicate or empty name, or a nil handler, is an
 // error and changes nothing.
 func (r *Registry) Register(def Definition, h Handler) error {
+	return r.register(def, h, nil, nil)
+}
+
+// Add adds t, as Register does; when t implements Shell, shells show its
+// results in that form.
+func (r *Registry) Add(t Tool) error {
+	sh, _ := t.(Shell)
+	sum, _ := t.(Summarizer)
+	return r.register(t.Definition(), t.Call, sh, sum)
+}
+
+func (r *Registry) register(def Definition, h Handler, sh Shell, sum Summarizer) error {
 	if def.Name == "" {
 		return fmt.Errorf("register tool: empty name")
 	}
@@ -39,7 +60,7 @@ func (r *Registry) Register(def Definition, h Handler) error {
 	if _, dup := r.tools[def.Name]; dup {
 		return fmt.Errorf("register tool %q: already registered", def.Name)
 	}
-	r.tools[def.Name] = registered{def: def, handler: h}
+	r.tools[def.Name] = registered{def: def, handler: h, shell: sh, summary: sum}
 	r.order = append(r.order, def.Name)
 	return nil
 }
@@ -50,6 +71,28 @@ func (r *Registry) Lookup(name string) (Definition, bool) {
 	t, ok := r.tools[name]
 	r.mu.RUnlock()
 	return t.def, ok
+}
+
+// ShellOf returns the shell form of the tool called name, or nil when it
+// has none of its own (or there is no such tool).
+func (r *Registry) ShellOf(name string) Shell {
+	r.mu.RLock()
+	t := r.tools[name]
+	r.mu.RUnlock()
+	return t.shell
+}
+
+// Summary is a call of the tool called name with input in one line, for a
+// person: the tool's own (Summarizer), or Name(input). It is not
+// neutralised for a terminal.
+func (r *Registry) Summary(name string, input json.RawMessage) string {
+	r.mu.RLock()
+	t := r.tools[name]
+	r.mu.RUnlock()
+	if t.summary != nil {
+		return t.summary.CallSummary(input)
+	}
+	return name + "(" + OneLine(string(input)) + ")"
 }
 
 // Has reports whether a tool named name is registered.

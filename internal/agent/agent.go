@@ -19,7 +19,6 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/option"
 
 	"github.com/todo-shell/todo-shell/tools"
-	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/redact"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -48,9 +47,8 @@ type Config struct {
 	MaxTokens int64
 	MaxTurns  int
 	System    string // appended to DefaultSystem
-	Registry  *tools.Registry
-	Offload   offload.Config
-	Writer    offload.FileWriter // nil means the OS
+	// Tools runs the tool calls, under the offload policy.
+	Tools *tools.Executor
 	// Transcript receives the conversation as JSON lines; nil for none.
 	Transcript io.Writer
 	// StreamIdleTimeout abandons a response when nothing arrives for this
@@ -81,6 +79,7 @@ type Agent struct {
 	logged     int                        // messages already written to the transcript
 	quiet      int                        // consecutive tool-using rounds without TodoWrite
 	prompted   bool
+	logErr     error // the first failure to write the transcript
 }
 
 // New returns an agent whose tools are exactly the registry's definitions.
@@ -103,7 +102,7 @@ func New(cfg Config) (*Agent, error) {
 	}
 	// The tools go out as the registry's definitions, the same JSON
 	// `todo-shell tools` prints.
-	tl, err := toolParams(cfg.Registry.Definitions())
+	tl, err := toolParams(cfg.Tools.Definitions())
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
 	}
@@ -253,8 +252,7 @@ func (a *Agent) stream(ctx context.Context, emit func(Event)) (anthropic.Message
 		timer.Reset(idle)
 		started = true
 		ev := stream.Current()
-		switch ev.Type {
-		case "content_block_delta":
+		if ev.Type == "content_block_delta" {
 			if ev.Delta.Type == "text_delta" {
 				i := int(ev.Index)
 				if i < 0 || i >= len(msg.Content) {
@@ -331,9 +329,7 @@ func endedEarly(err error) error {
 // offloaded when long.
 func (a *Agent) execute(ctx context.Context, use tools.ToolUse) tools.ToolResult {
 	ctx = tools.WithRedactor(ctx, a.cfg.Redact)
-	res := a.cfg.Registry.Execute(ctx, use.ID, use.Name, use.Input)
-	res.Content = a.cfg.Redact.String(res.Content)
-	return offload.Apply(res, a.cfg.Offload, a.cfg.Writer)
+	return a.cfg.Tools.Execute(ctx, use.ID, use.Name, use.Input)
 }
 
 // runTools executes the response's tool_use blocks in order and returns one
@@ -343,7 +339,8 @@ func (a *Agent) execute(ctx context.Context, use tools.ToolUse) tools.ToolResult
 func (a *Agent) runTools(ctx context.Context, msg anthropic.Message, emit func(Event)) ([]anthropic.ContentBlockParamUnion, bool) {
 	var results []anthropic.ContentBlockParamUnion
 	usedTodo := false
-	for _, block := range msg.Content {
+	for i := range msg.Content {
+		block := &msg.Content[i]
 		if block.Type != "tool_use" {
 			continue
 		}
@@ -367,7 +364,8 @@ func (a *Agent) runTools(ctx context.Context, msg anthropic.Message, emit func(E
 // finalText joins the text blocks of a response.
 func finalText(msg anthropic.Message) string {
 	var parts []string
-	for _, b := range msg.Content {
+	for i := range msg.Content {
+		b := &msg.Content[i]
 		if b.Type == "text" && b.Text != "" {
 			parts = append(parts, b.Text)
 		}
@@ -411,9 +409,25 @@ func (a *Agent) logResponse(msg anthropic.Message) {
 		msg.ID, "message", "assistant", string(msg.Model), string(msg.StopReason), msg.StopSequence,
 		usageJSON(msg.Usage), a.messages[len(a.messages)-1].Content,
 	}}
-	_ = json.NewEncoder(w).Encode(line)
+	b, err := json.Marshal(line)
+	if err != nil { // cannot happen: the content was encoded for the request
+		b = []byte(`{"type":"response","error":"the response could not be recorded"}`)
+	}
+	a.logWrite(w, append(b, '\n'))
 	a.logged = len(a.messages)
 }
+
+// logWrite writes p to the transcript, keeping the first failure for
+// TranscriptErr.
+func (a *Agent) logWrite(w io.Writer, p []byte) {
+	if _, err := w.Write(p); err != nil && a.logErr == nil {
+		a.logErr = err
+	}
+}
+
+// TranscriptErr returns the first failure to write the transcript, or nil.
+// The conversation goes on without it; the front end reports it.
+func (a *Agent) TranscriptErr() error { return a.logErr }
 
 // usageJSON is a response's final token counts (the SDK's raw usage JSON is
 // message_start's).
@@ -444,10 +458,12 @@ func (a *Agent) logRequests() {
 	for ; a.logged < len(a.messages); a.logged++ {
 		l := line{Type: "request", Time: now, Model: a.cfg.Model, Message: a.messages[a.logged]}
 		if a.logged == 0 {
-			defs, _ := json.Marshal(a.cfg.Registry.Definitions())
+			defs, _ := json.Marshal(a.cfg.Tools.Definitions())
 			l.Tools = defs
 		}
-		enc.Encode(l)
+		if err := enc.Encode(l); err != nil && a.logErr == nil {
+			a.logErr = err
+		}
 	}
 }
 

@@ -29,7 +29,7 @@ type env struct {
 	agent      *Agent
 	api        *fakeAPI
 	store      *todo.Store
-	reg        *tools.Registry
+	reg        *tools.Executor
 	offDir     string
 	transcript *bytes.Buffer
 }
@@ -43,15 +43,14 @@ func newEnv(t testing.TB, replies ...reply) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, reg := set.Store, set.Registry
+	store, reg := set.Store, set.Executor
 	var transcript bytes.Buffer
 	a, err := New(Config{
 		Client:     anthropic.NewClient(option.WithAPIKey("test-key"), option.WithBaseURL(api.srv.URL)),
 		Model:      string(DefaultModel),
 		MaxTokens:  1024,
 		MaxTurns:   50,
-		Registry:   reg,
-		Offload:    off,
+		Tools:      reg,
 		Transcript: &transcript,
 	})
 	if err != nil {
@@ -282,7 +281,7 @@ func TestNetworkError(t *testing.T) {
 	url := e.api.srv.URL
 	e.api.srv.Close() // nothing listens any more
 	a, _ := New(Config{Client: anthropic.NewClient(option.WithAPIKey("k"), option.WithBaseURL(url), option.WithMaxRetries(0)),
-		Model: "m", MaxTokens: 10, MaxTurns: 5, Registry: e.reg})
+		Model: "m", MaxTokens: 10, MaxTurns: 5, Tools: e.reg})
 	_, err := a.Run(context.Background(), "hi", nil)
 	var f *Failure
 	if !errors.As(err, &f) || f.Kind != "network" || !strings.HasPrefix(f.Error(), "Network error:") {

@@ -52,7 +52,7 @@ func TestFaultAgentOffload(t *testing.T) {
 				a, err := New(Config{
 					Client:    anthropic.NewClient(option.WithAPIKey("test-key"), option.WithBaseURL(api.srv.URL)),
 					Model:     string(DefaultModel),
-					MaxTokens: 1024, MaxTurns: 5, Registry: set.Registry, Offload: off,
+					MaxTokens: 1024, MaxTurns: 5, Tools: set.Executor,
 				})
 				if err != nil {
 					t.Fatal(err)

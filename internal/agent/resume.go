@@ -80,7 +80,7 @@ func assistantParam(raw json.RawMessage) (json.RawMessage, error) {
 	blocks := make([]map[string]json.RawMessage, 0, len(m.Content))
 	for _, b := range m.Content {
 		var typ string
-		json.Unmarshal(b["type"], &typ)
+		_ = json.Unmarshal(b["type"], &typ) // no string type: an unknown block, handled below
 		out := map[string]json.RawMessage{}
 		if fields, ok := blockFields[typ]; ok {
 			for _, f := range fields {

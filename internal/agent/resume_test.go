@@ -24,8 +24,7 @@ func resumed(t *testing.T, e *env, api *fakeAPI) (*Agent, []string) {
 		Client:    anthropic.NewClient(option.WithAPIKey("k"), option.WithBaseURL(api.srv.URL)),
 		Model:     string(DefaultModel),
 		MaxTokens: 1024, MaxTurns: 50,
-		Registry:   e.reg,
-		Offload:    e.agent.cfg.Offload,
+		Tools:      e.reg,
 		Transcript: e.transcript,
 	})
 	if err != nil {

@@ -218,11 +218,11 @@ func (t *tail) read() ([]*plan.Version, error) {
 				t.partial = append(t.partial, line...)
 				line = t.partial
 			}
-			t.p.Feed(line, emit) // an unreadable line is skipped
+			_ = t.p.Feed(line, emit) // an unreadable line is skipped
 			t.partial = t.partial[:0]
 			chunk = chunk[i+1:]
 		}
-		if err == io.EOF || n == 0 {
+		if errors.Is(err, io.EOF) || n == 0 {
 			return out, nil
 		}
 		if err != nil {
@@ -233,14 +233,14 @@ func (t *tail) read() ([]*plan.Version, error) {
 
 func (t *tail) reset() {
 	if t.f != nil {
-		t.f.Close()
+		_ = t.f.Close() // only read
 	}
 	*t = tail{path: t.path, buf: t.buf}
 }
 
 func (t *tail) close() {
 	if t.f != nil {
-		t.f.Close()
+		_ = t.f.Close() // only read
 	}
 }
 
@@ -275,7 +275,7 @@ func Follow(ctx context.Context, target Target, send func(Update)) error {
 	if err != nil {
 		return fmt.Errorf("watch: %w", err)
 	}
-	defer w.Close()
+	defer func() { _ = w.Close() }() // nothing left to do if the watcher fails to close
 
 	root := target.root()
 	// Until root exists, watch the nearest directory above it that does.
@@ -317,13 +317,13 @@ func Follow(ctx context.Context, target Target, send func(Update)) error {
 			t.close()
 			_, dir := target.file(cur)
 			if dir != root {
-				w.Remove(dir)
+				_ = w.Remove(dir) // it may be gone already
 			}
 		}
 		cur, last = cand, nil
 		file, dir := target.file(cand)
 		if dir != root {
-			w.Add(dir) // may not exist yet: its creation in root brings us back
+			_ = w.Add(dir) // may not exist yet: its creation in root brings us back
 		}
 		t = &tail{path: file}
 	}
@@ -373,7 +373,7 @@ func Follow(ctx context.Context, target Target, send func(Update)) error {
 			if waitingFor != "" {
 				// Something appeared on the way to root: try again.
 				if ev.Has(fsnotify.Create) {
-					w.Remove(waitingFor)
+					_ = w.Remove(waitingFor) // it may be gone already
 					if err := watchRoot(); err != nil {
 						return err
 					}
@@ -395,7 +395,7 @@ func Follow(ctx context.Context, target Target, send func(Update)) error {
 			case t != nil && ev.Name == cur && ev.Has(fsnotify.Create):
 				// The named session's directory appeared: watch inside it.
 				if _, d := target.file(cur); d != root {
-					w.Add(d)
+					_ = w.Add(d) // gone again: its next creation brings us back
 				}
 				readNew()
 			}

@@ -84,7 +84,7 @@ type Screen struct {
 
 // NewScreen switches w to the alternate screen. Close switches back.
 func NewScreen(w io.Writer) *Screen {
-	io.WriteString(w, altScreenOn)
+	_, _ = io.WriteString(w, altScreenOn) // the terminal: nothing to do when a write fails
 	return &Screen{w: w}
 }
 
@@ -106,7 +106,7 @@ func (s *Screen) Draw(body string) {
 		b.WriteString(clearLine)
 	}
 	b.WriteString(clearBelow)
-	io.WriteString(s.w, b.String())
+	_, _ = io.WriteString(s.w, b.String())
 }
 
 // Redraw draws the last body again (after a resize clears the screen).
@@ -117,7 +117,7 @@ func (s *Screen) Redraw() {
 }
 
 // Close leaves the alternate screen.
-func (s *Screen) Close() { io.WriteString(s.w, altScreenOff) }
+func (s *Screen) Close() { _, _ = io.WriteString(s.w, altScreenOff) }
 
 // Scroll prints lines into the terminal's scrollback with a panel pinned
 // under them, as the shell does: each Print erases the panel, prints, and
@@ -138,7 +138,7 @@ func (s *Scroll) Print(text string) {
 	b.WriteString(crlf(strings.TrimSuffix(text, "\n")))
 	b.WriteString("\r\n")
 	s.draw(&b)
-	io.WriteString(s.w, b.String())
+	_, _ = io.WriteString(s.w, b.String())
 }
 
 // SetPanel replaces the panel.
@@ -150,13 +150,13 @@ func (s *Scroll) SetPanel(panel string) {
 	s.erase(&b)
 	s.panel = panel
 	s.draw(&b)
-	io.WriteString(s.w, b.String())
+	_, _ = io.WriteString(s.w, b.String())
 }
 
 // Clear clears the screen and forgets the panel's place (for going back a
 // step, which redraws from scratch).
 func (s *Scroll) Clear() {
-	io.WriteString(s.w, "\x1b[H\x1b[2J")
+	_, _ = io.WriteString(s.w, "\x1b[H\x1b[2J")
 	s.height = 0
 	s.panel = ""
 }

@@ -154,5 +154,6 @@ func (l *lineWriter) answer(id json.RawMessage, code int, msg string) {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
 	}{code, msg}})
-	l.Write(append(b, '\n'))
+	// A broken stdout also fails the server's own writes, which end it.
+	_, _ = l.Write(append(b, '\n'))
 }

@@ -15,18 +15,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/todo-shell/todo-shell/tools"
-	"github.com/todo-shell/todo-shell/tools/offload"
 )
 
 // Options configure a server.
 type Options struct {
-	// Registry executes the calls.
-	Registry *tools.Registry
+	// Executor runs the calls, under the offload policy of the shell and
+	// serve.
+	Executor *tools.Executor
 	// Tools names the registry's tools to publish, in order; empty
 	// publishes every tool.
 	Tools []string
-	// Offload is applied to every result, as in the shell and serve.
-	Offload offload.Config
 	// Version is reported to clients in the initialize response.
 	Version string
 	// Logger receives the SDK's log; nil discards it.
@@ -41,11 +39,11 @@ type Options struct {
 	OnResult func(name string, res tools.ToolResult)
 }
 
-// New returns an MCP server publishing the chosen tools of o.Registry.
+// New returns an MCP server publishing the chosen tools of o.Executor.
 // Naming a tool the registry does not hold is an error.
 func New(o Options) (*mcp.Server, error) {
-	if o.Registry == nil {
-		return nil, fmt.Errorf("mcp server: no registry")
+	if o.Executor == nil {
+		return nil, fmt.Errorf("mcp server: no executor")
 	}
 	if o.NewID == nil {
 		o.NewID = tools.NewToolUseID
@@ -55,11 +53,11 @@ func New(o Options) (*mcp.Server, error) {
 		version = "(devel)"
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "todo-shell", Version: version}, &mcp.ServerOptions{Logger: o.Logger})
-	defs := o.Registry.Definitions()
+	defs := o.Executor.Definitions()
 	if len(o.Tools) > 0 {
 		chosen := make([]tools.Definition, 0, len(o.Tools))
 		for _, name := range o.Tools {
-			def, ok := o.Registry.Lookup(name)
+			def, ok := o.Executor.Lookup(name)
 			if !ok {
 				return nil, fmt.Errorf("mcp server: no tool named %q", name)
 			}
@@ -79,7 +77,7 @@ func Tool(def tools.Definition) *mcp.Tool {
 	return &mcp.Tool{Name: def.Name, Description: def.Description, InputSchema: def.InputSchema}
 }
 
-// handler runs one tools/call through the registry. A rejected input is a
+// handler runs one tools/call through the executor. A rejected input is a
 // result with isError set, never a protocol error: the client reads the same
 // message a model would.
 func handler(o Options, name string) mcp.ToolHandler {
@@ -99,7 +97,7 @@ func handler(o Options, name string) mcp.ToolHandler {
 				}
 			}()
 		}
-		res := offload.Apply(o.Registry.Execute(ctx, o.NewID(), name, input), o.Offload, nil)
+		res := o.Executor.Execute(ctx, o.NewID(), name, input)
 		if o.OnResult != nil {
 			o.OnResult(name, res)
 		}

@@ -152,7 +152,7 @@ func Scan(r io.Reader, p *Parser, emit func(Event), bad func(error)) error {
 	var long []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
+		if errors.Is(err, bufio.ErrBufferFull) {
 			long = append(long, chunk...)
 			continue
 		}

@@ -161,7 +161,7 @@ func (p *Parser) Feed(line []byte, emit func(Event)) error {
 	}
 	v, err := p.p.ParseBytes(line)
 	if err != nil {
-		return p.bad(fmt.Errorf("not a JSON record: %v", err))
+		return p.bad(fmt.Errorf("not a JSON record: %w", err))
 	}
 	if v.Type() != fastjson.TypeObject {
 		return p.bad(fmt.Errorf("not a JSON object"))

@@ -98,29 +98,29 @@ func kind(m fs.FileMode) string {
 }
 
 // ReadFile reads the regular file at path through the gate. A file of more
-// than max bytes is an error wrapping ErrTooLarge, and no more than max+1
-// bytes are ever read, whatever the file claims its size is.
-func ReadFile(path string, max int64) ([]byte, error) {
+// than limit bytes is an error wrapping ErrTooLarge, and no more than
+// limit+1 bytes are ever read, whatever the file claims its size is.
+func ReadFile(path string, limit int64) ([]byte, error) {
 	f, info, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { _ = f.Close() }()
-	if info.Size() > max {
-		return nil, tooLarge(path, info.Size(), max)
+	if info.Size() > limit {
+		return nil, tooLarge(path, info.Size(), limit)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	if int64(len(b)) > max {
-		return nil, tooLarge(path, int64(len(b)), max)
+	if int64(len(b)) > limit {
+		return nil, tooLarge(path, int64(len(b)), limit)
 	}
 	return b, nil
 }
 
-func tooLarge(path string, size, max int64) error {
-	return fmt.Errorf("read %s: %w (%d bytes or more, at most %d)", path, ErrTooLarge, size, max)
+func tooLarge(path string, size, limit int64) error {
+	return fmt.Errorf("read %s: %w (%d bytes or more, at most %d)", path, ErrTooLarge, size, limit)
 }
 
 // LongLine records a line ScanLines skipped because it was over its cap.

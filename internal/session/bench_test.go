@@ -38,7 +38,7 @@ var tenItems = func() json.RawMessage {
 func BenchmarkTodoWrite(b *testing.B) {
 	setup := func(b *testing.B) (*tools.Registry, *todo.Store) {
 		reg, store := tools.NewRegistry(), todo.NewStore(nil)
-		if err := todo.Register(reg, store, todo.DefaultLimits()); err != nil {
+		if err := todo.Register(reg, store, todo.DefaultLimits(), nil); err != nil {
 			b.Fatal(err)
 		}
 		sub := store.Subscribe()
@@ -123,7 +123,6 @@ func BenchmarkTodoWrite(b *testing.B) {
 // a list of 10, a few versions, two offloaded files, a transcript.
 func makeSessions(tb testing.TB, dir string, n int) {
 	tb.Helper()
-	store := todo.NewStore(nil)
 	items := []todo.Item{}
 	json.Unmarshal(must(json.Marshal(map[string]any{})), &items)
 	var l struct{ Todos []todo.Item }
@@ -134,7 +133,7 @@ func makeSessions(tb testing.TB, dir string, n int) {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		store = todo.NewStore(nil)
+		store := todo.NewStore(nil)
 		s.Attach(store)
 		for v := range 3 {
 			store.ReplaceFor(fmt.Sprintf("toolu_%d", v), l.Todos)

@@ -51,7 +51,10 @@ func openJournal(dir string, _ uint64) (*journal, error) {
 	if st, err := f.Stat(); err == nil && st.Size() > 0 {
 		last := make([]byte, 1)
 		if _, err := f.ReadAt(last, st.Size()-1); err == nil && last[0] != '\n' {
-			f.Write([]byte{'\n'})
+			if _, err := f.Write([]byte{'\n'}); err != nil {
+				_ = f.Close()
+				return nil, fmt.Errorf("end the last line of %s: %w", JournalFile, err)
+			}
 		}
 	}
 	j := &journal{dir: dir, file: f, wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1), done: make(chan struct{})}
@@ -250,7 +253,7 @@ func Load(path string, warn func(string)) (todo.Snapshot, error) {
 	f, err := os.Open(filepath.Join(path, JournalFile))
 	if err == nil {
 		vs, rerr := ReadVersions(f, warn)
-		f.Close()
+		_ = f.Close() // only read
 		if rerr != nil {
 			return todo.Snapshot{}, fmt.Errorf("read %s: %w", JournalFile, rerr)
 		}

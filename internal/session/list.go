@@ -76,9 +76,9 @@ func List(dir string) ([]Info, error) {
 	}
 	wg.Wait()
 	out := make([]Info, 0, len(paths))
-	for i, info := range infos {
+	for i := range infos {
 		if oks[i] {
-			out = append(out, info)
+			out = append(out, infos[i])
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].LastChange.After(out[j].LastChange) })
@@ -94,7 +94,7 @@ func Stat(path string) (Info, bool) {
 		return Info{}, false
 	}
 	dir := os.NewFile(uintptr(dfd), path) // closes dfd
-	defer dir.Close()
+	defer func() { _ = dir.Close() }()    // only read
 	var st unix.Stat_t
 	if unix.Fstat(dfd, &st) != nil {
 		return Info{}, false
@@ -163,8 +163,8 @@ func readAt(dfd int, name string, size int64) []byte {
 	if err != nil {
 		return nil
 	}
-	defer unix.Close(fd)
-	buf := make([]byte, size+512) // room if it grew since fstatat
+	defer func() { _ = unix.Close(fd) }() // only read
+	buf := make([]byte, size+512)         // room if it grew since fstatat
 	n := 0
 	for n < len(buf) {
 		k, err := unix.Read(fd, buf[n:])
@@ -203,12 +203,13 @@ func Clean(dir string, cutoff time.Time, dryRun bool) ([]Removed, error) {
 		return nil, err
 	}
 	var out []Removed
-	for _, info := range list {
+	for i := range list {
+		info := &list[i]
 		if info.Live || !info.LastChange.Before(cutoff) {
 			continue
 		}
 		if dryRun {
-			out = append(out, Removed{Info: info})
+			out = append(out, Removed{Info: *info})
 			continue
 		}
 		// Hold the lock while removing, so no process starts using the
@@ -219,8 +220,8 @@ func Clean(dir string, cutoff time.Time, dryRun bool) ([]Removed, error) {
 			continue // it came alive
 		}
 		err := os.RemoveAll(info.Path)
-		lock.Close()
-		out = append(out, Removed{Info: info, Err: err})
+		_ = lock.Close() // the directory is gone; closing unlocks
+		out = append(out, Removed{Info: *info, Err: err})
 	}
 	return out, nil
 }

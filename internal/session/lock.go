@@ -30,17 +30,21 @@ func acquire(path, id string) (*os.File, error) {
 			// The file may have been removed (by clean) between open and
 			// flock: then the lock guards nothing; try again.
 			if same(f, name) {
-				f.Truncate(0)
-				f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+				// The pid tells Live and `sessions` who holds it: a lock
+				// without it would look released.
+				if err := writePID(f); err != nil {
+					release(f)
+					return nil, fmt.Errorf("session %s: lock: %w", id, err)
+				}
 				return f, nil
 			}
-			f.Close()
+			_ = f.Close() // not locked, nothing written
 			if err := os.Mkdir(path, 0o700); err != nil && !os.IsExist(err) {
 				return nil, fmt.Errorf("session directory: %w", err)
 			}
 			continue
 		}
-		f.Close()
+		_ = f.Close() // not locked, nothing written
 		if !errors.Is(err, syscall.EWOULDBLOCK) {
 			return nil, fmt.Errorf("session %s: lock: %w", id, err)
 		}
@@ -51,11 +55,22 @@ func acquire(path, id string) (*os.File, error) {
 	}
 }
 
-// release empties the lock file (no holder) and unlocks it.
+// writePID writes this process's pid into the lock file f.
+func writePID(f *os.File) error {
+	if err := f.Truncate(0); err != nil {
+		return err
+	}
+	_, err := f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	return err
+}
+
+// release empties the lock file (no holder) and unlocks it. Failures are
+// harmless: a pid left behind makes Live probe the lock, which it finds
+// free, and closing the file releases the lock in any case.
 func release(f *os.File) {
-	f.Truncate(0)
-	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-	f.Close()
+	_ = f.Truncate(0)
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	_ = f.Close()
 }
 
 // same reports whether f is still the file at name.
@@ -88,11 +103,11 @@ func Live(path string) (bool, int) {
 	if err != nil {
 		return false, 0
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // only probed: closing also unlocks
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); err != nil {
 		return true, pid
 	}
-	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) // the deferred close unlocks too
 	return false, 0
 }
 
@@ -104,7 +119,7 @@ func lockForRemoval(path string) *os.File {
 		return nil
 	}
 	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
-		f.Close()
+		_ = f.Close() // not locked, nothing written
 		return nil
 	}
 	return f

@@ -119,7 +119,7 @@ func Open(dir, id string, o Options) (*Session, error) {
 	switch {
 	case err == nil:
 		if err := json.Unmarshal(metaBytes, &s.meta); err != nil {
-			return nil, fmt.Errorf("session %s: %s is damaged: %v", id, MetaFile, err)
+			return nil, fmt.Errorf("session %s: %s is damaged: %w", id, MetaFile, err)
 		}
 		s.resumed = true
 	case errors.Is(err, fs.ErrNotExist):
@@ -168,7 +168,7 @@ func Open(dir, id string, o Options) (*Session, error) {
 	s.journal = j
 	if _, err := os.Stat(filepath.Join(path, TodosFile)); errors.Is(err, fs.ErrNotExist) {
 		if err := writeAtomic(filepath.Join(path, TodosFile), todo.AppendList(nil, saved.Items)); err != nil {
-			j.close()
+			_ = j.close() // nothing written yet; err is the failure to report
 			return fail(err)
 		}
 	}
@@ -264,7 +264,7 @@ func writeAtomic(path string, data []byte) error {
 		werr = os.Rename(f.Name(), path)
 	}
 	if werr != nil {
-		os.Remove(f.Name())
+		_ = os.Remove(f.Name()) // best effort: a left temp file is skipped by isTemp
 		return fmt.Errorf("write %s: %w", filepath.Base(path), werr)
 	}
 	return nil

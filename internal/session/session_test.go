@@ -263,7 +263,7 @@ func TestFaultKill9(t *testing.T) {
 				if b, err := os.ReadFile(todos); err == nil {
 					reads++
 					if err := wholeVersion(b); err != nil {
-						readerDone <- fmt.Errorf("a reader saw a partial todos.json: %v: %q", err, b)
+						readerDone <- fmt.Errorf("a reader saw a partial todos.json: %w: %q", err, b)
 						return
 					}
 				}

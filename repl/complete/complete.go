@@ -133,7 +133,7 @@ func (c *Completer) executables(p string) []string {
 				continue
 			}
 			names, _ := f.Readdirnames(-1)
-			f.Close()
+			_ = f.Close() // only read
 			c.execs = append(c.execs, names...)
 		}
 		sort.Strings(c.execs)
@@ -183,7 +183,7 @@ func (c *Completer) paths(partial string, quote byte) []Candidate {
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // only read
 	entries, _ := f.ReadDir(-1)
 	var out []Candidate
 	for _, e := range entries {
@@ -282,12 +282,13 @@ func split(s string) (words []string, start int, partial string, quote byte) {
 		ch := s[i]
 		switch {
 		case quote != 0:
-			if ch == quote {
+			switch {
+			case ch == quote:
 				quote = 0
-			} else if ch == '\\' && quote == '"' && i+1 < len(s) {
+			case ch == '\\' && quote == '"' && i+1 < len(s):
 				i++
 				cur.WriteByte(s[i])
-			} else {
+			default:
 				cur.WriteByte(ch)
 			}
 		case ch == '\'' || ch == '"':

@@ -75,7 +75,7 @@ func Open(path string) (h *History, warning string) {
 	if err != nil {
 		return h, fmt.Sprintf("history: cannot read %s: %v (starting with an empty history)", path, err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // only read
 	if info, err := f.Stat(); err == nil {
 		h.base = info.Size()
 	}
@@ -211,11 +211,11 @@ func appendLine(path, text string, keep int, base *int64) error {
 			return fmt.Errorf("history: %w", err)
 		}
 		if err := lock(f); err != nil {
-			f.Close()
+			_ = f.Close() // nothing written
 			return fmt.Errorf("history: lock: %w", err)
 		}
 		if !samePath(f, path) { // replaced by a compaction: write to the new file
-			f.Close()
+			_ = f.Close() // nothing written
 			continue
 		}
 		info, _ := f.Stat()
@@ -253,7 +253,7 @@ func compact(path string, keep int) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // only read and locked; the new file is checked below
 	if err := lock(f); err != nil {
 		return 0, err
 	}
@@ -279,18 +279,22 @@ func compact(path string, keep int) (int64, error) {
 	var size int64
 	for _, e := range entries {
 		b, _ := json.Marshal(e)
-		w.Write(b)
-		w.WriteByte('\n')
+		_, _ = w.Write(b) // a bufio.Writer keeps its first error: Flush reports it
+		_ = w.WriteByte('\n')
 		size += int64(len(b)) + 1
 	}
 	if err := w.Flush(); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
+		_ = tmp.Close() // the flush error is the one to report
+		_ = os.Remove(tmp.Name())
 		return 0, err
 	}
-	tmp.Chmod(0o600)
+	if err := tmp.Chmod(0o600); err != nil {
+		_ = tmp.Close()
+		_ = os.Remove(tmp.Name())
+		return 0, err
+	}
 	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
+		_ = os.Remove(tmp.Name())
 		return 0, err
 	}
 	return size, os.Rename(tmp.Name(), path)

@@ -91,7 +91,7 @@ func highlight(line, lang string, st codeStyles, base lipgloss.Style) string {
 			i = j
 		default:
 			j := i + 1
-			for j < len(line) && !isWord(line[j]) && line[j] != '"' && line[j] != '\'' && line[j] != '`' && !(cm != "" && strings.HasPrefix(line[j:], cm)) && !(line[j] >= '0' && line[j] <= '9') {
+			for j < len(line) && !isWord(line[j]) && line[j] != '"' && line[j] != '\'' && line[j] != '`' && (cm == "" || !strings.HasPrefix(line[j:], cm)) && (line[j] < '0' || line[j] > '9') {
 				j++
 			}
 			plain(line[i:j])

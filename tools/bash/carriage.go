@@ -17,7 +17,7 @@ func ApplyCarriageReturns(s string) string {
 	}
 	var out []byte
 	var cells []rune
-	for len(s) > 0 {
+	for s != "" {
 		line, rest, found := cutLine(s)
 		out = appendOverwritten(out, line, &cells)
 		if found {

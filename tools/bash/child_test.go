@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/todo-shell/todo-shell/internal/testwait"
 )
 
 func TestCommandsDoNotSeeCredentials(t *testing.T) {
@@ -222,13 +224,7 @@ func processesWithArgs(args ...string) []int {
 
 func waitUntil(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 10s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.For(t, 10*time.Second, what, cond)
 }
 
 func TestFaultKillEndsBackgroundJobs(t *testing.T) {

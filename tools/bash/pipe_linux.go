@@ -14,5 +14,5 @@ func growPipe(f *os.File) {
 	if err != nil {
 		return
 	}
-	rc.Control(func(fd uintptr) { unix.FcntlInt(fd, unix.F_SETPIPE_SZ, 1<<20) })
+	_ = rc.Control(func(fd uintptr) { _, _ = unix.FcntlInt(fd, unix.F_SETPIPE_SZ, 1<<20) })
 }

@@ -47,7 +47,7 @@ func startReaper(shell string) *reaper {
 	if err := cmd.Start(); err != nil {
 		return rp
 	}
-	go cmd.Wait() // reap it should it end first
+	go func() { _ = cmd.Wait() }() // reap it should it end first
 	rp.w = w
 	return rp
 }
@@ -97,7 +97,7 @@ func (rp *reaper) killAll() {
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
 	for pg := range rp.live {
-		syscall.Kill(-pg, syscall.SIGKILL)
+		_ = syscall.Kill(-pg, syscall.SIGKILL) // ESRCH: already gone
 		delete(rp.live, pg)
 		rp.send("-", pg)
 	}

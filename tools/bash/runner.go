@@ -132,9 +132,9 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 
 	stateFile := os.DevNull
 	if state, err := os.CreateTemp("", stateFilePrefix()); err == nil {
-		state.Close()
+		_ = state.Close() // empty: the command writes it
 		stateFile = state.Name()
-		defer os.Remove(stateFile)
+		defer func() { _ = os.Remove(stateFile) }() // best effort: a temp file
 	} else {
 		// A full or read-only temporary directory must not stop commands.
 		fmt.Fprintf(out, "todo-shell: cannot record where this command ends (%v): a cd in it will not carry over\n", err)
@@ -144,7 +144,7 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	if err != nil {
 		return Outcome{}, fmt.Errorf("bash: %w", err)
 	}
-	defer pr.Close()
+	defer func() { _ = pr.Close() }() // only read
 	growPipe(pr)
 
 	cmd := exec.Command(r.shell, "-c", wrapScript(command, filepath.Base(r.shell) == "bash"))
@@ -154,10 +154,10 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	cmd.SysProcAttr = childSysProcAttr()
 	rp := r.startReaper()
 	if err := cmd.Start(); err != nil {
-		pw.Close()
+		_ = pw.Close() // the child's end; nothing written here
 		return Outcome{}, fmt.Errorf("bash: start %s: %w", r.shell, err)
 	}
-	pw.Close()
+	_ = pw.Close() // the child's end; nothing written here
 	pgid := cmd.Process.Pid
 	r.pgid.Store(int64(pgid))
 	defer r.pgid.Store(0)
@@ -169,7 +169,9 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	go func() {
 		defer close(copied)
 		buf := make([]byte, 256<<10)
-		io.CopyBuffer(progress, pr, buf)
+		// The output goes to the spool, which records its own failures
+		// (the result's OffloadErr); a read error means the pipe closed.
+		_, _ = io.CopyBuffer(progress, pr, buf)
 	}()
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
@@ -186,21 +188,21 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	case werr = <-waited:
 	case <-timer:
 		outcome.TimedOut = true
-		syscall.Kill(-pgid, syscall.SIGKILL)
+		_ = syscall.Kill(-pgid, syscall.SIGKILL) // ESRCH: already gone
 		werr = <-waited
 	case <-ctx.Done():
 		outcome.Interrupted = true
-		syscall.Kill(-pgid, syscall.SIGINT)
+		_ = syscall.Kill(-pgid, syscall.SIGINT) // ESRCH: already gone
 		select {
 		case werr = <-waited:
 		case <-time.After(InterruptGrace):
-			syscall.Kill(-pgid, syscall.SIGKILL)
+			_ = syscall.Kill(-pgid, syscall.SIGKILL) // ESRCH: already gone
 			werr = <-waited
 		}
 	}
 	if outcome.TimedOut || outcome.Interrupted {
 		// Leave nothing of the command behind.
-		syscall.Kill(-pgid, syscall.SIGKILL)
+		_ = syscall.Kill(-pgid, syscall.SIGKILL) // ESRCH: already gone
 	}
 	select {
 	case <-copied:
@@ -227,7 +229,7 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 // call it on their way out and on SIGHUP or SIGTERM.
 func (r *Runner) Kill() {
 	if pgid := r.pgid.Load(); pgid > 0 {
-		syscall.Kill(-int(pgid), syscall.SIGKILL)
+		_ = syscall.Kill(-int(pgid), syscall.SIGKILL) // ESRCH: already gone
 	}
 	r.reaperMu.Lock()
 	rp := r.reaper
@@ -278,7 +280,7 @@ func drain(copied <-chan struct{}, p *progressWriter, pr *os.File) {
 				t.Reset(drainGrace)
 				continue
 			}
-			pr.Close() // a background process holds the pipe: stop reading
+			_ = pr.Close() // a background process holds the pipe: stop reading
 			<-copied
 			return
 		}

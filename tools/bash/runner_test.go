@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/todo-shell/todo-shell/internal/testwait"
 
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/offload"
@@ -97,16 +101,15 @@ func TestWorkingDirectoryPersists(t *testing.T) {
 
 func TestTimeoutKillsProcessGroup(t *testing.T) {
 	r := newRunner(t)
-	marker := filepath.Join(t.TempDir(), "survivor")
+	// A sleep no other test runs, in a subshell of its own: it must die with
+	// the command's process group.
+	marker := fmt.Sprintf("%d.%03d", 300+os.Getpid()%100, rand.IntN(1000))
 	start := time.Now()
-	o, _ := run(t, r, "(sleep 1.5; touch "+marker+") & sleep 30", 300*time.Millisecond)
+	o, _ := run(t, r, "(sleep "+marker+"; true) & sleep 30", 300*time.Millisecond)
 	if !o.TimedOut || o.Trailer() != "Command timed out after 300ms" || time.Since(start) > 5*time.Second {
 		t.Fatalf("%+v after %v", o, time.Since(start))
 	}
-	time.Sleep(2 * time.Second)
-	if _, err := os.Stat(marker); err == nil {
-		t.Fatal("a process of the timed-out command survived")
-	}
+	waitUntil(t, "the subshell's sleep to be killed", func() bool { return len(processesWithArgs("sleep", marker)) == 0 })
 }
 
 func TestInterruptSendsSIGINT(t *testing.T) {
@@ -114,9 +117,7 @@ func TestInterruptSendsSIGINT(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out syncBuffer
 	go func() {
-		for !strings.Contains(out.String(), "ready") {
-			time.Sleep(10 * time.Millisecond)
-		}
+		testwait.Until(10*time.Second, func() bool { return strings.Contains(out.String(), "ready") })
 		cancel()
 	}()
 	start := time.Now()
@@ -137,9 +138,7 @@ func TestInterruptEscalatesToSIGKILL(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out syncBuffer
 	go func() {
-		for !strings.Contains(out.String(), "ready") {
-			time.Sleep(10 * time.Millisecond)
-		}
+		testwait.Until(10*time.Second, func() bool { return strings.Contains(out.String(), "ready") })
 		cancel()
 	}()
 	start := time.Now()
@@ -163,15 +162,16 @@ func TestHandler(t *testing.T) {
 	r := newRunner(t)
 	dir := t.TempDir()
 	reg := tools.NewRegistry()
-	reg.Register(Definition(), Handler(r, time.Minute, offload.Config{Dir: dir, Session: "s", Threshold: 1000}))
+	reg.Register(Definition(), Handler(r, time.Minute))
+	ex := tools.NewExecutor(reg, offload.Policy{Config: offload.Config{Dir: dir, Session: "s", Threshold: 1000}})
 	ctx := context.Background()
 
-	res := reg.Execute(ctx, "toolu_a", Name, json.RawMessage(`{"command":"echo hi; exit 2"}`))
+	res := ex.Execute(ctx, "toolu_a", Name, json.RawMessage(`{"command":"echo hi; exit 2"}`))
 	if !res.IsError || res.Content != "hi\nexit status 2\n" || res.Meta.(Outcome).ExitCode != 2 {
 		t.Fatalf("%+v", res)
 	}
 	var live syncBuffer
-	res = reg.Execute(tools.WithOutput(ctx, &live), "toolu_b", Name, json.RawMessage(`{"command":"seq 1 1000"}`))
+	res = ex.Execute(tools.WithOutput(ctx, &live), "toolu_b", Name, json.RawMessage(`{"command":"seq 1 1000"}`))
 	if res.IsError || res.Offloaded == nil || res.Content != offload.Pointer(filepath.Join(dir, "s", "toolu_b.md")) {
 		t.Fatalf("%+v", res)
 	}
@@ -213,9 +213,7 @@ func TestKill(t *testing.T) {
 		o, _ := r.Run(context.Background(), "sleep 30", time.Minute, io.Discard)
 		done <- o
 	}()
-	for r.pgid.Load() == 0 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitUntil(t, "the command to start", func() bool { return r.pgid.Load() != 0 })
 	r.Kill()
 	select {
 	case o := <-done:
@@ -267,8 +265,9 @@ func TestTimeoutMSRange(t *testing.T) {
 
 func TestResultHasCarriageReturnsApplied(t *testing.T) {
 	r := newRunner(t)
-	h := Handler(r, time.Minute, offload.Config{Dir: t.TempDir(), Session: "s", Threshold: 1000})
-	res, err := h(tools.WithToolUseID(context.Background(), "toolu_cr"), json.RawMessage(`{"command":"for i in 1 2 3; do printf '\\r%d%%' $i; done; echo; printf 'a\\r\\n'"}`))
+	h := Handler(r, time.Minute)
+	ctx := tools.WithOffloader(context.Background(), offload.Policy{Config: offload.Config{Dir: t.TempDir(), Session: "s", Threshold: 1000}})
+	res, err := h(tools.WithToolUseID(ctx, "toolu_cr"), json.RawMessage(`{"command":"for i in 1 2 3; do printf '\\r%d%%' $i; done; echo; printf 'a\\r\\n'"}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -93,53 +93,58 @@ func ParseInput(raw json.RawMessage) (Input, error) {
 
 // Handler returns the Bash tool backed by r. Output streams live to the
 // context's output writer (tools.WithOutput) and through an offload spool
-// configured by off, so output of any size runs in bounded memory: past the
-// threshold the content is the offload pointer. A command that fails is an
-// is_error result whose content ends with its trailer line. The result's
-// Meta is the command's Outcome.
-func Handler(r *Runner, defaultTimeout time.Duration, off offload.Config) tools.Handler {
-	return func(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
-		in, err := ParseInput(raw)
-		if err != nil {
-			return tools.ErrorResult(err.Error()), nil
+// configured by the call's offload policy (offload.PolicyFrom: a
+// tools.Executor sets it), so output of any size runs in bounded memory:
+// past the threshold the content is the offload pointer; with no policy the
+// output is kept in memory, bounded as a Spool bounds it. A command that
+// fails is an is_error result whose content ends with its trailer line. The
+// result's Meta is the command's Outcome.
+func Handler(r *Runner, defaultTimeout time.Duration) tools.Handler {
+	return Tool{Runner: r, Timeout: defaultTimeout}.Call
+}
+
+// Call runs one command (see Handler).
+func (t Tool) Call(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
+	in, err := ParseInput(raw)
+	if err != nil {
+		return tools.ErrorResult(err.Error()), nil
+	}
+	timeout := in.Timeout(t.Timeout)
+	spool, err := offload.NewSpool(offload.PolicyFrom(ctx).Config, tools.ToolUseIDFrom(ctx))
+	if err != nil {
+		// An id that cannot name a file: keep the output in memory.
+		spool, _ = offload.NewSpool(offload.Config{}, "")
+	}
+	// The result gets carriage returns applied, as a terminal shows
+	// them; the live view gets the raw stream and applies them itself.
+	cr := &CRWriter{W: spool}
+	var out io.Writer = cr
+	if live := tools.OutputFrom(ctx); live != nil {
+		out = io.MultiWriter(cr, live)
+	}
+	// Secrets are masked before the output reaches the spool (and its
+	// file) or the screen.
+	red := tools.RedactorFrom(ctx).Writer(out)
+	outcome, err := t.Runner.Run(ctx, in.Command, timeout, red)
+	_ = red.Flush() // a failed write is the spool's to report
+	_ = cr.Flush()  // the spool never fails a write: it records failures in sum.Err
+	if err != nil {
+		return tools.Result{}, err
+	}
+	if t := outcome.Trailer(); t != "" {
+		sep := ""
+		if spool.Len() > 0 && !spool.EndsWithNewline() {
+			sep = "\n"
 		}
-		timeout := in.Timeout(defaultTimeout)
-		spool, err := offload.NewSpool(off, tools.ToolUseIDFrom(ctx))
-		if err != nil {
-			// An id that cannot name a file: keep the output in memory.
-			spool, _ = offload.NewSpool(offload.Config{}, "")
-		}
-		// The result gets carriage returns applied, as a terminal shows
-		// them; the live view gets the raw stream and applies them itself.
-		cr := &CRWriter{W: spool}
-		var out io.Writer = cr
-		if live := tools.OutputFrom(ctx); live != nil {
-			out = io.MultiWriter(cr, live)
-		}
-		// Secrets are masked before the output reaches the spool (and
-		// its file) or the screen.
-		red := tools.RedactorFrom(ctx).Writer(out)
-		outcome, err := r.Run(ctx, in.Command, timeout, red)
-		_ = red.Flush() // a failed write is the spool's to report
-		cr.Flush()
-		if err != nil {
-			return tools.Result{}, err
-		}
-		if t := outcome.Trailer(); t != "" {
-			sep := ""
-			if spool.Len() > 0 && !spool.EndsWithNewline() {
-				sep = "\n"
-			}
-			io.WriteString(spool, sep+t+"\n")
-		}
-		sum := spool.Close()
-		res := tools.Result{IsError: outcome.Failed(), Meta: outcome, OffloadErr: sum.Err}
-		if sum.Offloaded {
-			res.Content = offload.Pointer(sum.File)
-			res.Offloaded = &tools.Offloaded{Path: sum.File, Preview: sum.Preview, Lines: sum.Lines, Bytes: sum.Bytes}
-			return res, nil
-		}
-		res.Content = sum.Text
+		_, _ = io.WriteString(spool, sep+t+"\n") // as above: see sum.Err
+	}
+	sum := spool.Close()
+	res := tools.Result{IsError: outcome.Failed(), Meta: outcome, OffloadErr: sum.Err}
+	if sum.Offloaded {
+		res.Content = offload.Pointer(sum.File)
+		res.Offloaded = &tools.Offloaded{Path: sum.File, Preview: sum.Preview, Lines: sum.Lines, Bytes: sum.Bytes}
 		return res, nil
 	}
+	res.Content = sum.Text
+	return res, nil
 }

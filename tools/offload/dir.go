@@ -69,8 +69,8 @@ func makeRoot(root string) error {
 	}
 	// The ignore file is a courtesy: a failure to write it is no failure.
 	if f, err := os.OpenFile(filepath.Join(root, GitIgnore), os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600); err == nil {
-		f.WriteString("*\n")
-		f.Close()
+		_, _ = f.WriteString("*\n")
+		_ = f.Close()
 	}
 	return nil
 }
@@ -115,15 +115,15 @@ func OpenAppend(path string) (*os.File, error) {
 	}
 	fi, err := f.Stat()
 	if err != nil {
-		f.Close()
+		_ = f.Close() // refused before any write
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		f.Close()
+		_ = f.Close() // refused before any write
 		return nil, fmt.Errorf("%s is not a regular file; refusing to write to it", path)
 	}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
-		f.Close()
+		_ = f.Close() // refused before any write
 		return nil, fmt.Errorf("%s belongs to user %d, not to you; refusing to write to it", path, st.Uid)
 	}
 	return f, nil

@@ -152,11 +152,11 @@ func TestFaultSpoolKeepsAllInMemory(t *testing.T) {
 		t.Run(fmt.Sprint(i, "-", name(f)), func(t *testing.T) {
 			p := newPlace(t)
 			fs := offloadtest.New(f)
-			switch {
-			case f.Under == "PRIMARY":
+			switch f.Under {
+			case "PRIMARY":
 				f.Under = p.primary
 				fs = offloadtest.New(f, offloadtest.Fault{Under: p.fallback, Step: offloadtest.Close})
-			case f.Under == "FALLBACK":
+			case "FALLBACK":
 				f.Under = p.fallback
 				fs = offloadtest.New(f, offloadtest.Fault{Under: p.primary, Step: offloadtest.Sync})
 			}

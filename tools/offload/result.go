@@ -1,6 +1,7 @@
 package offload
 
 import (
+	"context"
 	"strings"
 
 	"github.com/todo-shell/todo-shell/tools"
@@ -58,7 +59,8 @@ func Describe(path, text string) *tools.Offloaded {
 	preview, n := text, 0
 	for i := 0; i < len(text) && len(preview) == len(text); i++ {
 		if text[i] == '\n' {
-			if n++; n == PreviewLines {
+			n++
+			if n == PreviewLines {
 				preview = text[:i+1]
 			}
 		}
@@ -67,4 +69,31 @@ func Describe(path, text string) *tools.Offloaded {
 		preview = preview[:previewMaxBytes]
 	}
 	return &tools.Offloaded{Path: path, Preview: preview, Lines: lines, Bytes: int64(len(text))}
+}
+
+// Policy is the standard offload policy, the tools.Offloader every front end
+// runs its calls under (through a tools.Executor): results of
+// Config.Threshold characters or more go to <Config.Dir>/<Config.Session>/,
+// to the fallback directory when that cannot be written, and are kept whole
+// (or without their middle) when neither can. Bash streams its output
+// through a Spool configured by the same Policy.
+type Policy struct {
+	Config Config
+	// Writer writes results already in memory; nil means Config.FS.
+	Writer FileWriter
+}
+
+var _ tools.Offloader = Policy{}
+
+// Offload applies the policy to res (see Apply).
+func (p Policy) Offload(res tools.ToolResult) tools.ToolResult {
+	return Apply(res, p.Config, p.Writer)
+}
+
+// PolicyFrom returns the Policy the call running under ctx is executed
+// with; without one (a Registry called directly, or another Offloader)
+// offloading is off.
+func PolicyFrom(ctx context.Context) Policy {
+	p, _ := tools.OffloaderFrom(ctx).(Policy)
+	return p
 }

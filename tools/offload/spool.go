@@ -19,13 +19,13 @@ type Config struct {
 	// FallbackDir is the root used when Dir cannot be written; ""
 	// means DefaultFallbackDir().
 	FallbackDir string
-	// FS is where the files are written; nil means OS.
+	// FS is where the files are written; nil means OSFS.
 	FS FS
 }
 
 func (c Config) fs() FS {
 	if c.FS == nil {
-		return OS
+		return OSFS{}
 	}
 	return c.FS
 }
@@ -282,7 +282,7 @@ func (s *Spool) flush() {
 func (s *Spool) open(from *sink) *sink {
 	defer func() {
 		if from != nil {
-			s.fs.Remove(from.f.Name())
+			_ = s.fs.Remove(from.f.Name()) // best effort: its failure is recorded already
 		}
 	}()
 	start := 0
@@ -309,8 +309,8 @@ func (s *Spool) open(from *sink) *sink {
 		if err == nil {
 			return to
 		}
-		f.Close()
-		s.fs.Remove(f.Name())
+		_ = f.Close() // abandoned: the copy's failure is the one recorded
+		_ = s.fs.Remove(f.Name())
 		s.failures = append(s.failures, failure(final, step, err))
 		if step == "read back" {
 			break // what reached the first file is gone: only memory is left
@@ -340,12 +340,12 @@ func (s *Spool) recover(from *sink) {
 		s.failures = append(s.failures, failure(from.final, "read back", err))
 		return
 	}
-	defer r.Close()
+	defer func() { _ = r.Close() }() // only read
 	head := make([]byte, min(from.written, HeadBytes))
 	n, err := r.ReadAt(head, 0)
 	s.keepAt(0, head[:n])
 	if n < len(head) {
-		s.failures = append(s.failures, failure(from.final, "read back", fmt.Errorf("only %d of %d bytes could be read back: %v", n, from.written, err)))
+		s.failures = append(s.failures, failure(from.final, "read back", fmt.Errorf("only %d of %d bytes could be read back: %w", n, from.written, err)))
 		return
 	}
 	start := max(int64(len(head)), from.written-TailBytes)
@@ -356,7 +356,7 @@ func (s *Spool) recover(from *sink) {
 	n, err = r.ReadAt(tail, start)
 	s.keepAt(start, tail[:n])
 	if n < len(tail) {
-		s.failures = append(s.failures, failure(from.final, "read back", fmt.Errorf("only %d of %d bytes could be read back: %v", start+int64(n), from.written, err)))
+		s.failures = append(s.failures, failure(from.final, "read back", fmt.Errorf("only %d of %d bytes could be read back: %w", start+int64(n), from.written, err)))
 	}
 }
 
@@ -366,7 +366,7 @@ func copyInto(fsys FS, to, from *sink) (step string, err error) {
 	if err != nil {
 		return "read back", err
 	}
-	defer r.Close()
+	defer func() { _ = r.Close() }() // only read
 	buf := make([]byte, fileBufferSize)
 	for to.written < from.written {
 		n, rerr := io.ReadFull(r, buf[:min(int64(len(buf)), from.written-to.written)])
@@ -381,7 +381,7 @@ func copyInto(fsys FS, to, from *sink) (step string, err error) {
 			}
 		}
 		if rerr != nil {
-			if rerr == io.EOF || rerr == io.ErrUnexpectedEOF {
+			if errors.Is(rerr, io.EOF) || errors.Is(rerr, io.ErrUnexpectedEOF) {
 				rerr = fmt.Errorf("only %d of %d bytes could be read back", to.written, from.written)
 			}
 			return "read back", rerr
@@ -396,7 +396,7 @@ func (s *Spool) fail(step string, err error) {
 	old := s.sink
 	s.failures = append(s.failures, failure(old.final, step, err))
 	if !old.closed {
-		old.f.Close()
+		_ = old.f.Close() // it failed already: that failure is recorded
 		old.closed = true
 	}
 	s.sink = s.open(old)

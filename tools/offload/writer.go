@@ -12,8 +12,8 @@ import (
 	"syscall"
 )
 
-// FS is the file system offload files are written through: OS is the real
-// one, and tests inject one that fails at a chosen step.
+// FS is the file system offload files are written through: OSFS is the
+// real one, and tests inject one that fails at a chosen step.
 type FS interface {
 	// SessionDir makes <root>/<session> ready (see the function SessionDir)
 	// and returns its path.
@@ -45,24 +45,30 @@ type Reader interface {
 	io.Closer
 }
 
-// OS is the operating system's file system.
-var OS FS = osFS{}
+// OSFS is the operating system's file system.
+type OSFS struct{}
 
-type osFS struct{}
+var _ FS = OSFS{}
 
-func (osFS) SessionDir(root, session string) (string, error) { return SessionDir(root, session) }
+// SessionDir is the function SessionDir.
+func (OSFS) SessionDir(root, session string) (string, error) { return SessionDir(root, session) }
 
-func (osFS) CreateTemp(dir, prefix string) (File, error) {
-	return os.CreateTemp(dir, prefix+"*") // O_CREATE|O_EXCL: never an existing file or a link
+// CreateTemp creates the file with O_CREATE|O_EXCL: never an existing file
+// or a link.
+func (OSFS) CreateTemp(dir, prefix string) (File, error) {
+	return os.CreateTemp(dir, prefix+"*")
 }
 
-func (osFS) Open(name string) (Reader, error) {
+// Open opens name with O_NOFOLLOW.
+func (OSFS) Open(name string) (Reader, error) {
 	return os.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 }
 
-func (osFS) Rename(oldpath, newpath string) error { return renameNoReplace(oldpath, newpath) }
+// Rename renames without replacing anything.
+func (OSFS) Rename(oldpath, newpath string) error { return renameNoReplace(oldpath, newpath) }
 
-func (osFS) Remove(name string) error { return os.Remove(name) }
+// Remove removes name.
+func (OSFS) Remove(name string) error { return os.Remove(name) }
 
 // FileWriter is where a result already in memory is offloaded to. Tests
 // inject one that fails.
@@ -84,10 +90,12 @@ type OSWriter struct{}
 var _ FileWriter = OSWriter{}
 
 // MkdirAll makes the session directory dir ready, as SessionDir does.
-func (OSWriter) MkdirAll(dir string) error { return fsWriter{OS}.MkdirAll(dir) }
+func (OSWriter) MkdirAll(dir string) error { return fsWriter{OSFS{}}.MkdirAll(dir) }
 
 // WriteFile writes data atomically with mode 0600.
-func (OSWriter) WriteFile(path string, data []byte) error { return fsWriter{OS}.WriteFile(path, data) }
+func (OSWriter) WriteFile(path string, data []byte) error {
+	return fsWriter{OSFS{}}.WriteFile(path, data)
+}
 
 // fsWriter is a FileWriter over an FS.
 type fsWriter struct{ fs FS }
@@ -116,12 +124,12 @@ func (w fsWriter) WriteFile(path string, data []byte) error {
 	if err == nil {
 		step, err = "rename", w.fs.Rename(f.Name(), path)
 		if errors.Is(err, fs.ErrExist) {
-			w.fs.Remove(f.Name())
+			_ = w.fs.Remove(f.Name()) // best effort: the temp file's name starts with a dot
 			return err
 		}
 	}
 	if err != nil {
-		w.fs.Remove(f.Name())
+		_ = w.fs.Remove(f.Name()) // best effort: the temp file's name starts with a dot
 		return fmt.Errorf("%s: %w", step, err)
 	}
 	return nil

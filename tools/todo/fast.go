@@ -83,9 +83,9 @@ func decodeValid(s string, limits Limits) (items []Item, ok bool) {
 }
 
 // textOK reports whether content or activeForm is acceptable.
-func textOK(s string, max int) bool {
+func textOK(s string, limit int) bool {
 	if isBlank(s) {
 		return false
 	}
-	return len(s) <= max || utf8.RuneCountInString(s) <= max
+	return len(s) <= limit || utf8.RuneCountInString(s) <= limit
 }

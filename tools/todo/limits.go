@@ -58,20 +58,20 @@ func LimitsFromEnv(getenv func(string) string) (Limits, error) {
 // count well inside an int.
 const MaxLimit = 1_000_000
 
-// ParseLimit parses a limit that must be a whole number from min to
+// ParseLimit parses a limit that must be a whole number from least to
 // MaxLimit.
-func ParseLimit(s string, min int) (int, error) {
+func ParseLimit(s string, least int) (int, error) {
 	n, err := strconv.Atoi(s)
 	var numErr *strconv.NumError
 	switch {
 	case err == nil && n > MaxLimit,
-		errors.As(err, &numErr) && numErr.Err == strconv.ErrRange && !strings.HasPrefix(s, "-"):
+		errors.As(err, &numErr) && errors.Is(numErr.Err, strconv.ErrRange) && !strings.HasPrefix(s, "-"):
 		return 0, fmt.Errorf("want a whole number, at most %d", MaxLimit)
-	case err != nil || n < min:
-		if min == 0 {
+	case err != nil || n < least:
+		if least == 0 {
 			return 0, fmt.Errorf("want a whole number, 0 or more")
 		}
-		return 0, fmt.Errorf("want a whole number, %d or more", min)
+		return 0, fmt.Errorf("want a whole number, %d or more", least)
 	}
 	return n, nil
 }

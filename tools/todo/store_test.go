@@ -22,7 +22,7 @@ func newTools(t testing.TB, limits Limits) (*tools.Registry, *Store) {
 	t.Helper()
 	store := NewStore(fixedClock())
 	reg := tools.NewRegistry()
-	if err := Register(reg, store, limits); err != nil {
+	if err := Register(reg, store, limits, nil); err != nil {
 		t.Fatal(err)
 	}
 	return reg, store

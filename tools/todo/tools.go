@@ -7,7 +7,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strconv"
 
 	"github.com/todo-shell/todo-shell/tools"
@@ -36,38 +35,42 @@ func ReadDefinition() tools.Definition {
 	return tools.Definition{Name: ReadName, Description: readDescription, InputSchema: ReadSchema()}
 }
 
-// Register adds TodoWrite and TodoRead, backed by store, to reg.
-func Register(reg *tools.Registry, store *Store, limits Limits) error {
+// Register adds TodoWrite and TodoRead, backed by store, to reg, with their
+// shell forms; plain draws TodoRead's list for a person (see ReadTool).
+func Register(reg *tools.Registry, store *Store, limits Limits, plain func(Snapshot) string) error {
 	if err := limits.Validate(); err != nil {
 		return err
 	}
-	if err := reg.Register(WriteDefinition(limits), WriteHandler(store, limits)); err != nil {
+	if err := reg.Add(WriteTool{Store: store, Limits: limits}); err != nil {
 		return err
 	}
-	return reg.Register(ReadDefinition(), ReadHandler(store))
+	return reg.Add(ReadTool{Store: store, Plain: plain})
 }
 
 // WriteHandler returns the TodoWrite handler: validate, replace the list,
 // answer {"success":true,"count":N}. A rejected input changes nothing and
 // yields the first validation message as an is_error result.
 func WriteHandler(store *Store, limits Limits) tools.Handler {
-	return func(ctx context.Context, input json.RawMessage) (tools.Result, error) {
-		if err := ctx.Err(); err != nil {
-			return tools.Result{}, err
-		}
-		items, err := Validate(input, limits)
-		if err != nil {
-			res := tools.ErrorResult(InputError(err))
-			res.Meta = WriteReport{Err: err}
-			return res, nil
-		}
-		var rep WriteReport
-		rep.Completed, rep.InProgress, rep.Pending = Snapshot{Items: items}.Counts()
-		store.ReplaceFor(tools.ToolUseIDFrom(ctx), items)
-		res := tools.TextResult(WriteSuccess(len(items)))
-		res.Meta = rep
+	return WriteTool{Store: store, Limits: limits}.Call
+}
+
+// Call runs TodoWrite (see WriteHandler).
+func (t WriteTool) Call(ctx context.Context, input json.RawMessage) (tools.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return tools.Result{}, err
+	}
+	items, err := Validate(input, t.Limits)
+	if err != nil {
+		res := tools.ErrorResult(InputError(err))
+		res.Meta = WriteReport{Err: err}
 		return res, nil
 	}
+	var rep WriteReport
+	rep.Completed, rep.InProgress, rep.Pending = Snapshot{Items: items}.Counts()
+	t.Store.ReplaceFor(tools.ToolUseIDFrom(ctx), items)
+	res := tools.TextResult(WriteSuccess(len(items)))
+	res.Meta = rep
+	return res, nil
 }
 
 // WriteReport is the Meta of a TodoWrite result, for front ends: the counts
@@ -126,17 +129,23 @@ func InputError(err error) string {
 }
 
 // ReadHandler returns the TodoRead handler: {"todos":[...]} holding exactly
-// the items last written.
+// the items last written. The result's Meta is the Snapshot read.
 func ReadHandler(store *Store) tools.Handler {
-	return func(ctx context.Context, input json.RawMessage) (tools.Result, error) {
-		if err := ctx.Err(); err != nil {
-			return tools.Result{}, err
-		}
-		if err := checkNoInput(input); err != nil {
-			return tools.ErrorResult(err.Error()), nil
-		}
-		return tools.TextResult(string(AppendList(nil, store.Snapshot().Items))), nil
+	return ReadTool{Store: store}.Call
+}
+
+// Call runs TodoRead (see ReadHandler).
+func (t ReadTool) Call(ctx context.Context, input json.RawMessage) (tools.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return tools.Result{}, err
 	}
+	if err := checkNoInput(input); err != nil {
+		return tools.ErrorResult(err.Error()), nil
+	}
+	snap := t.Store.Snapshot()
+	res := tools.TextResult(string(AppendList(nil, snap.Items)))
+	res.Meta = snap
+	return res, nil
 }
 
 // checkNoInput accepts an absent input, null or {}.
@@ -147,14 +156,31 @@ func checkNoInput(input json.RawMessage) error {
 	isObject, keys, err := decodeObjectKeys(string(input))
 	switch {
 	case err != nil:
-		return fmt.Errorf("Invalid JSON input: %v", err)
+		return &inputError{msg: "Invalid JSON input", err: err}
 	case !isObject:
-		return fmt.Errorf("Input must be a JSON object")
+		return &inputError{msg: "Input must be a JSON object"}
 	case len(keys) > 0:
-		return fmt.Errorf("Unknown field '%s'", keys[0])
+		return &inputError{msg: "Unknown field '" + keys[0] + "'"}
 	}
 	return nil
 }
+
+// inputError is a message for the model in the PRD's exact words, which
+// start with a capital letter (unlike Go's usual error strings), followed
+// by the cause when there is one.
+type inputError struct {
+	msg string
+	err error
+}
+
+func (e *inputError) Error() string {
+	if e.err != nil {
+		return e.msg + ": " + e.err.Error()
+	}
+	return e.msg
+}
+
+func (e *inputError) Unwrap() error { return e.err }
 
 // AppendList appends {"todos":[...]} for items to dst.
 func AppendList(dst []byte, items []Item) []byte {

@@ -143,12 +143,12 @@ func own(items []Item) []Item {
 	return items
 }
 
-func checkText(msgs []string, i int, name string, f field, max int) []string {
+func checkText(msgs []string, i int, name string, f field, limit int) []string {
 	switch {
 	case f.kind != kindString || isBlank(f.str):
 		return append(msgs, fmt.Sprintf("Todo at index %d: %s is required and cannot be empty", i, name))
-	case !textOK(f.str, max):
-		return append(msgs, fmt.Sprintf("Todo at index %d: %s exceeds %d characters", i, name, max))
+	case !textOK(f.str, limit):
+		return append(msgs, fmt.Sprintf("Todo at index %d: %s exceeds %d characters", i, name, limit))
 	}
 	return msgs
 }

@@ -1,10 +1,12 @@
 // Package toolset assembles todo-shell's standard tools in one registry, in
-// the order a model sees them: TodoWrite, TodoRead, Bash.
+// the order a model sees them: TodoWrite, TodoRead, Bash, and the executor
+// every front end runs them through.
 package toolset
 
 import (
 	"time"
 
+	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/bash"
 	"github.com/todo-shell/todo-shell/tools/offload"
@@ -14,23 +16,28 @@ import (
 // Options configure the standard tools.
 type Options struct {
 	Limits      todo.Limits
-	Offload     offload.Config // where Bash streams long output
-	BashTimeout time.Duration  // a command's default timeout
-	Dir         string         // where Bash starts; "" is the current directory
+	Offload     offload.Config     // the offload policy every call runs under
+	Writer      offload.FileWriter // writes results already in memory; nil means Offload.FS
+	BashTimeout time.Duration      // a command's default timeout
+	Dir         string             // where Bash starts; "" is the current directory
 	Now         func() time.Time
 }
 
 // Set is the standard tools with what backs them.
 type Set struct {
 	Registry *tools.Registry
+	// Executor runs the registry's tools under the offload policy: every
+	// front end calls through it.
+	Executor *tools.Executor
 	Store    *todo.Store
 	Runner   *bash.Runner
 }
 
-// New registers TodoWrite, TodoRead and Bash in a fresh registry.
+// New registers TodoWrite, TodoRead and Bash, with their shell forms, in a
+// fresh registry and returns them with an executor applying o.Offload.
 func New(o Options) (*Set, error) {
 	s := &Set{Registry: tools.NewRegistry(), Store: todo.NewStore(o.Now)}
-	if err := todo.Register(s.Registry, s.Store, o.Limits); err != nil {
+	if err := todo.Register(s.Registry, s.Store, o.Limits, render.Plain); err != nil {
 		return nil, err
 	}
 	runner, err := bash.NewRunner(o.Dir)
@@ -38,8 +45,9 @@ func New(o Options) (*Set, error) {
 		return nil, err
 	}
 	s.Runner = runner
-	if err := s.Registry.Register(bash.Definition(), bash.Handler(runner, o.BashTimeout, o.Offload)); err != nil {
+	if err := s.Registry.Add(bash.Tool{Runner: runner, Timeout: o.BashTimeout}); err != nil {
 		return nil, err
 	}
+	s.Executor = tools.NewExecutor(s.Registry, offload.Policy{Config: o.Offload, Writer: o.Writer})
 	return s, nil
 }

@@ -65,7 +65,8 @@ func (d *Decoder) unexpected(context string) error {
 // Object parses the object at the current offset, calling member for each
 // key with the offset just after the colon; member must consume the value.
 func (d *Decoder) Object(member func(key string) error) error {
-	if d.depth++; d.depth > maxDepth {
+	d.depth++
+	if d.depth > maxDepth {
 		return d.Fail("exceeded max depth")
 	}
 	d.pos++ // '{'
@@ -112,7 +113,8 @@ func (d *Decoder) Object(member func(key string) error) error {
 // Array parses the array at the current offset, calling elem for each
 // element; elem must consume it.
 func (d *Decoder) Array(elem func() error) error {
-	if d.depth++; d.depth > maxDepth {
+	d.depth++
+	if d.depth > maxDepth {
 		return d.Fail("exceeded max depth")
 	}
 	d.pos++ // '['

@@ -40,7 +40,7 @@ func (f Fault) err() error {
 	return syscall.ENOSPC
 }
 
-// FS is offload.OS with faults.
+// FS is offload.OSFS with faults.
 type FS struct {
 	Faults []Fault
 
@@ -83,17 +83,17 @@ func (s *FS) SessionDir(root, session string) (string, error) {
 		s.note(Dir, root)
 		return "", fmt.Errorf("mkdir %s: %w", root, f.err())
 	}
-	return offload.OS.SessionDir(root, session)
+	return offload.OSFS{}.SessionDir(root, session)
 }
 
-// CreateTemp is offload.OS's, or the Create fault; the file it returns
+// CreateTemp is offload.OSFS's, or the Create fault; the file it returns
 // carries the Write, Sync and Close faults of its path.
 func (s *FS) CreateTemp(dir, prefix string) (offload.File, error) {
 	if f, ok := s.fault(Create, dir); ok {
 		s.note(Create, dir)
 		return nil, fmt.Errorf("open %s: %w", dir, f.err())
 	}
-	file, err := offload.OS.CreateTemp(dir, prefix)
+	file, err := offload.OSFS{}.CreateTemp(dir, prefix)
 	if err != nil {
 		return nil, err
 	}
@@ -110,26 +110,26 @@ func (s *FS) CreateTemp(dir, prefix string) (offload.File, error) {
 	return ff, nil
 }
 
-// Open is offload.OS's, or the Read fault.
+// Open is offload.OSFS's, or the Read fault.
 func (s *FS) Open(name string) (offload.Reader, error) {
 	if f, ok := s.fault(Read, name); ok {
 		s.note(Read, name)
 		return nil, fmt.Errorf("open %s: %w", name, f.err())
 	}
-	return offload.OS.Open(name)
+	return offload.OSFS{}.Open(name)
 }
 
-// Rename is offload.OS's, or the Rename fault (on the new path).
+// Rename is offload.OSFS's, or the Rename fault (on the new path).
 func (s *FS) Rename(oldpath, newpath string) error {
 	if f, ok := s.fault(Rename, newpath); ok {
 		s.note(Rename, newpath)
 		return fmt.Errorf("rename %s: %w", newpath, f.err())
 	}
-	return offload.OS.Rename(oldpath, newpath)
+	return offload.OSFS{}.Rename(oldpath, newpath)
 }
 
-// Remove is offload.OS's.
-func (s *FS) Remove(name string) error { return offload.OS.Remove(name) }
+// Remove is offload.OSFS's.
+func (s *FS) Remove(name string) error { return offload.OSFS{}.Remove(name) }
 
 // faultyFile is a file with faults.
 type faultyFile struct {

@@ -1,0 +1,43 @@
+// Package testwait is the one "wait until" of todo-shell's tests: a test
+// waits for the condition it asserts (a line on the screen, a process gone,
+// a file written), never for a length of time.
+package testwait
+
+import (
+	"testing"
+	"time"
+)
+
+// Interval is how often For checks its condition.
+const Interval = 5 * time.Millisecond
+
+// For checks cond every Interval until it holds, and fails the test with
+// what (and the text describe returns, when it is not nil) if it does not
+// hold within d.
+func For(tb testing.TB, d time.Duration, what string, cond func() bool, describe ...func() string) {
+	tb.Helper()
+	if Until(d, cond) {
+		return
+	}
+	msg := ""
+	for _, f := range describe {
+		msg += "\n" + f()
+	}
+	tb.Fatalf("waited %v for %s%s", d, what, msg)
+}
+
+// Until checks cond every Interval until it holds or d has passed, and says
+// whether it held. It is for tests that wait in a goroutine, where Fatal
+// cannot be called.
+func Until(d time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(d)
+	tick := time.NewTicker(Interval)
+	defer tick.Stop()
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		<-tick.C
+	}
+	return true
+}

@@ -1,0 +1,96 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/todo-shell/todo-shell/tools/internal/jsonscan"
+)
+
+// ShellForm is a call's result as a person at a shell sees it: what goes to
+// stdout and to stderr, and an exit status.
+type ShellForm struct {
+	Stdout   string // text for stdout, without a trailing newline
+	Stderr   string // text for stderr, without a trailing newline
+	ExitCode int    // 0 for success
+
+	// Exit asks the shell to leave with ExitCode (a bash line that ran
+	// exit at its top level).
+	Exit bool
+	// NoCall says the line never became a tool call (its argument was not
+	// JSON): a front end shows no tool_use for it.
+	NoCall bool
+	// Offloaded is set when Stdout is the pointer to an offload file; its
+	// Preview and Lines are what a person is shown of it.
+	Offloaded *Offloaded
+	// OffloadErr says why a long result is not where the offload policy
+	// puts it (in the fallback directory, or shown whole).
+	OffloadErr error
+}
+
+// Shell is implemented by a tool that has its own shell form: how the words
+// typed after its name become its input, and how its result reads for a
+// person. Registry.Add takes such a tool; a tool without one gets the
+// generic form (ShellInput and GenericForm): one JSON argument, the content
+// on stdout, an error on stderr.
+type Shell interface {
+	// ShellInput turns args, the words typed after the tool's name (split
+	// as a shell splits them), into the tool's input. When they cannot be,
+	// it returns the form to show instead and no call is made.
+	ShellInput(args []string) (json.RawMessage, *ShellForm)
+	// ShellForm returns res, the result of the call made with the input
+	// from args, for a person.
+	ShellForm(args []string, res ToolResult) ShellForm
+}
+
+// ShellInput is the generic shell input of the tool called name: no
+// argument is {}, one argument is a JSON value (compacted), more is a usage
+// error.
+func ShellInput(name string, args []string) (json.RawMessage, *ShellForm) {
+	usage := fmt.Sprintf("Usage: %s '<JSON input>'", name)
+	switch {
+	case len(args) > 1:
+		return nil, &ShellForm{Stderr: fmt.Sprintf("Error: Invalid JSON format\nExpected one argument, got %d: quote the JSON in single quotes\n%s", len(args), usage), ExitCode: 1, NoCall: true}
+	case len(args) == 1:
+		if !json.Valid([]byte(args[0])) {
+			var v any
+			err := json.Unmarshal([]byte(args[0]), &v)
+			return nil, &ShellForm{Stderr: fmt.Sprintf("Error: Invalid JSON format\n%v\n%s", err, usage), ExitCode: 1, NoCall: true}
+		}
+		if compact, err := jsonscan.Compact(args[0]); err == nil {
+			return json.RawMessage(compact), nil
+		}
+		return json.RawMessage(args[0]), nil
+	}
+	return json.RawMessage(`{}`), nil
+}
+
+// GenericForm is the generic shell form of a result: an error's content on
+// stderr with status 1, anything else on stdout.
+func GenericForm(res ToolResult) ShellForm {
+	form := ShellForm{Offloaded: res.Offloaded, OffloadErr: res.OffloadErr}
+	switch {
+	case res.IsError:
+		form.Stderr, form.ExitCode = "Error: "+strings.TrimSuffix(res.Content, "\n"), 1
+	case res.Offloaded != nil:
+		form.Stdout = res.Content
+	default:
+		form.Stdout = strings.TrimSuffix(res.Content, "\n")
+	}
+	return form
+}
+
+// Summarizer is implemented by a tool that says one call of it in a line
+// for a person watching a model work: Bash(ls -la), TodoWrite(3 todos).
+// Registry.Summary uses it; other tools are shown as Name(input).
+type Summarizer interface {
+	CallSummary(input json.RawMessage) string
+}
+
+// OneLine shows a multi-line text on one line, for labels and summaries:
+// backslash-newline continuations are joined and other newlines become
+// spaces.
+func OneLine(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\\\n", ""), "\n", " ")
+}
