@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/todo-shell/todo-shell/internal/agent"
+	"github.com/todo-shell/todo-shell/internal/permission"
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/redact"
@@ -32,6 +33,7 @@ type agentOptions struct {
 	MaxTokens    int64
 	System       string
 	IdleTimeout  time.Duration
+	Permissions  permissionFlags
 }
 
 func newCmdAgent(o *Options) *cobra.Command {
@@ -79,6 +81,10 @@ Needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL and ANTHROPIC_MODEL are honoured.`,
 	f.Int64Var(&opts.MaxTokens, "max-tokens", 8192, "most tokens in one response")
 	f.StringVar(&opts.System, "system", "", "text appended to the system prompt")
 	f.DurationVar(&opts.IdleTimeout, "stream-idle-timeout", agent.DefaultStreamIdleTimeout, "give up on a response when nothing arrives for this long")
+	f.StringSliceVar(&opts.Permissions.Allowed, "allowedTools", nil, `rules that allow calls without asking: "Bash(git status)", "Bash(npm run test:*)", "Edit(src/**)"`)
+	f.StringSliceVar(&opts.Permissions.Disallowed, "disallowedTools", nil, `rules that refuse calls (they win over allow rules): "Bash(rm:*)", "Read(~/.ssh/**)"`)
+	f.StringVar(&opts.Permissions.Mode, "permission-mode", string(permission.ModeDefault), "default, acceptEdits (Write/Edit in the working directory without asking) or bypassPermissions")
+	f.BoolVar(&opts.Permissions.SkipPermissions, "dangerously-skip-permissions", false, "run every tool call without asking (deny rules still hold)")
 	return cmd
 }
 
@@ -130,6 +136,10 @@ func agentRun(o *agentOptions, printOnly bool) error {
 			fmt.Fprintln(o.Streams.ErrOut, "todo-shell: transcript: "+terr.Error())
 		}
 	}()
+	policy, err := newPolicy(o.Options, o.Permissions, a.executor)
+	if err != nil {
+		return err
+	}
 	history, err := resumeConversation(o.Options, sess)
 	if err != nil {
 		return err
@@ -144,6 +154,8 @@ func agentRun(o *agentOptions, printOnly bool) error {
 		Transcript: transcript,
 		Redact:     redact.New(creds.Values()...),
 		OnTurn:     countTurn(sess),
+
+		Permissions: policy,
 
 		StreamIdleTimeout: o.IdleTimeout,
 	})

@@ -59,7 +59,7 @@ func TestAgentKeyOutOfReach(t *testing.T) {
 		textReply(w, "done")
 	}))
 	defer srv.Close()
-	cmd := exec.Command(binary, "agent", "-p", "look around", "--session", "key", "--offload-dir", off)
+	cmd := exec.Command(binary, "agent", "-p", "look around", "--session", "key", "--offload-dir", off, "--dangerously-skip-permissions")
 	cmd.Dir = work
 	cmd.Env = append(os.Environ(), "ANTHROPIC_API_KEY="+key, "ANTHROPIC_AUTH_TOKEN="+token, "ANTHROPIC_BASE_URL="+srv.URL)
 	out, err := cmd.CombinedOutput()

@@ -18,6 +18,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
 
+	"github.com/todo-shell/todo-shell/internal/permission"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/redact"
 	"github.com/todo-shell/todo-shell/tools/todo"
@@ -59,6 +60,14 @@ type Config struct {
 	// streams or spools) before the model, the screen, the transcript or
 	// an offload file sees it; nil masks nothing.
 	Redact *redact.Redactor
+	// Permissions decides which calls run without asking; nil runs every
+	// call (the engine's own tests, embedders that check elsewhere).
+	Permissions *permission.Policy
+	// Ask asks a person about a call Permissions does not allow by
+	// itself, and blocks until they answer or ctx ends. nil means there is
+	// no one to ask (agent -p): such a call is refused with the rule that
+	// would allow it.
+	Ask func(ctx context.Context, q Question) Answer
 	// OnTurn, when set, is called after each response the model completes
 	// (a session counts its agent turns with it), whatever the front end.
 	OnTurn func(TurnDone)
@@ -353,7 +362,11 @@ func (a *Agent) runTools(ctx context.Context, msg anthropic.Message, emit func(E
 			res = tools.ToolResult{Type: "tool_result", ToolUseID: use.ID, Content: "Interrupted by the user before this tool ran", IsError: true}
 		} else {
 			emit(ToolCall{Use: use})
-			res = a.execute(ctx, use)
+			if refused, ok := a.permit(ctx, use, emit); ok {
+				res = a.execute(ctx, use)
+			} else {
+				res = refused
+			}
 		}
 		emit(ToolDone{Use: use, Result: res})
 		results = append(results, resultBlock(res))
