@@ -19,6 +19,7 @@ import (
 	"github.com/todo-shell/todo-shell/internal/agent"
 	"github.com/todo-shell/todo-shell/internal/permission"
 	"github.com/todo-shell/todo-shell/internal/session"
+	"github.com/todo-shell/todo-shell/repl"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/redact"
 )
@@ -144,6 +145,12 @@ func agentRun(o *agentOptions, printOnly bool) error {
 	if err != nil {
 		return err
 	}
+	var perm *repl.Permissions // the interactive agent asks the person
+	var ask func(context.Context, agent.Question) agent.Answer
+	if !printOnly {
+		perm = repl.NewPermissions()
+		ask = perm.Ask
+	}
 	ag, err = agent.New(agent.Config{
 		Client:     anthropic.NewClient(clientOpts...),
 		Model:      o.Model,
@@ -156,6 +163,7 @@ func agentRun(o *agentOptions, printOnly bool) error {
 		OnTurn:     countTurn(sess),
 
 		Permissions: policy,
+		Ask:         ask,
 
 		StreamIdleTimeout: o.IdleTimeout,
 	})
@@ -167,7 +175,7 @@ func agentRun(o *agentOptions, printOnly bool) error {
 		if !isTerminal(o.Streams.In) || !isTerminal(o.Streams.Out) {
 			return &UsageError{fmt.Errorf("agent mode without -p needs a terminal; use -p \"<prompt>\" in scripts")}
 		}
-		return runREPLWith(o.Options, a, ag)
+		return runREPLWith(o.Options, a, ag, perm)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -26,7 +26,7 @@ func runREPL(o *Options) error {
 		return err
 	}
 	defer closeSession(sess, o.Streams.ErrOut)
-	return runREPLWith(o, a, nil)
+	return runREPLWith(o, a, nil, nil)
 }
 
 // runREPLWith runs the shell over an engine, in agent mode when ag is set.
@@ -35,7 +35,7 @@ func runREPL(o *Options) error {
 // which redraws on a ticker even when nothing changed. Running without that
 // renderer, the terminal set-up it would do is done here: raw mode,
 // bracketed paste, the hidden cursor, and window sizes.
-func runREPLWith(o *Options, a *app, ag repl.Agent) error {
+func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) error {
 	in, inOK := o.Streams.In.(*os.File)
 	out, outOK := o.Streams.Out.(*os.File)
 	if !inOK || !outOK {
@@ -82,6 +82,7 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 		Completer:   newCompleter(o, a),
 		Markdown:    md,
 		Pager:       o.Getenv("PAGER"),
+		Permissions: perm,
 	})
 	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithoutRenderer())
 

@@ -1,0 +1,125 @@
+package repl
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/todo-shell/todo-shell/internal/agent"
+	"github.com/todo-shell/todo-shell/render"
+)
+
+// Permissions carries a person's answers to the agent's permission
+// questions: the agent's Ask (agent.Config.Ask) waits on it, the shell
+// answers from the keys typed while the question shows in the live area.
+type Permissions struct {
+	answers chan agent.Answer
+}
+
+// NewPermissions returns the channel between an agent and the shell.
+func NewPermissions() *Permissions {
+	return &Permissions{answers: make(chan agent.Answer)}
+}
+
+// Ask waits for the person's answer, or for ctx to end (Ctrl+C), which is a
+// refusal. The question itself reaches the shell as an
+// agent.PermissionAsked event, just before.
+func (p *Permissions) Ask(ctx context.Context, _ agent.Question) agent.Answer {
+	select {
+	case a := <-p.answers:
+		return a
+	case <-ctx.Done():
+		return agent.Answer{Kind: agent.Refuse}
+	}
+}
+
+// asking is a question showing in the live area.
+type asking struct {
+	q         agent.Question
+	reasoning bool // n was pressed: the input line takes the reason
+}
+
+// answer gives the waiting agent the person's answer (it is blocked in
+// Ask, so the send does not wait long; it runs as a command all the same).
+func (m Model) answer(a agent.Answer) tea.Cmd {
+	p := m.cfg.Permissions
+	if p == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		p.answers <- a
+		return nil
+	}
+}
+
+// permissionKey handles a key while a question shows: y, a, n (then the
+// reason and Enter). Ctrl+C is not handled here: it interrupts the turn,
+// which refuses the call.
+func (m Model) permissionKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	q := m.running.asking
+	if q.reasoning {
+		if msg.Type == tea.KeyEnter && !msg.Paste {
+			reason := strings.TrimSpace(m.input.Value())
+			m.input.Reset()
+			m.running.asking = nil
+			m.layout()
+			return m, m.answer(agent.Answer{Kind: agent.Refuse, Reason: reason})
+		}
+		if msg.Type == tea.KeyRunes || msg.Type == tea.KeySpace {
+			text := string(msg.Runes)
+			if msg.Type == tea.KeySpace {
+				text = " "
+			}
+			m.input.InsertString(normalizeNewlines(text))
+			m.layout()
+			return m, nil
+		}
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		m.layout()
+		return m, cmd
+	}
+	if msg.Type != tea.KeyRunes || len(msg.Runes) != 1 || msg.Paste {
+		return m, nil
+	}
+	var a agent.Answer
+	switch msg.Runes[0] {
+	case 'y', 'Y':
+		a.Kind = agent.AllowOnce
+	case 'a', 'A':
+		a.Kind = agent.AllowAlways
+	case 'n', 'N':
+		q.reasoning = true
+		m.layout()
+		return m, nil
+	default:
+		return m, nil
+	}
+	m.running.asking = nil
+	m.layout()
+	return m, m.answer(a)
+}
+
+// permissionLines is the question in the live area.
+func (m Model) permissionLines() []string {
+	r := m.running
+	if r == nil || r.asking == nil {
+		return nil
+	}
+	q := r.asking.q
+	what := render.Sanitize(m.cfg.Shell.Executor.Registry().Summary(q.Use.Name, q.Use.Input))
+	if q.Why != "" {
+		what += " — " + render.Sanitize(q.Why)
+	}
+	rule := render.Sanitize(q.Rule.Specifier)
+	if !q.Rule.HasSpec {
+		rule = render.Sanitize(q.Rule.Tool)
+	}
+	lines := []string{m.styles.Warning.Render(m.fit(fmt.Sprintf("Allow %s?", what)))}
+	if r.asking.reasoning {
+		return append(lines, m.styles.Dim.Render(m.fit("  Tell Claude why (Enter sends; Ctrl+C interrupts the turn)")))
+	}
+	return append(lines, m.fit(fmt.Sprintf("  y yes · a always (this session, %s) · n no, and tell Claude why", rule)))
+}

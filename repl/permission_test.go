@@ -1,0 +1,83 @@
+package repl
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/todo-shell/todo-shell/internal/agent"
+	"github.com/todo-shell/todo-shell/internal/permission"
+	"github.com/todo-shell/todo-shell/tools"
+)
+
+// askingAgent asks for permission for one Bash call per prompt, as
+// agent.Agent does (PermissionAsked, Ask, PermissionAnswered), and reports
+// the answer as its text.
+type askingAgent struct {
+	perm    *Permissions
+	answers chan agent.Answer
+}
+
+func (a *askingAgent) Run(ctx context.Context, prompt string, emit func(agent.Event)) (agent.Result, error) {
+	use := tools.ToolUse{Type: "tool_use", ID: "toolu_p", Name: "Bash", Input: json.RawMessage(`{"command":"rm -f notes.txt"}`)}
+	q := agent.Question{Use: use, Rule: permission.Suggest("rm -f notes.txt")}
+	emit(agent.ToolCall{Use: use})
+	emit(agent.PermissionAsked{Question: q})
+	ans := a.perm.Ask(ctx, q)
+	emit(agent.PermissionAnswered{Answer: ans})
+	a.answers <- ans
+	if ctx.Err() != nil {
+		return agent.Result{}, agent.ErrInterrupted
+	}
+	text := fmt.Sprintf("answer %d %q", ans.Kind, ans.Reason)
+	emit(agent.TextDone{Text: text})
+	return agent.Result{Text: text}, nil
+}
+
+// TestPermissionPrompt: a call that needs permission stops in the live
+// area with the question; y, a and n (with a reason) answer it; Ctrl+C
+// while asked interrupts the turn (a refusal); the spinner line stays.
+func TestPermissionPrompt(t *testing.T) {
+	cfg, _ := testConfig(t)
+	lastTranscript = &transcript{}
+	cfg.Transcript = lastTranscript
+	ag := &askingAgent{perm: NewPermissions(), answers: make(chan agent.Answer, 1)}
+	cfg.Agent, cfg.Permissions = ag, ag.perm
+	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(100, 20))
+
+	tests := []struct {
+		keys string
+		want agent.Answer
+	}{
+		{"y", agent.Answer{Kind: agent.AllowOnce}},
+		{"a", agent.Answer{Kind: agent.AllowAlways}},
+		{"n", agent.Answer{Kind: agent.Refuse, Reason: "keep my notes"}},
+	}
+	for i, tt := range tests {
+		enter(tm, fmt.Sprintf("tidy up %d", i))
+		waitFor(t, tm, "Allow Bash(rm -f notes.txt)?", "y yes · a always (this session, rm:*) · n no, and tell Claude why", "Ctrl+C to interrupt")
+		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")}) // not an answer: ignored
+		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(tt.keys)})
+		if tt.want.Reason != "" {
+			waitFor(t, tm, "Tell Claude why")
+			tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(tt.want.Reason)})
+			tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+		}
+		if got := <-ag.answers; got != tt.want {
+			t.Fatalf("%q: answer %+v, want %+v", tt.keys, got, tt.want)
+		}
+		waitLine(t, fmt.Sprintf("answer %d %q", tt.want.Kind, tt.want.Reason))
+	}
+	// Ctrl+C while asked.
+	enter(tm, "tidy up again")
+	waitFor(t, tm, "Allow Bash(rm -f notes.txt)?")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	if got := <-ag.answers; got.Kind != agent.Refuse {
+		t.Fatalf("after Ctrl+C: %+v", got)
+	}
+	waitFor(t, tm, "Interrupted: the next prompt continues the conversation")
+}
