@@ -46,7 +46,7 @@ func newApp(o *Options) (*app, error) {
 	bash.CleanStaleState("")
 	offload.CleanStaleTemps(o.OffloadDir)
 
-	set, err := toolset.New(toolset.Options{Limits: limits, Offload: off, BashTimeout: o.BashTimeout})
+	set, err := toolset.New(toolset.Options{Limits: limits, Offload: off, BashTimeout: o.BashTimeout, Files: !o.noFileTools})
 	if err != nil {
 		return nil, err
 	}

@@ -151,7 +151,7 @@ func TestToolsPrintsDefinitions(t *testing.T) {
 			t.Errorf("%s is incomplete", d.Name)
 		}
 	}
-	if fmt.Sprint(names) != "[TodoWrite TodoRead Bash]" {
+	if fmt.Sprint(names) != "[TodoWrite TodoRead Bash Read Write Edit]" {
 		t.Fatalf("tools %v", names)
 	}
 }

@@ -45,6 +45,8 @@ type Options struct {
 	// offloadFS is the file system offload files go through; nil is the
 	// operating system's (tests inject faults).
 	offloadFS offload.FS
+	// noFileTools leaves Read, Write and Edit out (the MCP server).
+	noFileTools bool
 	// credentials returns the Anthropic credentials for the agent (see
 	// host.credentials).
 	credentials func() (secret.Credentials, error)

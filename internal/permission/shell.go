@@ -13,7 +13,7 @@ func commands(line string) (parts []string, ok bool) {
 	flush := func() {
 		s := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(cur.String()), "({ \t"))
 		// Closing group parentheses and braces, not those of $((…)).
-		for len(s) > 0 && (s[len(s)-1] == ')' && strings.Count(s, ")") > strings.Count(s, "(") ||
+		for s != "" && (s[len(s)-1] == ')' && strings.Count(s, ")") > strings.Count(s, "(") ||
 			s[len(s)-1] == '}' && strings.Count(s, "}") > strings.Count(s, "{")) {
 			s = strings.TrimSpace(s[:len(s)-1])
 		}

@@ -6,6 +6,7 @@ package complete
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -58,6 +59,8 @@ func (c *Completer) Complete(line string, cursor int) Result {
 	switch {
 	case len(words) == 1 && words[0] == todo.WriteName && partial == "" && strings.TrimSpace(line[cursor:]) == "" && c.Todos != nil:
 		res.Candidates = []Candidate{{Display: "the current list", Insert: TodoWriteArg(c.Todos())}}
+	case len(words) == 1 && fileTemplate(words[0]) != "" && partial == "" && strings.TrimSpace(line[cursor:]) == "" && c.Dir != nil:
+		res.Candidates = []Candidate{{Display: words[0] + "'s input", Insert: FileToolArg(words[0], c.Dir())}}
 	case len(words) == 0 && strings.HasPrefix(partial, "/") && !strings.Contains(partial[1:], "/"):
 		res.Candidates = words2cands(prefixed(c.Builtins, partial))
 	case cmdPos && !strings.Contains(partial, "/") && !strings.HasPrefix(partial, "~"):
@@ -99,6 +102,28 @@ func TodoWriteArg(items []todo.Item) string {
 		Todos []todo.Item `json:"todos"`
 	}{items}, "", "  ")
 	return "'" + strings.ReplaceAll(string(b), "'", `\u0027`) + "'"
+}
+
+// fileTemplate is the input Tab offers after Read, Write or Edit, with %s
+// for the working directory ("" for another word).
+func fileTemplate(tool string) string {
+	switch tool {
+	case "Read":
+		return `{"file_path":"%s/"}`
+	case "Write":
+		return `{"file_path":"%s/","content":""}`
+	case "Edit":
+		return `{"file_path":"%s/","old_string":"","new_string":""}`
+	}
+	return ""
+}
+
+// FileToolArg is a template of a file tool's input, in single quotes, its
+// path started at dir.
+func FileToolArg(tool, dir string) string {
+	d, _ := json.Marshal(dir)
+	arg := fmt.Sprintf(fileTemplate(tool), strings.Trim(string(d), `"`))
+	return "'" + strings.ReplaceAll(arg, "'", `\u0027`) + "'"
 }
 
 func words2cands(ws []string) []Candidate {

@@ -142,3 +142,20 @@ func displays(r Result) []string {
 	}
 	return out
 }
+
+// TestFileToolTemplates: Tab after Read, Write or Edit offers its input
+// with the path started at the working directory.
+func TestFileToolTemplates(t *testing.T) {
+	c := &Completer{Dir: func() string { return "/work/it's" }}
+	for tool, want := range map[string]string{
+		"Read":  `'{"file_path":"/work/it\u0027s/"}'`,
+		"Write": `'{"file_path":"/work/it\u0027s/","content":""}'`,
+		"Edit":  `'{"file_path":"/work/it\u0027s/","old_string":"","new_string":""}'`,
+	} {
+		line := tool + " "
+		res := c.Complete(line, len(line))
+		if len(res.Candidates) != 1 || res.Candidates[0].Insert != want {
+			t.Errorf("%s: %+v", tool, res.Candidates)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/bash"
+	"github.com/todo-shell/todo-shell/tools/files"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -21,6 +22,9 @@ type Options struct {
 	BashTimeout time.Duration      // a command's default timeout
 	Dir         string             // where Bash starts; "" is the current directory
 	Now         func() time.Time
+	// Files adds Read, Write and Edit (not for the MCP server: agents
+	// there have their own).
+	Files bool
 }
 
 // Set is the standard tools with what backs them.
@@ -47,6 +51,11 @@ func New(o Options) (*Set, error) {
 	s.Runner = runner
 	if err := s.Registry.Add(bash.Tool{Runner: runner, Timeout: o.BashTimeout}); err != nil {
 		return nil, err
+	}
+	if o.Files {
+		if err := files.Register(s.Registry, files.NewState()); err != nil {
+			return nil, err
+		}
 	}
 	s.Executor = tools.NewExecutor(s.Registry, offload.Policy{Config: o.Offload, Writer: o.Writer})
 	return s, nil
