@@ -35,6 +35,7 @@ type agentOptions struct {
 	System       string
 	IdleTimeout  time.Duration
 	Permissions  permissionFlags
+	MaxBudgetUSD float64
 }
 
 func newCmdAgent(o *Options) *cobra.Command {
@@ -76,12 +77,13 @@ Needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL and ANTHROPIC_MODEL are honoured.`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.Prompt, "print", "p", "", "run this prompt to the end, print the final answer and exit")
-	f.StringVar(&opts.OutputFormat, "output-format", "text", "with -p: text, or json for {result, session_id, num_turns, is_error, usage}")
+	f.StringVar(&opts.OutputFormat, "output-format", "text", "with -p: text, or json for {result, session_id, num_turns, is_error, usage, total_cost_usd}")
 	f.StringVar(&opts.Model, "model", string(agent.DefaultModel), "the Claude model (ANTHROPIC_MODEL is read too)")
 	f.IntVar(&opts.MaxTurns, "max-turns", 50, "most requests for one prompt")
 	f.Int64Var(&opts.MaxTokens, "max-tokens", 8192, "most tokens in one response")
 	f.StringVar(&opts.System, "system", "", "text appended to the system prompt")
 	f.DurationVar(&opts.IdleTimeout, "stream-idle-timeout", agent.DefaultStreamIdleTimeout, "give up on a response when nothing arrives for this long")
+	f.Float64Var(&opts.MaxBudgetUSD, "max-budget-usd", 0, "stop before the next request once the session has cost this many US dollars (0: no limit)")
 	f.StringSliceVar(&opts.Permissions.Allowed, "allowedTools", nil, `rules that allow calls without asking: "Bash(git status)", "Bash(npm run test:*)", "Edit(src/**)"`)
 	f.StringSliceVar(&opts.Permissions.Disallowed, "disallowedTools", nil, `rules that refuse calls (they win over allow rules): "Bash(rm:*)", "Read(~/.ssh/**)"`)
 	f.StringVar(&opts.Permissions.Mode, "permission-mode", string(permission.ModeDefault), "default, acceptEdits (Write/Edit in the working directory without asking) or bypassPermissions")
@@ -95,6 +97,9 @@ var errNoKey = errors.New("ANTHROPIC_API_KEY is not set: create a key at https:/
 func agentRun(o *agentOptions, printOnly bool) error {
 	if o.MaxTurns < 1 || o.MaxTokens < 1 {
 		return &UsageError{fmt.Errorf("--max-turns and --max-tokens must be 1 or more")}
+	}
+	if o.MaxBudgetUSD < 0 {
+		return &UsageError{fmt.Errorf("--max-budget-usd must be 0 (no limit) or more, got %g", o.MaxBudgetUSD)}
 	}
 	// First of all: the credentials leave the environment block, where
 	// any command the agent runs could read them (/proc/$PPID/environ).
@@ -165,6 +170,8 @@ func agentRun(o *agentOptions, printOnly bool) error {
 		Permissions: policy,
 		Ask:         ask,
 
+		MaxBudgetUSD: o.MaxBudgetUSD,
+
 		StreamIdleTimeout: o.IdleTimeout,
 	})
 	if err != nil {
@@ -224,7 +231,8 @@ func printRun(ctx context.Context, o *agentOptions, sessionID string, ag *agent.
 			NumTurns  int         `json:"num_turns"`
 			IsError   bool        `json:"is_error"`
 			Usage     agent.Usage `json:"usage"`
-		}{res.Text, sessionID, res.NumTurns, runErr != nil, res.Usage}
+			CostUSD   float64     `json:"total_cost_usd"`
+		}{res.Text, sessionID, res.NumTurns, runErr != nil, res.Usage, ag.CostUSD()}
 		if runErr != nil {
 			out.Result = runErr.Error()
 		}

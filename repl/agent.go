@@ -142,6 +142,9 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 		}
 		r.stream, r.lines, r.printed = r.stream[:0], nil, 0
 		printed = m.println(m.renderMarkdown(text))
+	case agent.TurnDone:
+		m.spent = ev
+		printed = m.println(m.styles.Dim.Render(render.Sanitize(agent.CostLine(ev.Usage, ev.Model))))
 	case agent.PermissionAsked:
 		r.asking = &asking{q: ev.Question}
 		m.layout()

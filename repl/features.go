@@ -183,6 +183,11 @@ func (m *Model) setInputCursor(v string, at int) {
 // for the others.
 func (m Model) frontBuiltin(line router.Line) (Model, tea.Cmd, bool) {
 	switch line.Name {
+	case "cost":
+		if m.cfg.Agent == nil {
+			return m, nil, false
+		}
+		return m, m.println(costText(m.spent)), true
 	case "help":
 		b := m.cfg.Shell.Builtin(line)
 		return m, m.println(render.WrapHelp(b.Stdout, max(m.width-1, 20))), true

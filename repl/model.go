@@ -20,6 +20,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/todo-shell/todo-shell/internal/agent"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/repl/complete"
 	"github.com/todo-shell/todo-shell/repl/gitinfo"
@@ -85,6 +86,7 @@ const (
 // Model is the shell's one Bubble Tea model.
 type Model struct {
 	cfg    Config
+	spent  agent.TurnDone // the agent's last turn: the session's use and cost so far (/cost)
 	keys   keyMap
 	sub    *todo.Subscription
 	styles *render.Styles

@@ -123,3 +123,15 @@ func (m Model) permissionLines() []string {
 	}
 	return append(lines, m.fit(fmt.Sprintf("  y yes · a always (this session, %s) · n no, and tell Claude why", rule)))
 }
+
+// costText is /cost: the session's use and cost so far.
+func costText(t agent.TurnDone) string {
+	if t.Model == "" {
+		return "Nothing spent yet: no request has been answered in this session"
+	}
+	s := "Session so far: " + agent.CostLine(t.Session, t.Model)
+	if _, ok := agent.PriceOf(t.Model); !ok {
+		s += " (no price known for " + render.Sanitize(t.Model) + ")"
+	}
+	return s
+}

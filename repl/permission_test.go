@@ -81,3 +81,29 @@ func TestPermissionPrompt(t *testing.T) {
 	}
 	waitFor(t, tm, "Interrupted: the next prompt continues the conversation")
 }
+
+// costAgent answers with one turn's usage.
+type costAgent struct{}
+
+func (costAgent) Run(_ context.Context, _ string, emit func(agent.Event)) (agent.Result, error) {
+	u := agent.Usage{InputTokens: 300, CacheReadInputTokens: 12000, OutputTokens: 450}
+	emit(agent.TurnDone{Round: 1, Usage: u, Session: u, Model: "claude-sonnet-4-5"})
+	emit(agent.TextDone{Text: "ok"})
+	return agent.Result{Text: "ok", Usage: u}, nil
+}
+
+// TestCostLine: after each turn a dim line with the tokens and the cost;
+// /cost gives the session's.
+func TestCostLine(t *testing.T) {
+	cfg, _ := testConfig(t)
+	lastTranscript = &transcript{}
+	cfg.Transcript = lastTranscript
+	cfg.Agent = costAgent{}
+	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(100, 20))
+	enter(tm, "/cost")
+	waitLine(t, "Nothing spent yet: no request has been answered in this session")
+	enter(tm, "hello")
+	waitLine(t, "↑ 12.3k in (12.0k cached) · ↓ 450 out · $0.011")
+	enter(tm, "/cost")
+	waitLine(t, "Session so far: ↑ 12.3k in (12.0k cached) · ↓ 450 out · $0.011")
+}

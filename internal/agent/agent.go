@@ -68,6 +68,9 @@ type Config struct {
 	// no one to ask (agent -p): such a call is refused with the rule that
 	// would allow it.
 	Ask func(ctx context.Context, q Question) Answer
+	// MaxBudgetUSD, when more than 0, stops a run before a request once
+	// the session has cost that much (--max-budget-usd).
+	MaxBudgetUSD float64
 	// OnTurn, when set, is called after each response the model completes
 	// (a session counts its agent turns with it), whatever the front end.
 	OnTurn func(TurnDone)
@@ -88,6 +91,7 @@ type Agent struct {
 	logged     int                        // messages already written to the transcript
 	quiet      int                        // consecutive tool-using rounds without TodoWrite
 	prompted   bool
+	usage      Usage // the session's token use (this process's requests)
 	logErr     error // the first failure to write the transcript
 }
 
@@ -153,6 +157,10 @@ type TurnDone struct {
 	Round      int
 	StopReason string
 	Usage      Usage
+	CostUSD    float64 // this response's cost
+	Session    Usage   // the whole session's use so far
+	SessionUSD float64 // the whole session's cost so far
+	Model      string
 }
 
 func (TextDelta) isEvent()  {}
@@ -162,17 +170,12 @@ func (ToolDone) isEvent()   {}
 func (RoundStart) isEvent() {}
 func (TurnDone) isEvent()   {}
 
-// Usage is the token use of a run.
-type Usage struct {
-	InputTokens  int64 `json:"input_tokens"`
-	OutputTokens int64 `json:"output_tokens"`
-}
-
 // Result is how a run ended.
 type Result struct {
 	Text     string // the final assistant text
 	NumTurns int    // requests made
 	Usage    Usage
+	CostUSD  float64 // what the run cost (0 when the model's price is unknown)
 }
 
 // ErrMaxTurns ends a run that hit the turn limit.
@@ -197,17 +200,23 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 		if res.NumTurns == a.cfg.MaxTurns {
 			return res, fmt.Errorf("%w (%d turns; raise --max-turns)", ErrMaxTurns, a.cfg.MaxTurns)
 		}
+		if b := a.cfg.MaxBudgetUSD; b > 0 && a.cost() >= b {
+			return res, fmt.Errorf("%w ($%.4f spent, --max-budget-usd %g)", ErrBudget, a.cost(), b)
+		}
 		res.NumTurns++
 		emit(RoundStart{Round: res.NumTurns})
 		msg, err := a.stream(ctx, emit)
 		if err != nil {
 			return res, describe(ctx, err)
 		}
-		res.Usage.InputTokens += msg.Usage.InputTokens
-		res.Usage.OutputTokens += msg.Usage.OutputTokens
+		u := usageOf(msg.Usage)
+		res.Usage = res.Usage.Add(u)
+		a.usage = a.usage.Add(u)
+		price, _ := PriceOf(a.cfg.Model)
+		res.CostUSD += u.Cost(price)
 		a.messages = append(a.messages, responseParam(msg))
 		a.logResponse(msg)
-		turn := TurnDone{Round: res.NumTurns, StopReason: string(msg.StopReason), Usage: Usage{InputTokens: msg.Usage.InputTokens, OutputTokens: msg.Usage.OutputTokens}}
+		turn := TurnDone{Round: res.NumTurns, StopReason: string(msg.StopReason), Usage: u, CostUSD: u.Cost(price), Session: a.usage, SessionUSD: a.cost(), Model: a.cfg.Model}
 		if a.cfg.OnTurn != nil {
 			a.cfg.OnTurn(turn)
 		}
@@ -385,6 +394,22 @@ func finalText(msg anthropic.Message) string {
 	}
 	return strings.Join(parts, "\n")
 }
+
+// Usage returns the session's token use so far (the requests of this
+// process; a resumed conversation's earlier use is in its transcript).
+func (a *Agent) Usage() Usage { return a.usage }
+
+// CostUSD returns what the session has cost so far (0 when the model's
+// price is unknown).
+func (a *Agent) CostUSD() float64 { return a.cost() }
+
+func (a *Agent) cost() float64 {
+	p, _ := PriceOf(a.cfg.Model)
+	return a.usage.Cost(p)
+}
+
+// Model returns the model the agent talks to.
+func (a *Agent) Model() string { return a.cfg.Model }
 
 // Messages returns the conversation so far, each message as its JSON (for
 // tests and inspection).

@@ -57,6 +57,7 @@ type fakeAPI struct {
 	busy    time.Duration // time spent answering, to tell the loop's own cost apart
 	started chan struct{} // a hanging reply has begun
 	forget  bool          // keep no request bodies (benchmarks)
+	cache   *cacheLedger  // when set, usage accounts for prompt caching
 }
 
 func newFakeAPI(t testing.TB, replies ...reply) *fakeAPI {
@@ -133,10 +134,14 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
 		fl.Flush()
 	}
+	usage := map[string]any{"input_tokens": 10, "output_tokens": 1}
+	if f.cache != nil {
+		usage = f.cache.account(body)
+	}
 	send("message_start", map[string]any{"type": "message_start", "message": map[string]any{
 		"id": fmt.Sprintf("msg_%d", f.next), "type": "message", "role": "assistant", "model": body["model"],
 		"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
-		"usage": map[string]any{"input_tokens": 10, "output_tokens": 1},
+		"usage": usage,
 	}})
 	if rep.hang {
 		f.started <- struct{}{}

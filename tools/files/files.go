@@ -90,11 +90,11 @@ func open(path string) (*os.File, os.FileInfo, error) {
 	if !filepath.IsAbs(path) {
 		return nil, nil, fmt.Errorf("file_path must be an absolute path, got %q", path)
 	}
-	real, err := filepath.EvalSymlinks(path)
+	resolved, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	info, err := os.Stat(real)
+	info, err := os.Stat(resolved)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -103,7 +103,7 @@ func open(path string) (*os.File, os.FileInfo, error) {
 	}
 	// The reading gate: no-follow (the path is resolved already),
 	// non-blocking, a regular file only.
-	f, info, err := readgate.Open(real)
+	f, info, err := readgate.Open(resolved)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -241,7 +241,7 @@ func numbered(r *bufio.Reader, offset, limit int) (text string, shown, total int
 	var b strings.Builder
 	for {
 		line, long, err := readLine(r)
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
@@ -449,7 +449,7 @@ func strictDecode(raw json.RawMessage, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("invalid input: %v", err)
+		return fmt.Errorf("invalid input: %w", err)
 	}
 	return nil
 }
