@@ -22,6 +22,7 @@ import (
 	"github.com/todo-shell/todo-shell/repl"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/redact"
+	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
 // agentOptions are the agent command's own flags.
@@ -171,6 +172,10 @@ func agentRun(o *agentOptions, printOnly bool) error {
 		Ask:         ask,
 
 		MaxBudgetUSD: o.MaxBudgetUSD,
+		// A compaction keeps the plan exactly as TodoRead returns it.
+		Plan: func() string {
+			return a.registry.Execute(context.Background(), "toolu_compaction_plan", todo.ReadName, json.RawMessage(`{}`)).Content
+		},
 
 		StreamIdleTimeout: o.IdleTimeout,
 	})

@@ -183,6 +183,12 @@ func (m *Model) setInputCursor(v string, at int) {
 // for the others.
 func (m Model) frontBuiltin(line router.Line) (Model, tea.Cmd, bool) {
 	switch line.Name {
+	case "compact":
+		if m.cfg.Agent == nil {
+			return m, nil, false
+		}
+		next, cmd := m.startCompact("/compact")
+		return next, cmd, true
 	case "cost":
 		if m.cfg.Agent == nil {
 			return m, nil, false

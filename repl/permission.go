@@ -135,3 +135,36 @@ func costText(t agent.TurnDone) string {
 	}
 	return s
 }
+
+// Compacter is an Agent that compacts its conversation on demand
+// (*agent.Agent is one): /compact.
+type Compacter interface {
+	Compact(ctx context.Context, emit func(agent.Event)) error
+}
+
+// startCompact runs /compact like a prompt: the spinner runs, Ctrl+C
+// interrupts, the events and the end arrive as a prompt's do.
+func (m Model) startCompact(text string) (Model, tea.Cmd) {
+	c, ok := m.cfg.Agent.(Compacter)
+	if !ok {
+		m.prompt.status = 1
+		return m, m.println(m.styles.Error.Render("/compact: this agent cannot compact its conversation"))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m.runs++
+	r := &run{id: m.runs, line: text, started: m.cfg.Now(), cancel: cancel, tail: newTailBuffer(tailBytes)}
+	r.events = make(agentEvents, 16)
+	m.running = r
+	m.layout()
+	dir := m.cfg.Dir
+	ch := r.events
+	return m, tea.Batch(func() tea.Msg {
+		err := c.Compact(ctx, func(ev agent.Event) { ch <- ev })
+		if err != nil && ctx.Err() != nil {
+			err = agent.ErrInterrupted
+		}
+		ch <- agentFinished{err: err, dir: dir()}
+		close(ch)
+		return nil
+	}, waitAgent(r.id, r.events), m.spin.Tick)
+}

@@ -87,7 +87,7 @@ type costAgent struct{}
 
 func (costAgent) Run(_ context.Context, _ string, emit func(agent.Event)) (agent.Result, error) {
 	u := agent.Usage{InputTokens: 300, CacheReadInputTokens: 12000, OutputTokens: 450}
-	emit(agent.TurnDone{Round: 1, Usage: u, Session: u, Model: "claude-sonnet-4-5"})
+	emit(agent.TurnDone{Round: 1, Usage: u, Session: u, Model: "claude-sonnet-4-5", Context: 0.0615})
 	emit(agent.TextDone{Text: "ok"})
 	return agent.Result{Text: "ok", Usage: u}, nil
 }
@@ -103,7 +103,25 @@ func TestCostLine(t *testing.T) {
 	enter(tm, "/cost")
 	waitLine(t, "Nothing spent yet: no request has been answered in this session")
 	enter(tm, "hello")
-	waitLine(t, "↑ 12.3k in (12.0k cached) · ↓ 450 out · $0.011")
+	waitLine(t, "↑ 12.3k in (12.0k cached) · ↓ 450 out · $0.011 · ctx 6%")
 	enter(tm, "/cost")
 	waitLine(t, "Session so far: ↑ 12.3k in (12.0k cached) · ↓ 450 out · $0.011")
+}
+
+// compactAgent compacts on /compact.
+type compactAgent struct{ costAgent }
+
+func (compactAgent) Compact(_ context.Context, emit func(agent.Event)) error {
+	emit(agent.Compacted{Before: 12, After: 2})
+	return nil
+}
+
+func TestCompactCommand(t *testing.T) {
+	cfg, _ := testConfig(t)
+	lastTranscript = &transcript{}
+	cfg.Transcript = lastTranscript
+	cfg.Agent = compactAgent{}
+	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(100, 20))
+	enter(tm, "/compact")
+	waitLine(t, "Compacted the conversation: 12 messages → 2 (a summary, the plan verbatim, the last turn)")
 }

@@ -71,6 +71,16 @@ type Config struct {
 	// MaxBudgetUSD, when more than 0, stops a run before a request once
 	// the session has cost that much (--max-budget-usd).
 	MaxBudgetUSD float64
+	// ContextWindow is the model's context window in tokens; 0 means
+	// DefaultContextWindow.
+	ContextWindow int64
+	// CompactAt is the share of the window past which the next prompt
+	// first compacts the conversation; 0 means DefaultCompactAt, 1 or more
+	// never.
+	CompactAt float64
+	// Plan returns the current plan as TodoRead gives it; a compaction
+	// keeps it verbatim.
+	Plan func() string
 	// OnTurn, when set, is called after each response the model completes
 	// (a session counts its agent turns with it), whatever the front end.
 	OnTurn func(TurnDone)
@@ -92,6 +102,7 @@ type Agent struct {
 	quiet      int                        // consecutive tool-using rounds without TodoWrite
 	prompted   bool
 	usage      Usage // the session's token use (this process's requests)
+	lastInput  int64 // input tokens of the last request (the context used)
 	logErr     error // the first failure to write the transcript
 }
 
@@ -161,6 +172,7 @@ type TurnDone struct {
 	Session    Usage   // the whole session's use so far
 	SessionUSD float64 // the whole session's cost so far
 	Model      string
+	Context    float64 // the share of the context window this request filled
 }
 
 func (TextDelta) isEvent()  {}
@@ -188,6 +200,11 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 	if emit == nil {
 		emit = func(Event) {}
 	}
+	if a.needsCompaction() {
+		if err := a.Compact(ctx, emit); err != nil {
+			return Result{}, fmt.Errorf("compaction failed: %w", err)
+		}
+	}
 	content := []anthropic.ContentBlockParamUnion{textBlock(prompt)}
 	if !a.prompted {
 		content = append(content, textBlock(InitialReminder))
@@ -210,13 +227,14 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 			return res, describe(ctx, err)
 		}
 		u := usageOf(msg.Usage)
+		a.lastInput = u.AllInput()
 		res.Usage = res.Usage.Add(u)
 		a.usage = a.usage.Add(u)
 		price, _ := PriceOf(a.cfg.Model)
 		res.CostUSD += u.Cost(price)
 		a.messages = append(a.messages, responseParam(msg))
 		a.logResponse(msg)
-		turn := TurnDone{Round: res.NumTurns, StopReason: string(msg.StopReason), Usage: u, CostUSD: u.Cost(price), Session: a.usage, SessionUSD: a.cost(), Model: a.cfg.Model}
+		turn := TurnDone{Round: res.NumTurns, StopReason: string(msg.StopReason), Usage: u, CostUSD: u.Cost(price), Session: a.usage, SessionUSD: a.cost(), Model: a.cfg.Model, Context: a.ContextUsed()}
 		if a.cfg.OnTurn != nil {
 			a.cfg.OnTurn(turn)
 		}

@@ -33,8 +33,13 @@ func ReadTranscript(r io.Reader, warn func(string)) ([]json.RawMessage, error) {
 			continue
 		}
 		var line struct {
-			Type    string          `json:"type"`
-			Message json.RawMessage `json:"message"`
+			Type     string            `json:"type"`
+			Message  json.RawMessage   `json:"message"`
+			Messages []json.RawMessage `json:"messages"` // a "compact" line
+		}
+		if err := json.Unmarshal(b, &line); err == nil && line.Type == "compact" && len(line.Messages) > 0 {
+			msgs = append(msgs[:0], line.Messages...) // the conversation starts over from it
+			continue
 		}
 		if err := json.Unmarshal(b, &line); err != nil || len(line.Message) == 0 {
 			warn(fmt.Sprintf("transcript line %d skipped: cannot be read", n))
