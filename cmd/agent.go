@@ -37,6 +37,7 @@ type agentOptions struct {
 	IdleTimeout  time.Duration
 	Permissions  permissionFlags
 	MaxBudgetUSD float64
+	CompactAt    float64
 }
 
 func newCmdAgent(o *Options) *cobra.Command {
@@ -84,6 +85,7 @@ Needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL and ANTHROPIC_MODEL are honoured.`,
 	f.Int64Var(&opts.MaxTokens, "max-tokens", 8192, "most tokens in one response")
 	f.StringVar(&opts.System, "system", "", "text appended to the system prompt")
 	f.DurationVar(&opts.IdleTimeout, "stream-idle-timeout", agent.DefaultStreamIdleTimeout, "give up on a response when nothing arrives for this long")
+	f.Float64Var(&opts.CompactAt, "compact-at", agent.DefaultCompactAt, "compact the conversation before a prompt once the context window is this full (0.1-0.99; 1 never)")
 	f.Float64Var(&opts.MaxBudgetUSD, "max-budget-usd", 0, "stop before the next request once the session has cost this many US dollars (0: no limit)")
 	f.StringSliceVar(&opts.Permissions.Allowed, "allowedTools", nil, `rules that allow calls without asking: "Bash(git status)", "Bash(npm run test:*)", "Edit(src/**)"`)
 	f.StringSliceVar(&opts.Permissions.Disallowed, "disallowedTools", nil, `rules that refuse calls (they win over allow rules): "Bash(rm:*)", "Read(~/.ssh/**)"`)
@@ -98,6 +100,9 @@ var errNoKey = errors.New("ANTHROPIC_API_KEY is not set: create a key at https:/
 func agentRun(o *agentOptions, printOnly bool) error {
 	if o.MaxTurns < 1 || o.MaxTokens < 1 {
 		return &UsageError{fmt.Errorf("--max-turns and --max-tokens must be 1 or more")}
+	}
+	if o.CompactAt < 0.1 || o.CompactAt > 1 {
+		return &UsageError{fmt.Errorf("--compact-at must be from 0.1 to 1 (never), got %g", o.CompactAt)}
 	}
 	if o.MaxBudgetUSD < 0 {
 		return &UsageError{fmt.Errorf("--max-budget-usd must be 0 (no limit) or more, got %g", o.MaxBudgetUSD)}
@@ -172,6 +177,7 @@ func agentRun(o *agentOptions, printOnly bool) error {
 		Ask:         ask,
 
 		MaxBudgetUSD: o.MaxBudgetUSD,
+		CompactAt:    o.CompactAt,
 		// A compaction keeps the plan exactly as TodoRead returns it.
 		Plan: func() string {
 			return a.registry.Execute(context.Background(), "toolu_compaction_plan", todo.ReadName, json.RawMessage(`{}`)).Content

@@ -108,9 +108,10 @@ func (a *Agent) Compact(ctx context.Context, emit func(Event)) error {
 // text that is not a reminder) and of the last answer.
 func (a *Agent) lastTurn() (prompt, answer string) {
 	for i := len(a.messages) - 1; i >= 0 && (prompt == "" || answer == ""); i-- {
-		m := a.messages[i]
+		m := &a.messages[i]
 		var texts []string
-		for _, b := range m.Content {
+		for j := range m.Content {
+			b := &m.Content[j]
 			if b.OfText != nil && !strings.HasPrefix(b.OfText.Text, "<reminder>") {
 				texts = append(texts, b.OfText.Text)
 			}
