@@ -44,7 +44,7 @@ func newCmdAgent(o *Options) *cobra.Command {
 	opts := &agentOptions{Options: o}
 	cmd := &cobra.Command{
 		Use:   "agent",
-		Short: "Let Claude drive the shell: a real agent loop with TodoWrite, TodoRead and Bash",
+		Short: "Let Claude drive the shell (TodoWrite, TodoRead and Bash)",
 		Long: `agent starts the shell in agent mode: a plain line is a prompt to Claude, which plans
 with TodoWrite (watch the panel), runs commands with Bash and answers. Lines starting
 with ! run bash yourself; TodoWrite, TodoRead and /builtins work as in the shell, and
@@ -121,7 +121,12 @@ func agentRun(o *agentOptions, printOnly bool) error {
 	if err != nil {
 		return err
 	}
-	defer closeSession(sess, o.Streams.ErrOut)
+	defer func() {
+		closeSession(sess, o.Streams.ErrOut)
+		if !printOnly { // the shell says how to come back; -p prints only the answer
+			printNote(o.Streams.ErrOut, leftNote(sess, "todo-shell agent"))
+		}
+	}()
 	var clientOpts []option.RequestOption
 	if creds.APIKey != "" {
 		clientOpts = append(clientOpts, option.WithAPIKey(creds.APIKey))
@@ -193,6 +198,7 @@ func agentRun(o *agentOptions, printOnly bool) error {
 		if !isTerminal(o.Streams.In) || !isTerminal(o.Streams.Out) {
 			return &UsageError{fmt.Errorf("agent mode without -p needs a terminal; use -p \"<prompt>\" in scripts")}
 		}
+		printNote(o.Streams.ErrOut, resumedNote(sess, a.store.Snapshot(), len(history)))
 		return runREPLWith(o.Options, a, ag, perm)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

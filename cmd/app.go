@@ -115,8 +115,8 @@ func batchGC(getenv func(string) string) {
 	}
 }
 
-// NewSessionID returns a fresh session id: the date and time, then random
-// characters, all from [A-Za-z0-9_-].
+// NewSessionID returns a fresh session id: "session-" and twelve random
+// characters from [A-Za-z0-9].
 func NewSessionID() string {
 	return "session-" + tools.RandomBase62(12)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/todo-shell/todo-shell/internal/session"
+	"github.com/todo-shell/todo-shell/render"
 )
 
 // cleanOptions are the clean command's flags.
@@ -74,6 +75,10 @@ func cleanRun(o *cleanOptions, age time.Duration) error {
 	n, failed := 0, false
 	for i := range removed {
 		r := &removed[i]
+		if r.Skipped != "" {
+			fmt.Fprintf(o.Streams.ErrOut, "todo-shell: skipped %s: %s\n", r.ID, render.Sanitize(r.Skipped))
+			continue
+		}
 		if r.Err != nil {
 			fmt.Fprintf(o.Streams.ErrOut, "todo-shell: could not remove %s: %v\n", r.ID, r.Err)
 			failed = true

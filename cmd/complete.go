@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"github.com/todo-shell/todo-shell/repl/complete"
-	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
 // replBuiltins are the builtins Tab offers.
@@ -11,16 +10,26 @@ var replBuiltins = []string{"/help", "/tools", "/trace", "/session", "/offloads"
 // newCompleter returns the REPL's Tab completer over the engine.
 func newCompleter(o *Options, a *app) *complete.Completer {
 	var names []string
+	flags := map[string][]string{}
 	for _, d := range a.registry.Definitions() {
 		names = append(names, d.Name)
+		flags[d.Name] = []string{"--help"} // the router's, for every tool
+		if c := a.registry.CompleterOf(d.Name); c != nil {
+			flags[d.Name] = append(c.ShellFlags(), flags[d.Name]...)
+		}
 	}
 	return &complete.Completer{
 		Builtins: replBuiltins,
 		Commands: names,
-		Flags:    map[string][]string{todo.ReadName: {"--json", "--help"}, todo.WriteName: {"--help"}},
+		Flags:    flags,
 		Path:     o.Getenv("PATH"),
 		Dir:      a.runner.Dir,
 		Home:     o.Getenv("HOME"),
-		Todos:    func() []todo.Item { return a.store.Snapshot().Items },
+		Arg: func(command string) (string, string, bool) {
+			if c := a.registry.CompleterOf(command); c != nil {
+				return c.ShellArg()
+			}
+			return "", "", false
+		},
 	}
 }

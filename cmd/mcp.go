@@ -28,7 +28,7 @@ func newCmdMCP(o *Options) *cobra.Command {
 	mo := &mcpOptions{}
 	cmd := &cobra.Command{
 		Use:   "mcp",
-		Short: "Serve TodoWrite and TodoRead (and Bash with --allow-bash) as an MCP server over stdio",
+		Short: "The tools as an MCP server over stdio (Bash with --allow-bash)",
 		Long: `mcp runs todo-shell's tools as a Model Context Protocol server on standard input and
 output, for any MCP client: Claude Code, Claude Desktop, Cursor, gemini-cli, codex.
 The tools' names, descriptions and input schemas are exactly those 'todo-shell tools'

@@ -25,7 +25,11 @@ func runREPL(o *Options) error {
 	if err != nil {
 		return err
 	}
-	defer closeSession(sess, o.Streams.ErrOut)
+	defer func() {
+		closeSession(sess, o.Streams.ErrOut)
+		printNote(o.Streams.ErrOut, leftNote(sess, "todo-shell"))
+	}()
+	printNote(o.Streams.ErrOut, resumedNote(sess, a.store.Snapshot(), -1))
 	return runREPLWith(o, a, nil, nil)
 }
 
@@ -83,6 +87,9 @@ func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) erro
 		Markdown:    md,
 		Pager:       o.Getenv("PAGER"),
 		Permissions: perm,
+		// Commands colour as for a terminal, unless the shell draws
+		// without colour.
+		CommandColors: !a.noColor,
 	})
 	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithoutRenderer())
 
@@ -104,7 +111,9 @@ func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) erro
 
 	screen.SetView(m.View())
 	screen.Start()
+	stopProgress := replProgress(o, out, a.store)
 	final, err := p.Run()
+	stopProgress()
 	screen.Stop()
 	a.runner.Kill() // leave nothing running behind the shell
 	if err != nil {

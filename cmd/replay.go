@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/todo-shell/todo-shell/internal/live"
 	"github.com/todo-shell/todo-shell/internal/plan"
+	"github.com/todo-shell/todo-shell/internal/readgate"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -79,9 +81,12 @@ func replayRun(ro *ReplayOptions) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(ro.File)
+	if fi, err := os.Stat(ro.File); err == nil && fi.IsDir() {
+		return taskListReplayError(render.Sanitize(ro.File))
+	}
+	f, _, err := readgate.Open(ro.File)
 	if err != nil {
-		return fmt.Errorf("replay: %w", err)
+		return fmt.Errorf("replay: %s cannot be read: %s", render.Sanitize(ro.File), readgate.Reason(err))
 	}
 	defer func() { _ = f.Close() }() // only read
 	out := ro.Streams.Out
@@ -109,7 +114,7 @@ func replayRun(ro *ReplayOptions) error {
 				return
 			}
 			v := e.Version
-			buf = plan.AppendRecord(buf[:0], v, plan.Changes(prev, v), plan.Problems(v.Todos, limits))
+			buf = plan.AppendRecord(buf[:0], v, plan.Changes(prev, v), plan.Check(v, limits))
 			buf = append(buf, '\n')
 			_, _ = w.Write(buf) // a bufio.Writer keeps its first error: the final Flush reports it
 			prev = v
@@ -152,12 +157,12 @@ func (b *badLines) add(err error) {
 		return
 	}
 	b.flushHeld()
-	fmt.Fprintf(b.errOut, "todo-shell: replay: %s:%v (skipped)\n", b.file, strings.TrimPrefix(err.Error(), "line "))
+	fmt.Fprintf(b.errOut, "todo-shell: replay: %s:%v (skipped)\n", render.Sanitize(b.file), render.Sanitize(strings.TrimPrefix(err.Error(), "line ")))
 }
 
 func (b *badLines) flushHeld() {
 	if b.first != nil {
-		fmt.Fprintf(b.errOut, "todo-shell: replay: %s:%v (skipped)\n", b.file, strings.TrimPrefix(b.first.Error(), "line "))
+		fmt.Fprintf(b.errOut, "todo-shell: replay: %s:%v (skipped)\n", render.Sanitize(b.file), render.Sanitize(strings.TrimPrefix(b.first.Error(), "line ")))
 		if b.held > 1 {
 			fmt.Fprintf(b.errOut, "todo-shell: replay: %s: %d more unreadable lines before the first record\n", b.file, b.held-1)
 		}
@@ -172,10 +177,10 @@ func (b *badLines) finish() error {
 		return nil
 	}
 	if b.first != nil {
-		return fmt.Errorf("replay: %s is not a transcript: no line is a todo-shell or Claude Code record (%s:%v)",
-			b.file, b.file, strings.TrimPrefix(b.first.Error(), "line "))
+		return fmt.Errorf("replay: %s is not a transcript: no line is a record of todo-shell, Claude Code, Codex, Gemini CLI or opencode (%s:%v)",
+			render.Sanitize(b.file), render.Sanitize(b.file), render.Sanitize(strings.TrimPrefix(b.first.Error(), "line ")))
 	}
-	return fmt.Errorf("replay: %s is not a transcript: it has no todo-shell or Claude Code record", b.file)
+	return fmt.Errorf("replay: %s is not a transcript: it has no record of todo-shell, Claude Code, Codex, Gemini CLI or opencode", render.Sanitize(b.file))
 }
 
 // timeline prints the --summary blocks.
@@ -198,7 +203,7 @@ func (t *timeline) add(e plan.Event) {
 	v := e.Version
 	if t.versions == 0 {
 		t.start = v.Time
-		fmt.Fprintf(t.w, "%s (%s)", t.file, t.p.Format())
+		fmt.Fprintf(t.w, "%s (%s)", render.Sanitize(t.file), t.p.Format())
 		if !v.Time.IsZero() {
 			fmt.Fprintf(t.w, ", from %s", v.Time.UTC().Format("2006-01-02 15:04:05 UTC"))
 		}
@@ -206,7 +211,7 @@ func (t *timeline) add(e plan.Event) {
 	}
 	t.versions++
 	c := plan.Changes(t.prev, v)
-	problems := plan.Problems(v.Todos, t.limits)
+	problems := plan.Check(v, t.limits)
 	done, active, pending := todo.Snapshot{Items: v.Todos}.Counts()
 	when := "--:--:--"
 	if !v.Time.IsZero() {
@@ -216,15 +221,21 @@ func (t *timeline) add(e plan.Event) {
 		}
 	}
 	fmt.Fprintf(t.w, "\nv%d  %s  %d/%d done, %d in progress, %d pending  %s (line %d)\n",
-		v.N, when, done, len(v.Todos), active, pending, v.ToolUseID, v.Line)
+		v.N, when, done, len(v.Todos), active, pending, render.Sanitize(v.ToolUseID), v.Line)
 	for _, s := range c.Added {
 		fmt.Fprintf(t.w, "    + added      %s\n", render.Sanitize(s))
+	}
+	for _, r := range c.Renamed {
+		fmt.Fprintf(t.w, "    ~ renamed    %s → %s\n", render.Sanitize(r.From), render.Sanitize(r.To))
 	}
 	for _, s := range c.Started {
 		fmt.Fprintf(t.w, "    %s started    %s\n", render.IconActive, render.Sanitize(s))
 	}
 	for _, s := range c.Completed {
 		fmt.Fprintf(t.w, "    %s completed  %s\n", render.IconDone, render.Sanitize(s))
+	}
+	for _, s := range c.Notes {
+		fmt.Fprintf(t.w, "    · %s\n", render.Sanitize(s))
 	}
 	for _, s := range c.Dropped {
 		fmt.Fprintf(t.w, "    ! DROPPED without being completed: %s\n", render.Sanitize(s))
@@ -241,8 +252,19 @@ func (t *timeline) add(e plan.Event) {
 
 func (t *timeline) finish() {
 	if t.versions == 0 {
-		fmt.Fprintf(t.w, "%s (%s): no plan versions in %d lines\n", t.file, t.p.Format(), t.p.Lines())
+		fmt.Fprintf(t.w, "%s (%s): no plan versions in %d %s\n", render.Sanitize(t.file), t.p.Format(), t.p.Lines(), plural(t.p.Lines(), "line", "lines"))
+		if t.p.KeepsNoPlan() {
+			fmt.Fprintf(t.w, "%s\n", noPlanText)
+		}
 		return
+	}
+	if tool := t.p.MCPTool(); tool != "" {
+		where := "the session's todos.jsonl in todo-shell's offload directory"
+		if cwd := t.p.Cwd(); cwd != "" {
+			// todo-shell mcp keeps its sessions in .offload/ of the directory it runs in.
+			where = filepath.Join(cwd, ".offload") + "/SESSION/todos.jsonl (todo-shell sessions --offload-dir " + filepath.Join(cwd, ".offload") + ")"
+		}
+		fmt.Fprintf(t.w, "\nthe plan was kept by todo-shell over MCP (%s): its own record is %s\n", render.Sanitize(tool), render.Sanitize(where))
 	}
 	fmt.Fprintf(t.w, "\n%s; %s dropped without being completed; %s a rule\n",
 		count(t.versions, "version", "versions"), count(t.dropped, "item", "items"), count(t.broken, "version breaks", "versions break"))
@@ -288,7 +310,7 @@ func (pl *player) panel(v *plan.Version) string {
 	if v == nil {
 		return ""
 	}
-	return render.TaskBox(todo.Snapshot{Items: v.Todos, Version: uint64(v.N)}, pl.width, &pl.styles)
+	return render.TaskBox(todo.Snapshot{Items: plan.Display(v), Version: uint64(v.N)}, pl.width, &pl.styles)
 }
 
 // show draws one event.

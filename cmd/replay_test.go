@@ -57,12 +57,12 @@ func TestReplay(t *testing.T) {
 			"! breaks a rule: Too many todos: 3 (max 2)",
 		}, nil},
 		{"not a transcript", []string{"replay", "not_a_transcript.txt"}, 1, nil, []string{
-			"not_a_transcript.txt is not a transcript: no line is a todo-shell or Claude Code record (", "not_a_transcript.txt:1: not a JSON record",
+			"not_a_transcript.txt is not a transcript: no line is a record of todo-shell, Claude Code, Codex, Gemini CLI or opencode (", "not_a_transcript.txt:1: not a JSON record",
 		}},
 		{"bad line named, rest read", []string{"replay", "bad_line.jsonl"}, 0, []string{"2 versions"}, []string{
 			"bad_line.jsonl:2: not a JSON record",
 		}},
-		{"missing file", []string{"replay", "nope.jsonl"}, 1, nil, []string{"replay: open", "no such file"}},
+		{"missing file", []string{"replay", "nope.jsonl"}, 1, nil, []string{"nope.jsonl cannot be read:", "no such file"}},
 		{"bad speed", []string{"replay", "--speed", "0", "todos.jsonl"}, 2, nil, []string{"--speed must be more than 0"}},
 	}
 	for _, tc := range tests {
@@ -139,7 +139,7 @@ func TestWatchOnce(t *testing.T) {
 	os.WriteFile(filepath.Join(project, "abc.jsonl"), data, 0o600)
 
 	r := run(t, "", map[string]string{"HOME": home}, "watch", "--once", "--claude", src)
-	if r.code != 0 || !strings.Contains(r.stdout, "Tasks 2/2") || !strings.Contains(r.stdout, "✓ Draft the release notes") {
+	if r.code != 0 || !strings.Contains(r.stdout, "Tasks 2/2") || !strings.Contains(r.stdout, "✓ #2 Draft the release notes") {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	r = run(t, "", map[string]string{"HOME": home}, "watch", "--once", "--json", "--claude", src)

@@ -31,6 +31,7 @@ type Options struct {
 	MaxInProgress    int // used when its flag was given
 	BashTimeout      time.Duration
 	NoColor          bool
+	NoProgress       bool // --no-progress: the plan's progress stays out of the terminal title
 	Trace            bool
 	NoHistory        bool
 
@@ -62,8 +63,8 @@ and runs the lines it reads as a script otherwise (or from FILE).
 
 Environment:
   TODO_MAX_ITEMS           most todos in a list (default 50)
-  TODO_MAX_CONTENT_LENGTH  most characters in content and activeForm (default 200)
-  TODO_MAX_IN_PROGRESS     most todos in_progress at once (default 1, 0 = no limit)
+  TODO_MAX_CONTENT_LENGTH  most characters in content or activeForm (default 200)
+  TODO_MAX_IN_PROGRESS     most todos in_progress at once (default 1; 0: any)
   NO_COLOR                 when set, draw without color
   ANTHROPIC_API_KEY        for 'todo-shell agent'
   Flags override the environment.
@@ -74,18 +75,23 @@ Offloaded results go to <offload-dir>/<session>/<tool_use_id>.md (default
 with a short preview.
 
 Each run is a session kept in <offload-dir>/<session>/: todos.json (the list),
-todos.jsonl (every version), session.json. --resume ID or --continue (the most
-recent) picks one up again; 'todo-shell sessions' lists them, 'todo-shell clean'
+todos.jsonl (every version), session.json; one left with no plan and no
+conversation is removed. --resume ID or --continue (the most recent with a plan
+or a conversation) picks one up again; 'todo-shell sessions' lists them, 'todo-shell clean'
 removes old ones.
 
 Exit status: 0 success, 1 a command failed, 2 bad usage.`
 
 const rootExample = `  $ todo-shell
-  $ todo-shell -c 'TodoWrite '"'"'{"todos":[{"content":"Run tests","activeForm":"Running tests","status":"in_progress"}]}'"'"''
   $ todo-shell -c 'TodoRead'
   $ todo-shell -c 'ls -la'
-  $ printf '%s\n' 'TodoRead' 'echo hi' | todo-shell --panel
-  $ echo '{"type":"tool_use","id":"toolu_01","name":"TodoRead","input":{}}' | todo-shell serve
+  $ todo-shell --panel <<'EOF'
+  TodoWrite '{"todos":[{"content":"Run tests","activeForm":"Running tests",
+    "status":"in_progress"}]}'
+  echo hi
+  EOF
+  $ echo '{"type":"tool_use","id":"toolu_01","name":"TodoRead","input":{}}' |
+      todo-shell serve
   $ todo-shell --continue
   $ todo-shell sessions
   $ todo-shell tools`
@@ -152,7 +158,7 @@ func newCmdRoot(s Streams, h host) *cobra.Command {
 	pf := cmd.PersistentFlags()
 	pf.StringVar(&opts.Session, "session", "", "session id, [A-Za-z0-9_-] (default: a fresh unique id)")
 	pf.StringVar(&opts.Resume, "resume", "", "resume the session ID: its list, its files and (agent) its conversation")
-	pf.BoolVar(&opts.Continue, "continue", false, "resume the most recent session in the offload directory")
+	pf.BoolVar(&opts.Continue, "continue", false, "resume the most recent session with a plan or a conversation")
 	pf.StringVar(&opts.OffloadDir, "offload-dir", ".offload", "where offloaded results go")
 	pf.IntVar(&opts.OffloadThreshold, "offload-threshold", offload.DefaultThreshold, "offload results of this many characters or more (0: never)")
 	opts.MaxItems, opts.MaxContentLength, opts.MaxInProgress = todo.DefaultLimits().MaxItems, todo.DefaultLimits().MaxContentLength, todo.DefaultLimits().MaxInProgress
@@ -161,25 +167,32 @@ func newCmdRoot(s Streams, h host) *cobra.Command {
 	pf.Var(&limitValue{&opts.MaxInProgress, 0, &opts.maxInProgressGiven}, "max-in-progress", "most todos in_progress at once, 0 for no limit (overrides "+todo.EnvMaxInProgress+")")
 	pf.DurationVar(&opts.BashTimeout, "bash-timeout", 2*time.Minute, "how long a bash command may run")
 	pf.BoolVar(&opts.NoColor, "no-color", false, "draw without color (NO_COLOR is honoured too)")
+	pf.BoolVar(&opts.NoProgress, "no-progress", false, "keep the plan's progress out of the terminal title (also TODO_SHELL_NO_PROGRESS=1)")
 	pf.BoolVar(&opts.Trace, "trace", false, "show each call's tool_use and tool_result JSON")
 	pf.BoolVar(&opts.NoHistory, "no-history", false, "keep the shell's history in memory only (default: $XDG_STATE_HOME/todo-shell/history)")
 	cmd.Flags().StringVarP(&opts.Command, "command", "c", "", "run one line, print its output and exit with its status")
 	cmd.Flags().BoolVar(&opts.Panel, "panel", false, "script mode: print the task box after each change")
 
-	for _, sub := range []*cobra.Command{
-		newCmdTools(opts),
-		newCmdServe(opts),
-		newCmdVersion(opts),
-		newCmdAgent(opts),
-		newCmdReplay(opts), newCmdWatch(opts),
-		newCmdMCP(opts),
-		newCmdSessions(opts),
-		newCmdClean(opts),
+	for _, sub := range []struct {
+		cmd    *cobra.Command
+		shared []string // the shared flags it uses, for its help
+	}{
+		{newCmdTools(opts), limitFlags()},
+		{newCmdServe(opts), engineFlags()},
+		{newCmdVersion(opts), nil},
+		{newCmdAgent(opts), append([]string{"no-color", "trace", "no-history"}, sessionFlags()...)},
+		{newCmdReplay(opts), []string{"no-color"}},
+		{newCmdWatch(opts), []string{"no-color", "offload-dir"}},
+		{newCmdMCP(opts), sessionFlags()},
+		{newCmdSessions(opts), []string{"offload-dir"}},
+		{newCmdClean(opts), []string{"offload-dir"}},
 	} {
-		sub.SilenceUsage, sub.SilenceErrors = true, true
-		cmd.AddCommand(sub)
+		sub.cmd.SilenceUsage, sub.cmd.SilenceErrors = true, true
+		usesFlags(sub.cmd, sub.shared...)
+		cmd.AddCommand(sub.cmd)
 	}
 	strictCompletion(cmd)
+	setHelp(cmd)
 	cmd.Version = version()
 	cmd.SetVersionTemplate("todo-shell {{.Version}}\n")
 	return cmd

@@ -18,6 +18,7 @@ import (
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
+	"github.com/todo-shell/todo-shell/tools/offload"
 )
 
 // scriptRunner runs lines without a terminal UI: stdout to stdout, stderr to
@@ -104,14 +105,14 @@ func runScript(o *Options, in io.Reader) error {
 	failed, last := false, 0
 	lines := newLineReader(in)
 	// A command can go on over several lines (an open quote, a trailing
-	// backslash): they collect in pending, and the scanner follows them in
+	// backslash, a here-document): they collect in pending, and the scanner follows them in
 	// linear time, so an unclosed quote costs a pass over the input, not a
 	// pass per line.
 	var (
 		pending strings.Builder
-		sc      router.Scanner
-		lineNo  int // lines read
-		first   int // the line the pending command began on
+		sc      = router.Scanner{Heredocs: true} // lines are bash: here-documents too
+		lineNo  int                              // lines read
+		first   int                              // the line the pending command began on
 	)
 	for ctx.Err() == nil {
 		if lines.drained() {
@@ -209,7 +210,17 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 		r.print(r.errOut, b.Stderr)
 		return b.ExitCode, false
 	}
-	out := r.app.shell.Run(ctx, line, nil)
+	var raw *rawOutput
+	if line.Kind == router.Bash {
+		raw = &rawOutput{}
+	}
+	out := r.app.shell.Run(ctx, line, raw.writer())
+	if s, ok := raw.text(); ok && out.Offloaded == nil && strings.IndexByte(s, 0x1b) >= 0 {
+		// The result is plain (a model reads it); a command's own output
+		// is printed as it wrote it, escape sequences and all (print
+		// neutralises them for a terminal).
+		out.Stdout = strings.TrimSuffix(s, "\n")
+	}
 	if r.trace {
 		for _, t := range router.TraceLines(out) {
 			r.print(r.errOut, t)
@@ -220,12 +231,15 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 		stdout = render.WrapHelp(stdout, r.width-1)
 	}
 	r.print(r.out, stdout)
-	if out.Offloaded != nil {
-		lines, more := render.Preview(out.Offloaded)
-		if more > 0 {
-			lines = append(lines, fmt.Sprintf("… %d more lines", more))
+	if out.Offloaded != nil { // the first lines and the last (a failure is at the end)
+		var last []string
+		if _, more := render.Preview(out.Offloaded); more > 0 {
+			last, _ = offload.TailLines(out.Offloaded.Path, render.PreviewTail+1)
+			if n := len(last); n > 0 && out.Stderr != "" && last[n-1] == out.Stderr {
+				last = last[:n-1] // the trailer, printed on its own
+			}
 		}
-		r.print(r.out, strings.Join(lines, "\n"))
+		r.print(r.out, strings.Join(render.PreviewText(render.PreviewAround(out.Offloaded, last)), "\n"))
 	}
 	r.print(r.errOut, out.Warning)
 	if !out.Exit {
@@ -269,4 +283,42 @@ func (r *scriptRunner) print(w *bufio.Writer, text string) {
 func (r *scriptRunner) flush() {
 	_ = r.out.Flush() // as in print
 	_ = r.errOut.Flush()
+}
+
+// rawOutput keeps a command's output as it wrote it, escape sequences
+// included, up to maxRawOutput bytes: a result short enough to be printed
+// is printed so, while the result itself is plain.
+type rawOutput struct {
+	b    []byte
+	over bool
+}
+
+// maxRawOutput bounds rawOutput.
+const maxRawOutput = 1 << 20
+
+// writer is r as an io.Writer, nil for a nil r.
+func (r *rawOutput) writer() io.Writer {
+	if r == nil {
+		return nil
+	}
+	return r
+}
+
+func (r *rawOutput) Write(p []byte) (int, error) {
+	if !r.over {
+		if len(r.b)+len(p) > maxRawOutput {
+			r.b, r.over = nil, true
+		} else {
+			r.b = append(r.b, p...)
+		}
+	}
+	return len(p), nil
+}
+
+// text is the output, and whether all of it was kept; false for nil.
+func (r *rawOutput) text() (string, bool) {
+	if r == nil || r.over {
+		return "", false
+	}
+	return string(r.b), true
 }

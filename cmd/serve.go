@@ -22,7 +22,7 @@ func newCmdServe(o *Options) *cobra.Command {
 	maxLine := DefaultMaxLine
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Serve tool calls over stdio: one tool_use JSON line in, one tool_result JSON line out",
+		Short: "Tool calls over stdio: tool_use lines in, tool_result lines out",
 		Long: `serve reads one Anthropic tool_use block per line on standard input and writes, for
 each, one tool_result block per line on standard output, in order. A line that is not
 JSON or not a tool_use, or is longer than --max-line bytes, gets an is_error
@@ -31,7 +31,8 @@ status 0. Offload applies as in the shell.
 
 SIGTERM, SIGINT or SIGHUP stop it: it reads no more, interrupts the running call
 (its whole process group), writes that call's result, and exits 143, 130 or 129.`,
-		Example: `  $ echo '{"type":"tool_use","id":"toolu_01","name":"TodoRead","input":{}}' | todo-shell serve
+		Example: `  $ echo '{"type":"tool_use","id":"toolu_01","name":"TodoRead","input":{}}' |
+      todo-shell serve
   $ todo-shell serve < calls.jsonl > results.jsonl`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/todo-shell/todo-shell/internal/agent"
+	"github.com/todo-shell/todo-shell/internal/readgate"
 
 	"github.com/todo-shell/todo-shell/internal/session"
+	"github.com/todo-shell/todo-shell/render"
 )
 
 // sessionFlags are --resume and --continue, kept in Options.
@@ -29,12 +30,15 @@ func resolveSession(o *Options) (mustExist bool, err error) {
 		o.Session = o.Resume
 		return true, nil
 	case o.Continue:
-		id, err := session.Latest(o.OffloadDir)
+		id, passed, err := session.Latest(o.OffloadDir)
 		if err != nil {
 			return false, fmt.Errorf("--continue: %w", err)
 		}
+		for _, w := range passed {
+			fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: --continue passed over a session: "+render.Sanitize(w))
+		}
 		if id == "" {
-			return false, fmt.Errorf("--continue: no session in %s to continue", o.OffloadDir)
+			return false, fmt.Errorf("--continue: no session in %s has a plan or a conversation to continue", o.OffloadDir)
 		}
 		o.Session = id
 		return true, nil
@@ -59,7 +63,7 @@ func newSessionApp(o *Options, mode string) (*app, *session.Session, error) {
 		Version:   version(),
 		WorkDir:   a.runner.Dir(),
 		MustExist: mustExist,
-		Warn:      func(w string) { fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: "+w) },
+		Warn:      func(w string) { fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: "+render.Sanitize(w)) },
 	})
 	var busy *session.BusyError
 	switch {
@@ -94,15 +98,15 @@ func resumeConversation(o *Options, s *session.Session) ([]json.RawMessage, erro
 	if s == nil || !s.Resumed() {
 		return nil, nil
 	}
-	f, err := os.Open(filepath.Join(s.Path(), session.TranscriptFile))
+	f, _, err := readgate.Open(filepath.Join(s.Path(), session.TranscriptFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("session %s: %w", s.ID(), err)
+		return nil, fmt.Errorf("session %s: %s cannot be read: %s", s.ID(), render.Sanitize(filepath.Join(s.Path(), session.TranscriptFile)), readgate.Reason(err))
 	}
-	defer func() { _ = f.Close() }() // only read
-	msgs, err := agent.ReadTranscript(f, func(w string) { fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: "+w) })
+	defer func() { _ = f.Close() }()
+	msgs, err := agent.ReadTranscript(f, func(w string) { fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: "+render.Sanitize(w)) })
 	if err != nil {
 		return nil, fmt.Errorf("session %s: %w", s.ID(), err)
 	}

@@ -1,14 +1,18 @@
 package cmd
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/todo-shell/todo-shell/internal/session"
@@ -50,11 +54,21 @@ func sessionsRun(o *sessionsOptions) error {
 	if err != nil {
 		return fmt.Errorf("list sessions: %w", err)
 	}
+	for i := range list {
+		for _, w := range list[i].Warnings {
+			fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: "+render.Sanitize(w))
+		}
+	}
 	if o.JSON {
-		enc := json.NewEncoder(o.Streams.Out)
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
 		for i := range list {
+			buf.Reset()
 			if err := enc.Encode(&list[i]); err != nil {
+				return err
+			}
+			if _, err := o.Streams.Out.Write(escapeC1(buf.Bytes())); err != nil {
 				return err
 			}
 		}
@@ -64,17 +78,27 @@ func sessionsRun(o *sessionsOptions) error {
 		fmt.Fprintf(o.Streams.ErrOut, "no sessions in %s\n", o.OffloadDir)
 		return nil
 	}
-	writeSessionTable(o.Streams.Out, list, o.Now(), isTerminal(o.Streams.Out))
+	writeSessionTable(o.Streams.Out, list, o.Now(), isTerminal(o.Streams.Out), tableWidth(o.Streams.Out))
 	return nil
 }
 
-// writeSessionTable prints list as a table.
-func writeSessionTable(w io.Writer, list []session.Info, now time.Time, safe bool) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tCHANGED\tMODE\tDONE\tIN PROGRESS\tFILES\tTURNS\tLIVE")
+// writeSessionTable prints list as a table width columns wide: the column
+// of what is in progress gets the room the others leave (at most 40
+// columns), and TURNS shows only when a session has agent turns.
+func writeSessionTable(w io.Writer, list []session.Info, now time.Time, safe bool, width int) {
+	turns := false
+	for i := range list {
+		turns = turns || list[i].AgentTurns > 0
+	}
+	head := []string{"ID", "CHANGED", "MODE", "DONE", "FILES", "LIVE"}
+	if turns {
+		head = append(head, "TURNS")
+	}
+	rows := [][]string{head}
+	doings := []string{"IN PROGRESS"}
 	for i := range list {
 		s := &list[i]
-		mode := s.Mode
+		mode := render.Sanitize(s.Mode)
 		if mode == "" {
 			mode = "-"
 		}
@@ -83,9 +107,6 @@ func writeSessionTable(w io.Writer, list []session.Info, now time.Time, safe boo
 			doing = render.SanitizeOutput(doing)
 		}
 		doing = strings.Join(strings.Fields(doing), " ")
-		if r := []rune(doing); len(r) > 40 {
-			doing = string(r[:39]) + "…"
-		}
 		if doing == "" {
 			doing = "-"
 		}
@@ -93,13 +114,55 @@ func writeSessionTable(w io.Writer, list []session.Info, now time.Time, safe boo
 		if s.Files > 0 {
 			files = fmt.Sprintf("%d (%s)", s.Files, humanBytes(s.FilesBytes))
 		}
-		live := ""
+		live := "-"
 		if s.Live {
 			live = "pid " + strconv.Itoa(s.PID)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%s\t%s\t%d\t%s\n", s.ID, ago(now.Sub(s.LastChange)), mode, s.Done, s.Total, doing, files, s.AgentTurns, live)
+		row := []string{s.ID, ago(now.Sub(s.LastChange)), mode, fmt.Sprintf("%d/%d", s.Done, s.Total), files, live}
+		if turns {
+			row = append(row, strconv.Itoa(s.AgentTurns))
+		}
+		rows = append(rows, row)
+		doings = append(doings, doing)
+	}
+	// The room the other columns leave, each with its gap of two.
+	used := 0
+	for c := range head {
+		cw := 0
+		for _, r := range rows {
+			cw = max(cw, ansi.StringWidth(r[c]))
+		}
+		used += cw + 2
+	}
+	room := min(max(width-used, len("IN PROGRESS")), 40)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for i, r := range rows {
+		doing := ansi.Truncate(doings[i], room, "…")
+		cells := append(append(append([]string{}, r[:4]...), doing), r[4:]...)
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	_ = tw.Flush() // standard output: nothing to do on failure
+}
+
+// escapeC1 writes the C1 controls (U+0080–U+009F) of encoded JSON as
+// \u0080…\u009f: encoding/json leaves them raw, and a terminal takes U+009B
+// for the start of a control sequence. In UTF-8 they are 0xC2 0x80–0x9F, a
+// pair that encodes nothing else.
+func escapeC1(b []byte) []byte {
+	if !bytes.Contains(b, []byte{0xc2}) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	for i := 0; i < len(b); i++ {
+		if b[i] == 0xc2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9f {
+			out = append(out, `\u00`...)
+			out = append(out, "0123456789abcdef"[b[i+1]>>4], "0123456789abcdef"[b[i+1]&0xf])
+			i++
+			continue
+		}
+		out = append(out, b[i])
+	}
+	return out
 }
 
 // ago says how long ago d was, roughly.
@@ -129,4 +192,15 @@ func humanBytes(n int64) string {
 		i++
 	}
 	return fmt.Sprintf("%.1f %cB", f, units[i])
+}
+
+// tableWidth is the columns a table may take: the terminal's, or 80 when
+// the output is not a terminal.
+func tableWidth(out io.Writer) int {
+	if f, ok := out.(*os.File); ok && isTerminal(out) {
+		if w, _, err := term.GetSize(f.Fd()); err == nil && w > 0 {
+			return w
+		}
+	}
+	return 80
 }

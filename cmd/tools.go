@@ -9,7 +9,7 @@ import (
 func newCmdTools(o *Options) *cobra.Command {
 	return &cobra.Command{
 		Use:   "tools",
-		Short: "Print the tool definitions as the Messages API tools parameter takes them",
+		Short: "Print the tool definitions, as the Messages API's tools parameter",
 		Example: `  $ todo-shell tools
   $ todo-shell tools --max-items 20`,
 		Args: noArgs,

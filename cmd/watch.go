@@ -21,6 +21,7 @@ import (
 	"github.com/todo-shell/todo-shell/internal/follow"
 	"github.com/todo-shell/todo-shell/internal/live"
 	"github.com/todo-shell/todo-shell/internal/plan"
+	"github.com/todo-shell/todo-shell/internal/termprogress"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
@@ -33,19 +34,29 @@ type WatchOptions struct {
 	Claude bool
 	Once   bool
 	JSON   bool
+	// Codex, Gemini and Opencode follow those agents' sessions of DIR.
+	Codex, Gemini, Opencode bool
+	// ClaudeTasks follows a Claude Code task-list directory.
+	ClaudeTasks bool
+	// All shows every live plan on this machine.
+	All bool
 }
 
 // waitingText is what the panel shows while the list is empty.
 const waitingText = "waiting for a plan…"
 
+// noPlanText is what watch and replay say of a Claude Code session whose
+// tools keep no plan.
+const noPlanText = "this session keeps no plan; set CLAUDE_CODE_ENABLE_TODO_TOOLS=1, or give Claude todo-shell's plan over MCP"
+
 func newCmdWatch(o *Options) *cobra.Command {
 	wo := &WatchOptions{Options: o}
 	cmd := &cobra.Command{
-		Use:   "watch [id]",
+		Use:   "watch [ID] | watch --claude [DIR]",
 		Short: "Show a session's task panel live, in another terminal",
 		Long: `Watch shows the task panel of a todo-shell session and redraws it whenever the plan
 changes: run it in a tmux split beside an agent. Without an ID it follows the most
-recent session in the offload directory and moves to each newer one that starts.
+recent live session that has a plan, and moves only to a newer one as good.
 
 With --claude it shows the plan of a Claude Code session instead: the newest transcript
 under ~/.claude/projects/ for DIR (default: the current directory), following its
@@ -54,7 +65,7 @@ Claude Code's own and not promised to stay the same.
 
 q or Ctrl+C quits.`,
 		Example: `  $ todo-shell watch
-  $ todo-shell watch 20261120-0900-ab12
+  $ todo-shell watch session-3kTq9ZfW1bXe
   $ todo-shell watch --once
   $ todo-shell watch --json | jq -c '.completed'
   $ todo-shell watch --claude ~/src/my-app`,
@@ -73,6 +84,12 @@ q or Ctrl+C quits.`,
 	}
 	f := cmd.Flags()
 	f.BoolVar(&wo.Claude, "claude", false, "follow a Claude Code session of DIR (default: the current directory)")
+	f.BoolVar(&wo.Codex, "codex", false, "follow a Codex session of DIR (its update_plan plan)")
+	f.BoolVar(&wo.Gemini, "gemini", false, "follow a Gemini CLI session of DIR (its write_todos list)")
+	f.BoolVar(&wo.Opencode, "opencode", false, "follow an opencode session of DIR (its todowrite list)")
+	f.BoolVar(&wo.ClaudeTasks, "claude-tasks", false, "follow a Claude Code task list LIST (~/.claude/tasks/LIST; default: CLAUDE_CODE_TASK_LIST_ID, or the newest session's)")
+	f.BoolVar(&wo.All, "all", false, "show every live plan on this machine: todo-shell, Claude Code sessions and task lists, Codex, Gemini CLI")
+	cmd.MarkFlagsMutuallyExclusive("claude", "codex", "gemini", "opencode", "claude-tasks", "all")
 	f.BoolVar(&wo.Once, "once", false, "print the panel once and exit")
 	f.BoolVar(&wo.JSON, "json", false, "print each plan version as a JSON line as it happens")
 	return cmd
@@ -97,6 +114,9 @@ func claudeRoot(getenv func(string) string) (string, error) {
 
 // watchTarget turns the options into what to follow.
 func watchTarget(wo *WatchOptions) (follow.Target, string, error) {
+	if t, what, ok, err := agentTarget(wo); ok {
+		return t, what, err
+	}
 	if wo.Claude {
 		dir := wo.Arg
 		if dir == "" {
@@ -122,10 +142,13 @@ func watchTarget(wo *WatchOptions) (follow.Target, string, error) {
 			return nil, "", &UsageError{err}
 		}
 	}
-	return follow.Session{Dir: wo.OffloadDir, ID: wo.Arg}, "sessions in " + wo.OffloadDir, nil
+	return follow.Session{Dir: wo.OffloadDir, ID: wo.Arg, Newest: !wo.JSON}, "sessions in " + wo.OffloadDir, nil
 }
 
 func watchRun(wo *WatchOptions) error {
+	if wo.All {
+		return watchAll(wo)
+	}
 	limits, err := limitsOf(wo.Options)
 	if err != nil {
 		return err
@@ -135,7 +158,7 @@ func watchRun(wo *WatchOptions) error {
 		return err
 	}
 	out := wo.Streams.Out
-	if wo.Once && !wo.Claude && wo.Arg != "" {
+	if wo.Once && !wo.Claude && !wo.Codex && !wo.Gemini && !wo.ClaudeTasks && wo.Arg != "" {
 		// Asked once about one session: a session that is not there is an
 		// error, not an empty plan (a typo would look like "no plan yet").
 		if _, err := os.Stat(filepath.Join(wo.OffloadDir, wo.Arg)); err != nil {
@@ -150,6 +173,9 @@ func watchRun(wo *WatchOptions) error {
 			}
 			return fmt.Errorf("watch: %w", err)
 		}
+		for _, w := range u.Warnings {
+			fmt.Fprintln(wo.Streams.ErrOut, "todo-shell: warning: "+w)
+		}
 		if wo.JSON {
 			if u.Version == nil {
 				return nil
@@ -159,11 +185,11 @@ func watchRun(wo *WatchOptions) error {
 				prev = u.New[n-2]
 			}
 			v := u.Version
-			_, err := out.Write(append(plan.AppendRecord(nil, v, plan.Changes(prev, v), plan.Problems(v.Todos, limits)), '\n'))
+			_, err := out.Write(append(plan.AppendRecord(nil, v, plan.Changes(prev, v), plan.Check(v, limits)), '\n'))
 			return err
 		}
 		st, width := watchStyles(wo, out)
-		_, err = io.WriteString(out, panelText(u.Version, width, &st)+"\n")
+		_, err = io.WriteString(out, updateText(u, width, &st)+"\n")
 		return err
 	}
 
@@ -202,10 +228,23 @@ func watchRun(wo *WatchOptions) error {
 
 	screen := live.NewScreen(out)
 	defer screen.Close()
+	var prog *termprogress.Progress
+	if termprogress.Enabled(wo.NoProgress, wo.Getenv) {
+		prog = termprogress.New(out, termprogress.SupportsBar(wo.Getenv))
+		defer prog.Close()
+	}
 	var last follow.Update
+	lastWarning := "" // the newest file or line skipped, kept in the header
 	draw := func() {
-		head := st.Dim.Render(watchHeader(last, what))
-		screen.Draw(head + "\n" + panelText(last.Version, width, &st))
+		head := watchHeader(last, what)
+		if lastWarning != "" {
+			head += " · " + render.Sanitize(lastWarning)
+		}
+		head = st.Dim.Render(head)
+		screen.Draw(head + "\n" + updateText(last, width, &st))
+		if prog != nil && last.Version != nil {
+			prog.Set(last.Version.Todos)
+		}
 	}
 	draw()
 	for {
@@ -214,6 +253,9 @@ func watchRun(wo *WatchOptions) error {
 			last = u
 			// Take every update already queued: draw only the newest.
 			for more := true; more; {
+				if n := len(u.Warnings); n > 0 {
+					lastWarning = u.Warnings[n-1]
+				}
 				select {
 				case u = <-updates:
 					last = u
@@ -251,20 +293,32 @@ func watchLines(ctx context.Context, wo *WatchOptions, updates <-chan follow.Upd
 	var prev *plan.Version
 	var buf []byte
 	source := ""
+	saidNoPlan := false
 	for {
 		select {
 		case u := <-updates:
+			for _, line := range append(u.Warnings, u.Note) {
+				if line != "" {
+					fmt.Fprintln(wo.Streams.ErrOut, "todo-shell: watch: "+line)
+				}
+			}
 			if u.Source != source {
 				prev, source = nil, u.Source
 			}
-			if wo.JSON {
+			switch {
+			case wo.JSON:
 				for _, v := range u.New {
-					buf = plan.AppendRecord(buf[:0], v, plan.Changes(prev, v), plan.Problems(v.Todos, limits))
+					buf = plan.AppendRecord(buf[:0], v, plan.Changes(prev, v), plan.Check(v, limits))
 					buf = append(buf, '\n')
 					_, _ = w.Write(buf) // a bufio.Writer keeps its first error: the Flush below reports it
 					prev = v
 				}
-			} else if len(u.New) > 0 || u.Version == nil {
+			case u.NoPlan && u.Version == nil:
+				if !saidNoPlan { // once, not at every line the session adds
+					fmt.Fprintf(w, "%s\n%s\n\n", watchHeader(u, ""), updateText(u, 80, &st))
+					saidNoPlan = true
+				}
+			case len(u.New) > 0 || u.Version == nil:
 				fmt.Fprintf(w, "%s\n%s\n\n", watchHeader(u, ""), panelText(u.Version, 80, &st))
 			}
 			if err := w.Flush(); err != nil {
@@ -283,16 +337,19 @@ func watchHeader(u follow.Update, what string) string {
 		if what == "" {
 			return "no session yet"
 		}
-		return "no session yet in " + what
+		return render.Sanitize("no session yet in " + what)
 	}
 	s := "watching " + u.Source
 	if u.Version != nil {
 		s += " · v" + fmt.Sprint(u.Version.N)
 	}
+	if u.Note != "" {
+		s += " · " + u.Note
+	}
 	if what != "" {
 		s += " · q quits"
 	}
-	return s
+	return render.Sanitize(s)
 }
 
 // panelText is the task box of v, or the waiting line.
@@ -300,7 +357,15 @@ func panelText(v *plan.Version, width int, st *render.Styles) string {
 	if v == nil || len(v.Todos) == 0 {
 		return st.Dim.Render(waitingText)
 	}
-	return strings.TrimSuffix(render.TaskBox(todo.Snapshot{Items: v.Todos, Version: uint64(v.N)}, width, st), "\n")
+	return strings.TrimSuffix(render.TaskBox(todo.Snapshot{Items: plan.Display(v), Version: uint64(v.N)}, width, st), "\n")
+}
+
+// updateText is the panel of an update, or why there is none.
+func updateText(u follow.Update, width int, st *render.Styles) string {
+	if u.Version == nil && u.NoPlan {
+		return st.Dim.Render(noPlanText)
+	}
+	return panelText(u.Version, width, st)
 }
 
 // watchStyles returns the styles and width to draw with on out.

@@ -242,7 +242,7 @@ func TestPromptShowsDirAfterCd(t *testing.T) {
 func TestHistoryKeepsMultiLineCommands(t *testing.T) {
 	sh := startREPL(t, 24, 100)
 	sh.send("printf '%s|' 'line1\r")
-	sh.waitFor(t, "\n    …", 5*time.Second) // the open quote went on to a new line
+	sh.waitFor(t, "\n   '>", 5*time.Second) // the open quote went on to a new line, which says so
 	sh.send("line2'\r")
 	sh.output(t, "line1\nline2|", 5*time.Second)
 	sh.send("\x1b[A")

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -413,4 +414,144 @@ func TestMCPWritesTheSessionFiles(t *testing.T) {
 	if err != nil || !jsonEqual(t, bytes.TrimSpace(out), []byte(list)) {
 		t.Fatalf("resumed: %s (%v)", out, err)
 	}
+}
+
+// rawMCP starts 'todo-shell mcp' and initializes it over raw JSON lines.
+func rawMCP(t *testing.T) (send func(string), next func() map[string]any, raw func() string) {
+	t.Helper()
+	cmd := exec.Command(binary, "mcp", "--offload-dir", t.TempDir())
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); cmd.Wait() })
+	lines := bufio.NewScanner(stdout)
+	lines.Buffer(nil, 1<<20)
+	raw = func() string {
+		t.Helper()
+		if !lines.Scan() {
+			t.Fatalf("no answer: %v", lines.Err())
+		}
+		return lines.Text()
+	}
+	next = func() map[string]any {
+		t.Helper()
+		var m map[string]any
+		text := raw()
+		if err := json.Unmarshal([]byte(text), &m); err != nil {
+			t.Fatalf("answer %q: %v", text, err)
+		}
+		return m
+	}
+	send = func(s string) { stdin.Write([]byte(s + "\n")) }
+	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if m := next(); m["result"] == nil {
+		t.Fatalf("initialize: %v", m)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return send, next, raw
+}
+
+// TestMCPIDsEchoedExactly: ids sent together that the SDK reads as one
+// integer (1, 1.5, 1.9) each get their own response, and every id (1e30,
+// strings) comes back exactly as sent.
+func TestMCPIDsEchoedExactly(t *testing.T) {
+	send, _, raw := rawMCP(t)
+	ids := []string{`1`, `1.5`, `1.9`, `1e30`, `"1"`, `"a b"`, `-7`}
+	for _, id := range ids {
+		send(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"TodoRead","arguments":{}}}`)
+	}
+	send(`{"jsonrpc":"2.0","id":"last","method":"ping"}`)
+	var got []string
+	for {
+		var m struct{ ID json.RawMessage }
+		json.Unmarshal([]byte(raw()), &m)
+		if string(m.ID) == `"last"` {
+			break
+		}
+		got = append(got, string(m.ID))
+	}
+	slices.Sort(got)
+	want := slices.Clone(ids)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("ids back %q, want %q", got, want)
+	}
+}
+
+// TestMCPDeepRequestIsRejectedAndServingGoesOn: a request nested 5000 deep
+// gets a JSON-RPC error with its id; the session goes on.
+func TestMCPDeepRequestIsRejectedAndServingGoesOn(t *testing.T) {
+	send, next, _ := rawMCP(t)
+	send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"TodoRead","arguments":{"x":` +
+		strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}}}`)
+	m := next()
+	if e, _ := m["error"].(map[string]any); e == nil || e["code"] != -32600.0 || m["id"] != 5.0 {
+		t.Fatalf("deep request: %v", m)
+	}
+	send(`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"TodoRead","arguments":{}}}`)
+	if m := next(); m["id"] != 6.0 || m["result"] == nil {
+		t.Fatalf("the session did not go on: %v", m)
+	}
+}
+
+// TestMCPFaultClientNeverReads: a client that sends calls and never reads
+// its answers for 10 s: the server stops reading after a bounded number of
+// calls, its peak memory under 200 MiB, instead of queueing answers without
+// end (1.7 GB after 165 k calls).
+func TestMCPFaultClientNeverReads(t *testing.T) {
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	cmd := exec.Command(binary, "mcp", "--offload-dir", t.TempDir())
+	cmd.Stdin, cmd.Stdout = inR, outW
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	inR.Close()
+	outW.Close()
+	defer func() { inW.Close(); outR.Close(); cmd.Wait() }()
+	call := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"TodoRead","arguments":{}}}` + "\n")
+	var batch []byte
+	batch = append(batch, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`+"\n"...)
+	batch = append(batch, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"...)
+	for len(batch) < 1<<20 {
+		batch = append(batch, call...)
+	}
+	// The answers to a few thousand calls fill the pipes and buffers on
+	// the way; a server without backpressure goes on taking calls (and
+	// memory) for as long as the client sends them.
+	const most = 10_000
+	sent := 0
+	for deadline := time.Now().Add(10 * time.Second); sent < most && time.Now().Before(deadline); {
+		inW.SetWriteDeadline(time.Now().Add(time.Second))
+		n, err := inW.Write(batch)
+		sent += n / len(call)
+		if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Fatal(err)
+		}
+	}
+	peak := peakRSS(t, cmd.Process.Pid)
+	t.Logf("the server took about %d calls whose answers were never read; its peak RSS %d MiB", sent, peak>>20)
+	if sent >= most || peak > 200<<20 {
+		t.Fatalf("the server took %d calls without their answers being read, peak RSS %d MiB", sent, peak>>20)
+	}
+}
+
+// peakRSS is the process's peak resident set (VmHWM) in bytes.
+func peakRSS(t *testing.T, pid int) int64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			var kb int64
+			fmt.Sscan(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), &kb)
+			return kb << 10
+		}
+	}
+	t.Fatal("no VmHWM")
+	return 0
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/todo-shell/todo-shell/tools"
@@ -14,4 +15,43 @@ func Preview(o *tools.Offloaded) (lines []string, more int) {
 		lines = strings.Split(p, "\n")
 	}
 	return lines, max(o.Lines-len(lines), 0)
+}
+
+// Preview sizes: the first and the last lines of a long offloaded result.
+const (
+	PreviewHead = 5
+	PreviewTail = 5
+)
+
+// PreviewAround is the preview of an offloaded result that shows its end
+// too (a build or test failure is at the end): the first PreviewHead lines
+// of the preview, how many lines it leaves out, and the last lines of the
+// full text (last, read from its file; the trailer line of a failed
+// command left out). With no last lines, or a text short enough for the
+// preview to hold it all, it is Preview's.
+func PreviewAround(o *tools.Offloaded, last []string) (head []string, more int, tail []string) {
+	lines, more := Preview(o)
+	if more == 0 || len(last) == 0 {
+		return lines, more, nil
+	}
+	head = lines[:min(PreviewHead, len(lines))]
+	tail = last[max(len(last)-PreviewTail, 0):]
+	rest := o.Lines - len(head) // lines after the head
+	if len(tail) > rest {
+		tail = tail[len(tail)-rest:]
+	}
+	return head, rest - len(tail), tail
+}
+
+// PreviewText is the preview as shown in a terminal: the head, "… N more
+// lines", the tail, one line each (not neutralised).
+func PreviewText(head []string, more int, tail []string) []string {
+	lines := append([]string(nil), head...)
+	switch {
+	case more == 1:
+		lines = append(lines, "… 1 more line")
+	case more > 1:
+		lines = append(lines, fmt.Sprintf("… %d more lines", more))
+	}
+	return append(lines, tail...)
 }

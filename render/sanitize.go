@@ -20,12 +20,13 @@ func Sanitize(s string) string {
 	if isPlain(s) {
 		return s
 	}
-	return sanitize(s, false)
+	return sanitize(s, false, false)
 }
 
 // SanitizeOutput makes a command's output safe to draw while keeping its
 // lines: escape sequences (colors, cursor moves) are removed, CRLF and lone
-// CR end lines, tabs become spaces, and what remains is neutralised as by
+// CR end lines, tabs become spaces up to the next multiple of eight columns
+// (as a terminal's tab stops), and what remains is neutralised as by
 // Sanitize.
 func SanitizeOutput(s string) string {
 	if isPlain(s) {
@@ -35,7 +36,68 @@ func SanitizeOutput(s string) string {
 		s = ansi.Strip(s)
 	}
 	s = strings.ReplaceAll(s, "\r\n", "\n")
-	return sanitize(s, true)
+	return sanitize(s, true, false)
+}
+
+// SanitizeOutputColors is SanitizeOutput keeping a command's colours and
+// styles, as a terminal shows them: SGR sequences (ESC [ … m) pass, every
+// other escape sequence (cursor moves, clearing, titles, the clipboard) is
+// removed, and a reset ends text that set any.
+func SanitizeOutputColors(s string) string {
+	if isPlain(s) {
+		return s
+	}
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	out := sanitize(s, true, true)
+	if strings.IndexByte(out, 0x1b) >= 0 {
+		out += "\x1b[0m"
+	}
+	return out
+}
+
+// escape measures the escape sequence at the start of s (which begins
+// with ESC): its length, and whether it is SGR (colours and styles only).
+// An unterminated sequence runs to the end of s.
+func escape(s string) (n int, sgr bool) {
+	if len(s) < 2 {
+		return len(s), false
+	}
+	switch s[1] {
+	case '[':
+		for i := 2; i < len(s); i++ {
+			c := s[i]
+			switch {
+			case c >= 0x40 && c <= 0x7e:
+				return i + 1, c == 'm' && plainParams(s[2:i])
+			case c < 0x20 || c > 0x7e:
+				return i, false // not a sequence: stop before it
+			}
+		}
+		return len(s), false
+	case ']', 'P', 'X', '^', '_':
+		for i := 2; i < len(s); i++ {
+			if s[i] == 0x07 {
+				return i + 1, false
+			}
+			if s[i] == 0x1b {
+				return min(i+2, len(s)), false
+			}
+		}
+		return len(s), false
+	case '(', ')', '*', '+', '-', '.', '/', '#', '%', ' ':
+		return min(3, len(s)), false
+	}
+	return 2, false
+}
+
+// plainParams reports whether CSI parameters are digits, ';' and ':' only.
+func plainParams(p string) bool {
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; (c < '0' || c > '9') && c != ';' && c != ':' {
+			return false
+		}
+	}
+	return true
 }
 
 // isPlain reports whether s is printable ASCII, and newlines.
@@ -48,9 +110,16 @@ func isPlain(s string) bool {
 	return strings.IndexByte(s, '\n') < 0
 }
 
-func sanitize(s string, keepLines bool) string {
+// tabStop is the distance between a terminal's tab stops.
+const tabStop = 8
+
+// tabSpaces are enough spaces for one tab.
+const tabSpaces = "        "
+
+func sanitize(s string, keepLines, keepSGR bool) string {
 	var b strings.Builder
 	b.Grow(len(s) + 8)
+	col := 0 // the column of the next character, for tabs
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
@@ -61,18 +130,32 @@ func sanitize(s string, keepLines bool) string {
 				} else {
 					b.WriteByte(' ')
 				}
+				col = 0
+			case c == 0x1b && keepSGR:
+				n, sgr := escape(s[i:])
+				if sgr {
+					b.WriteString(s[i : i+n])
+				}
+				i += n
+				continue
 			case c == '\t':
 				if keepLines {
-					b.WriteString("    ")
+					n := tabStop - col%tabStop
+					b.WriteString(tabSpaces[:n])
+					col += n
 				} else {
 					b.WriteByte(' ')
+					col++
 				}
 			case c < 0x20:
 				b.WriteRune(0x2400 + rune(c))
+				col++
 			case c == 0x7f:
 				b.WriteRune(0x2421)
+				col++
 			default:
 				b.WriteByte(c)
+				col++
 			}
 			i++
 			continue
@@ -84,8 +167,12 @@ func sanitize(s string, keepLines bool) string {
 			r >= 0x202a && r <= 0x202e,
 			r >= 0x2066 && r <= 0x2069:
 			b.WriteRune(utf8.RuneError)
+			col++
 		default:
 			b.WriteString(s[i : i+size])
+			if keepLines {
+				col += ansi.StringWidth(s[i : i+size])
+			}
 		}
 		i += size
 	}

@@ -9,7 +9,10 @@ import (
 // WrapHelp wraps help text to width cells at word boundaries. A line laid
 // out as a two-column entry ("  /help      this help") continues under its
 // second column; any other line continues under its own indentation. A word
-// longer than the width is cut.
+// longer than the width is cut. A line with double quotes (a JSON example)
+// is never broken inside a quoted string: it breaks at spaces and after
+// commas outside strings only, and a piece that does not fit stays whole,
+// so an example copied from the help still parses.
 func WrapHelp(text string, width int) string {
 	if width <= 0 {
 		return text
@@ -28,8 +31,22 @@ func WrapHelp(text string, width int) string {
 				indent = 0
 			}
 		}
-		body := ansi.Wrap(line[indent:], width-indent, "")
-		rows := strings.Split(body, "\n")
+		var rows []string
+		if strings.Contains(line[indent:], `"`) {
+			rows = wrapOutsideStrings(line[indent:], width-indent)
+			// A piece too wide for the hanging column: under the line's
+			// own indentation, then at the margin.
+			for _, in := range []int{leadingSpaces(line), 0} {
+				if in >= indent || widest(rows) <= width-indent {
+					continue
+				}
+				indent = in
+				rows = wrapOutsideStrings(strings.TrimLeft(line[indent:], " "), width-indent)
+				rows[0] = line[indent:len(line)-len(strings.TrimLeft(line[indent:], " "))] + rows[0]
+			}
+		} else {
+			rows = strings.Split(ansi.Wrap(line[indent:], width-indent, ""), "\n")
+		}
 		pad := strings.Repeat(" ", indent)
 		for i, r := range rows {
 			r = strings.TrimRight(r, " ")
@@ -63,4 +80,65 @@ func hangingIndent(line string) int {
 
 func leadingSpaces(s string) int {
 	return len(s) - len(strings.TrimLeft(s, " "))
+}
+
+// wrapOutsideStrings wraps text to width cells, breaking only outside
+// double-quoted strings: at a space (dropped) or after a comma. A piece
+// longer than width is left whole.
+func wrapOutsideStrings(text string, width int) []string {
+	var pieces []string // each ends where a row may end; a space piece is a break that drops the space
+	start, inStr, esc := 0, false, false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case esc:
+			esc = false
+		case inStr && c == '\\':
+			esc = true
+		case c == '"':
+			inStr = !inStr
+		case !inStr && c == ' ':
+			pieces = append(pieces, text[start:i], " ")
+			start = i + 1
+		case !inStr && c == ',' && i+1 < len(text) && text[i+1] != ' ':
+			pieces = append(pieces, text[start:i+1])
+			start = i + 1
+		}
+	}
+	pieces = append(pieces, text[start:])
+	var rows []string
+	var row strings.Builder
+	rowW, pendingSpace := 0, false
+	for _, p := range pieces {
+		if p == " " {
+			pendingSpace = true
+			continue
+		}
+		w := ansi.StringWidth(p)
+		sep := 0
+		if pendingSpace && rowW > 0 {
+			sep = 1
+		}
+		if rowW > 0 && rowW+sep+w > width {
+			rows = append(rows, row.String())
+			row.Reset()
+			rowW, sep = 0, 0
+		}
+		if sep == 1 {
+			row.WriteByte(' ')
+		}
+		row.WriteString(p)
+		rowW += sep + w
+		pendingSpace = false
+	}
+	return append(rows, row.String())
+}
+
+// widest is the width of the widest row.
+func widest(rows []string) int {
+	w := 0
+	for _, r := range rows {
+		w = max(w, ansi.StringWidth(r))
+	}
+	return w
 }

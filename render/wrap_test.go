@@ -36,3 +36,34 @@ func TestWrapHelp(t *testing.T) {
 		})
 	}
 }
+
+// TestWrapHelpNeverBreaksJSONStrings: a JSON example wraps at commas and
+// spaces outside its strings, at 80 and 60 columns, and every row of it
+// that was one JSON line joins back into the same JSON (issue 16.16).
+func TestWrapHelpNeverBreaksJSONStrings(t *testing.T) {
+	line := `  {"content":"Analyze requirements","activeForm":"Analyzing requirements","status":"completed"},`
+	prose := `Returns {"success":true,"count":3}; in the shell: Todo list updated: 1 completed, 1 in_progress, 1 pending`
+	for _, width := range []int{79, 59, 40} {
+		for _, text := range []string{line, prose} {
+			rows := strings.Split(WrapHelp(text, width), "\n")
+			for _, r := range rows {
+				if strings.Count(r, `"`)%2 != 0 {
+					t.Errorf("width %d: a row breaks a string: %q", width, r)
+				}
+				if ansi.StringWidth(r) > width {
+					t.Errorf("width %d: row %q is wider", width, r)
+				}
+			}
+			var joined strings.Builder
+			for i, r := range rows {
+				if i > 0 && !strings.HasSuffix(rows[i-1], ",") {
+					joined.WriteByte(' ')
+				}
+				joined.WriteString(strings.TrimLeft(r, " "))
+			}
+			if got := joined.String(); got != strings.TrimLeft(text, " ") {
+				t.Errorf("width %d: rows join to %q", width, got)
+			}
+		}
+	}
+}

@@ -37,7 +37,7 @@ const maxListRows = 10
 
 // startSearch is Ctrl+R: search the history backwards from the newest.
 func (m Model) startSearch() (tea.Model, tea.Cmd) {
-	m.search = &searchState{s: histfile.NewSearch(m.history.entries()), draft: m.input.Value()}
+	m.search = &searchState{s: histfile.NewSearch(m.history.entries()), draft: m.text()}
 	m.tab = nil
 	return m, nil
 }
@@ -132,7 +132,11 @@ func (m Model) tabKey() (tea.Model, tea.Cmd) {
 		t.list = complete.Columns(names, max(m.width-1, 10), rows)
 	}
 	m.tab = t
-	m.setInputCursor(value, t.end)
+	at := t.end
+	if c := res.Candidates[0]; len(res.Candidates) == 1 && c.Cursor > 0 && ins == c.Insert {
+		at = res.Start + c.Cursor // inside the template, where typing starts
+	}
+	m.setInputCursor(value, at)
 	return m, nil
 }
 
@@ -145,11 +149,11 @@ func (m Model) tabList() string {
 }
 
 // inputValue is the text being typed.
-func (m Model) inputValue() string { return m.input.Value() }
+func (m Model) inputValue() string { return m.text() }
 
 // inputCursor is the cursor's byte offset in the input.
 func (m Model) inputCursor() int {
-	lines := strings.Split(m.input.Value(), "\n")
+	lines := strings.Split(m.text(), "\n")
 	row := min(m.input.Line(), len(lines)-1)
 	off := 0
 	for _, l := range lines[:row] {
@@ -164,9 +168,9 @@ func (m Model) inputCursor() int {
 // setInputCursor replaces the text and puts the cursor at byte offset at.
 func (m *Model) setInputCursor(v string, at int) {
 	at = min(at, len(v))
-	m.input.SetValue(v[:at]) // the cursor at the end
+	m.input.SetValue(toInput(v[:at])) // the cursor at the end
 	if rest := v[at:]; rest != "" {
-		m.input.InsertString(rest)
+		m.input.InsertString(toInput(rest))
 		for range strings.Count(rest, "\n") {
 			m.input.CursorUp()
 		}
@@ -195,8 +199,11 @@ func (m Model) frontBuiltin(line router.Line) (Model, tea.Cmd, bool) {
 		}
 		return m, m.println(costText(m.spent)), true
 	case "help":
-		b := m.cfg.Shell.Builtin(line)
-		return m, m.println(render.WrapHelp(b.Stdout, max(m.width-1, 20))), true
+		text := m.cfg.Shell.Builtin(line).Stdout
+		if m.cfg.Agent != nil { // plain lines are prompts, not bash
+			text = router.AgentHelpText()
+		}
+		return m, m.println(render.WrapHelp(text, max(m.width-1, 20))), true
 	case "offloads":
 		// Counting lines reads every file: off the event loop.
 		dir, cmds := m.offloadDir(), maps.Clone(m.offloaded)

@@ -26,8 +26,6 @@ import (
 	"github.com/todo-shell/todo-shell/tools/toolset"
 )
 
-type todoItem = todo.Item
-
 // deltaAgent answers every prompt with its deltas, then the whole text.
 // With gate set, it waits for it to close after the first delta.
 type deltaAgent struct {
@@ -147,7 +145,9 @@ func TestTabCompletion(t *testing.T) {
 			Builtins: []string{"/help", "/history", "/tools"},
 			Commands: []string{"TodoWrite", "TodoRead"},
 			Dir:      func() string { return dir },
-			Todos:    func() []todoItem { return c.Store.Snapshot().Items },
+			Arg: func(string) (string, string, bool) {
+				return todo.EditableArg(c.Store.Snapshot().Items), "the current list", true
+			},
 		}
 	})
 	tm.Type("/he")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/todo-shell/todo-shell/router"
 	"github.com/todo-shell/todo-shell/tools"
+	"github.com/todo-shell/todo-shell/tools/bash"
 )
 
 // Terminal is the terminal the shell can hand to another program: Release
@@ -108,7 +109,7 @@ func (m Model) runAttached(id int, text string) tea.Cmd {
 	input, _ := json.Marshal(struct {
 		Command string `json:"command"`
 	}{text})
-	use := tools.ToolUse{Type: "tool_use", ID: tools.NewToolUseID(), Name: "Bash", Input: input}
+	use := tools.ToolUse{Type: "tool_use", ID: tools.NewToolUseID(), Name: bash.Name, Input: input}
 	c := exec.Command(bashPath(), "-c", text)
 	c.Dir = m.cfg.Dir()
 	c.Env = os.Environ()

@@ -72,6 +72,12 @@ type Config struct {
 	// Transcript, when set, receives a copy of every block printed into the
 	// scrollback (tests use it; it must not block).
 	Transcript io.Writer
+
+	// CommandColors gives bash lines a pseudo-terminal of the shell's width
+	// to write to, and shows their colours (SGR only; every other escape
+	// sequence stays neutralised). Off, commands write to a pipe and their
+	// output is shown plain. Results stay plain either way.
+	CommandColors bool
 }
 
 // Tunables of the live area.
@@ -99,6 +105,7 @@ type Model struct {
 
 	history  history
 	queue    []string // complete commands waiting for the running one
+	dropped  int      // queued commands Ctrl+C dropped, said under the output
 	snap     todo.Snapshot
 	panels   *panelCache // the task panel drawn last, shared by copies
 	running  *run
@@ -110,7 +117,8 @@ type Model struct {
 	exitCode int    // the status the shell leaves with
 	frame    string // with a Screen: the live area drawn after the last update
 
-	inputScrolls bool // the input has more rows than it shows
+	inputScrolls bool     // the input has more rows than it shows
+	rowPrompts   []string // the prompt of each row of the input, nil for one line
 	typing       *typingGate
 
 	prompt    promptState
@@ -181,10 +189,11 @@ type (
 	todosChangedMsg struct{ snap todo.Snapshot }
 	outputMsg       struct{ id int }
 	runDoneMsg      struct {
-		id     int
-		out    router.Output
-		dir    string // the working directory after the line
-		branch string // its git branch
+		id      int
+		out     router.Output
+		dir     string // the working directory after the line
+		branch  string // its git branch
+		colored bool   // out.Stdout is the command's own output, colours included
 	}
 )
 
@@ -217,12 +226,26 @@ func waitOutput(id int, t *tailBuffer) tea.Cmd {
 // runLine runs a classified line through the shell and reads the working
 // directory it left. Only here, off the event loop, is dir called: it waits
 // for the running command.
-func runLine(ctx context.Context, sh *router.Shell, dir func() string, id int, line router.Line, t *tailBuffer) tea.Cmd {
+//
+// With cols > 0 a bash line writes to a pseudo-terminal that wide, and
+// when its output (short enough to show) holds escape sequences, Stdout
+// is that output as written, for its colours: the result itself is plain.
+func runLine(ctx context.Context, sh *router.Shell, dir func() string, id int, line router.Line, t *tailBuffer, cols int) tea.Cmd {
 	return func() tea.Msg {
+		colors := cols > 0 && line.Kind == router.Bash
+		if colors {
+			ctx = bash.WithTerminal(ctx, cols)
+		}
 		out := sh.Run(ctx, line, t)
 		t.close()
+		colored := false
+		if out.Offloaded != nil {
+			out.Offloaded = withTail(out) // reads the file: here, off the event loop
+		} else if all, ok := t.whole(); colors && ok && strings.IndexByte(all, 0x1b) >= 0 {
+			out.Stdout, colored = strings.TrimSuffix(all, "\n"), true
+		}
 		d := dir()
-		return runDoneMsg{id: id, out: out, dir: d, branch: gitinfo.Branch(d)}
+		return runDoneMsg{id: id, out: out, dir: d, branch: gitinfo.Branch(d), colored: colored}
 	}
 }
 
@@ -317,10 +340,17 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.prompt.status = msg.out.ExitCode
 		m.layout()
+		if !msg.colored { // only a command's own colours are shown
+			msg.out.Stdout, msg.out.Stderr = stripEscapes(msg.out.Stdout), stripEscapes(msg.out.Stderr)
+		}
 		if msg.out.Help {
 			msg.out.Stdout = render.WrapHelp(msg.out.Stdout, max(m.width-1, 20))
 		}
 		printed := m.println(m.formatOutput(msg.out))
+		if n := m.dropped; n > 0 {
+			m.dropped = 0
+			printed = tea.Sequence(printed, m.println(m.styles.Dim.Render(fmt.Sprintf("Dropped %d queued %s", n, plural(n, "command", "commands")))))
+		}
 		if code, ok := shellExited(msg.out); ok { // the line ran `exit N`
 			m.queue = nil
 			next, quit := m.quit()
@@ -372,7 +402,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if msg.Type == tea.KeySpace {
 			msg.Runes = []rune{' '}
 		}
-		m.input.InsertString(normalizeNewlines(string(msg.Runes)))
+		m.input.InsertString(toInput(normalizeNewlines(string(msg.Runes))))
 		m.layout()
 		return m, nil
 	}
@@ -393,15 +423,18 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	case matches(msg, m.keys.Submit):
-		if text := m.input.Value(); !router.Incomplete(text) {
+		if text := m.text(); router.Waiting(text) == "" {
 			return m.submit(text)
 		}
-		m.input.InsertString("\n") // an open quote: go on on the next line
+		// An open quote, a trailing backslash, a here-document: go on on
+		// the next line.
+		m.input.InsertString("\n")
 		m.layout()
 		return m, nil
 	case matches(msg, m.keys.Prev) && m.input.Line() == 0:
-		if text, ok := m.history.prev(m.input.Value()); ok {
+		if text, ok := m.history.prev(m.text()); ok {
 			m.setInput(text)
+			m.toFirstRow() // the next Up goes on to the older entry
 		}
 		return m, nil
 	case matches(msg, m.keys.Next) && m.input.Line() == m.input.LineCount()-1:
@@ -435,7 +468,7 @@ func normalizeNewlines(s string) string {
 
 // setInput replaces the input with text, the cursor at its end.
 func (m *Model) setInput(text string) {
-	m.input.SetValue(text) // leaves the cursor at the end
+	m.input.SetValue(toInput(text)) // leaves the cursor at the end
 	m.layout()
 }
 
@@ -446,7 +479,10 @@ func (m Model) finish(printed tea.Cmd) (tea.Model, tea.Cmd) {
 	}
 	next := m.queue[0]
 	m.queue = m.queue[1:]
-	echo := m.println(m.echoText(next)) // shown dim under the running one until now
+	var echo tea.Cmd
+	if !m.clears(next) {
+		echo = m.println(m.echoText(next)) // shown dim under the running one until now
+	}
 	m, start := m.execute(next)
 	return m, tea.Sequence(printed, echo, start)
 }
@@ -459,12 +495,11 @@ func (m Model) interrupt() (tea.Model, tea.Cmd) {
 	case m.running != nil:
 		m.running.cancel()
 		m.hint = "Interrupting…"
-		var note tea.Cmd
-		if n := len(m.queue); n > 0 {
-			m.queue = nil
-			note = m.println(m.styles.Dim.Render(fmt.Sprintf("Dropped %d queued %s", n, plural(n, "command", "commands"))))
-		}
-		return m, note
+		// Said under the interrupted command's output, when it ends.
+		m.dropped += len(m.queue)
+		m.queue = nil
+		m.layout()
+		return m, nil
 	case m.input.Value() != "":
 		m.input.Reset()
 		m.history.reset()
@@ -518,6 +553,10 @@ func (m Model) submit(text string) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	}
+	if m.clears(text) { // leaves the prompt alone at the top, as in bash
+		m.layout()
+		return m.execute(text)
+	}
 	echo := m.println(m.echoText(text))
 	if strings.TrimSpace(text) == "" {
 		m.layout()
@@ -532,8 +571,14 @@ func (m Model) submit(text string) (tea.Model, tea.Cmd) {
 // after its prompt.
 func (m Model) echoText(text string) string {
 	lines := strings.Split(text, "\n")
+	main := m.linePrompt(0)
+	labels := waitLabels(text)
 	for i, l := range lines {
-		lines[i] = m.styles.Prompt.Render(m.linePrompt(i)) + render.Sanitize(l)
+		p := main
+		if i > 0 {
+			p = labelledPrompt(main, labels[i])
+		}
+		lines[i] = m.styles.Prompt.Render(p) + render.Sanitize(l)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -562,7 +607,12 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 		case router.ActionTrace:
 			m.trace = b.Trace
 		}
-		return m, m.println(m.formatText(b.Stdout, b.Stderr))
+		return m, m.println(m.formatText(stripEscapes(b.Stdout), stripEscapes(b.Stderr)))
+	}
+	if line.Kind == router.Bash && (m.cfg.Agent == nil || line.Forced) && isClear(line.Text) {
+		m.prompt.status = 0 // as /clear and Ctrl+L: the shell clears, not the command
+		m.layout()
+		return m, m.clearScreen()
 	}
 	if line.Kind == router.Bash && (m.cfg.Agent == nil || line.Forced) && m.cfg.Interactive != nil && m.cfg.Interactive.Needs(line.Text) {
 		return m.attach(line.Text, text)
@@ -581,7 +631,7 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 		)
 	}
 	return m, tea.Batch(
-		runLine(ctx, m.cfg.Shell, m.cfg.Dir, r.id, line, r.tail),
+		runLine(ctx, m.cfg.Shell, m.cfg.Dir, r.id, line, r.tail, m.commandCols()),
 		waitOutput(r.id, r.tail),
 		m.spin.Tick,
 	)
@@ -630,7 +680,11 @@ func (m *Model) layout() {
 	pw := ansi.StringWidth(m.linePrompt(0))
 	m.input.SetPromptFunc(pw, m.linePrompt)
 	m.input.SetWidth(max(w-1, pw+2))
-	rows := m.inputRows(m.input.Width())
+	rows, prompts := m.inputRowPrompts(m.linePrompt(0), m.input.Width())
+	if prompts != nil || m.rowPrompts != nil {
+		m.rowPrompts = prompts
+		m.input.SetPromptFunc(pw, m.linePrompt) // bound to the new prompts
+	}
 	m.input.SetHeight(min(rows, maxInputRows))
 	m.inputScrolls = rows > m.input.Height()
 }
@@ -644,16 +698,6 @@ func (m *Model) scrollInput() {
 		m.input.View()
 		m.input, _ = m.input.Update(nil)
 	}
-}
-
-// inputRows counts the rows the input's text takes, soft-wrapped at width
-// as the textarea wraps it.
-func (m *Model) inputRows(width int) int {
-	rows := 0
-	for _, l := range strings.Split(m.input.Value(), "\n") {
-		rows += wrappedRows(l, max(width, 1))
-	}
-	return rows
 }
 
 // wrappedRows counts the rows bubbles/textarea's word wrap gives a line at
@@ -697,14 +741,18 @@ func runeWidth(r rune) int {
 	return ansi.StringWidth(string(r))
 }
 
-// linePrompt is the prompt (see promptParts) for the first line of the
-// input, and "… " aligned under it for the others.
-func (m Model) linePrompt(line int) string {
+// linePrompt is the prompt (see promptParts) for the first row of the
+// input; for the others, what the line waits for (see labelledPrompt) or
+// "… ", aligned under it.
+func (m Model) linePrompt(row int) string {
 	main := m.promptParts()
-	if line > 0 {
-		return continuationPrompt(main)
+	switch {
+	case row == 0:
+		return main
+	case row < len(m.rowPrompts):
+		return m.rowPrompts[row]
 	}
-	return main
+	return continuationPrompt(main)
 }
 
 // newInput returns the shell's multi-line input: no line numbers, no
@@ -748,4 +796,24 @@ func previewLines(out router.Output) (lines []string, more int) {
 
 // cleanOutput makes finished output safe to print, carriage returns
 // overwriting as in a terminal.
-func cleanOutput(s string) string { return render.SanitizeOutput(bash.ApplyCarriageReturns(s)) }
+// Colours and styles (SGR) pass: the text that may hold them is a command's
+// own output (see runLine); any other is stripped before (stripEscapes).
+func cleanOutput(s string) string { return render.SanitizeOutputColors(bash.ApplyCarriageReturns(s)) }
+
+// stripEscapes removes escape sequences from text that is not a command's
+// own output, so that cleanOutput shows it plain.
+func stripEscapes(s string) string {
+	if strings.IndexByte(s, 0x1b) < 0 {
+		return s
+	}
+	return ansi.Strip(s)
+}
+
+// commandCols is the width of the terminal commands write to, 0 for a
+// pipe (see Config.CommandColors).
+func (m Model) commandCols() int {
+	if !m.cfg.CommandColors {
+		return 0
+	}
+	return max(m.width, 20)
+}

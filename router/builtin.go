@@ -39,6 +39,20 @@ Keys
 Results of 1000 characters or more go to .offload/<session>/<tool_use_id>.md
 and are replaced by a one-line pointer.`
 
+// The lines of HelpText that agent mode tells otherwise.
+const (
+	helpIntro     = "Type a command and press Enter. Every line runs as a tool call."
+	helpBash      = "  anything else        runs with bash (start with ! to force bash)"
+	agentIntro    = "Type a prompt for Claude and press Enter; TodoWrite, TodoRead and !COMMAND run here as tool calls."
+	agentPrompted = "  anything else        a prompt to Claude\n  !COMMAND             runs COMMAND with bash"
+)
+
+// AgentHelpText is what /help prints in agent mode, where a plain line is
+// a prompt to Claude and bash needs a leading !.
+func AgentHelpText() string {
+	return strings.Replace(strings.Replace(HelpText, helpIntro, agentIntro, 1), helpBash, agentPrompted, 1)
+}
+
 // Action is what a builtin asks of the front end beyond printing.
 type Action int
 

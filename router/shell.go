@@ -48,7 +48,8 @@ func (s *Shell) Run(ctx context.Context, line Line, live io.Writer) Output {
 	}
 	switch line.Kind {
 	case Bash:
-		return s.runBash(ctx, line.Text)
+		out := s.runBash(ctx, line.Text)
+		return withHint(out, s.didYouMean(line.Text, out))
 	case Agent:
 		return s.runAgent(ctx, line)
 	}
@@ -93,10 +94,16 @@ func (s *Shell) runAgent(ctx context.Context, line Line) Output {
 		return Output{Stdout: strings.TrimRight(s.description(line.Name), "\n"), Help: true}
 	}
 	input, bad := s.Executor.ShellInput(line.Name, args)
+	var out Output
 	if bad != nil {
-		return output(tools.ShellCall{Form: *bad})
+		out = output(tools.ShellCall{Form: *bad})
+	} else {
+		out = output(s.Executor.ExecuteShell(ctx, s.newID(), line.Name, input, args))
 	}
-	return output(s.Executor.ExecuteShell(ctx, s.newID(), line.Name, input, args))
+	if out.ExitCode != 0 && strings.HasPrefix(out.Stderr, "Error: Invalid JSON format") && !strings.Contains(out.Stderr, "single quotes") {
+		out = withHint(out, unquotedJSONHint(line.Args, line.Name))
+	}
+	return out
 }
 
 func (s *Shell) description(name string) string {

@@ -142,3 +142,11 @@ func Incomplete(text string) bool {
 	s.Write(text)
 	return s.Incomplete()
 }
+
+// Waiting tells what a bash line typed so far waits for before it can run
+// (see Scanner.Waiting), here-documents included; "" when it is complete.
+func Waiting(text string) string {
+	s := Scanner{Heredocs: true}
+	s.Write(text)
+	return s.Waiting()
+}

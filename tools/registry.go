@@ -20,6 +20,7 @@ type registered struct {
 	handler Handler
 	shell   Shell      // nil: the generic shell form
 	summary Summarizer // nil: Name(input)
+	typing  ShellCompleter
 }
 
 // Tool is a tool as one value: its definition and its handler. A Tool may
@@ -37,7 +38,7 @@ func NewRegistry() *Registry {
 // Register adds a tool. A duplicate or empty name, or a nil handler, is an
 // error and changes nothing.
 func (r *Registry) Register(def Definition, h Handler) error {
-	return r.register(def, h, nil, nil)
+	return r.register(def, h, nil, nil, nil)
 }
 
 // Add adds t, as Register does; when t implements Shell, shells show its
@@ -45,10 +46,11 @@ func (r *Registry) Register(def Definition, h Handler) error {
 func (r *Registry) Add(t Tool) error {
 	sh, _ := t.(Shell)
 	sum, _ := t.(Summarizer)
-	return r.register(t.Definition(), t.Call, sh, sum)
+	typ, _ := t.(ShellCompleter)
+	return r.register(t.Definition(), t.Call, sh, sum, typ)
 }
 
-func (r *Registry) register(def Definition, h Handler, sh Shell, sum Summarizer) error {
+func (r *Registry) register(def Definition, h Handler, sh Shell, sum Summarizer, typ ShellCompleter) error {
 	if def.Name == "" {
 		return fmt.Errorf("register tool: empty name")
 	}
@@ -60,7 +62,7 @@ func (r *Registry) register(def Definition, h Handler, sh Shell, sum Summarizer)
 	if _, dup := r.tools[def.Name]; dup {
 		return fmt.Errorf("register tool %q: already registered", def.Name)
 	}
-	r.tools[def.Name] = registered{def: def, handler: h, shell: sh, summary: sum}
+	r.tools[def.Name] = registered{def: def, handler: h, shell: sh, summary: sum, typing: typ}
 	r.order = append(r.order, def.Name)
 	return nil
 }
@@ -80,6 +82,15 @@ func (r *Registry) ShellOf(name string) Shell {
 	t := r.tools[name]
 	r.mu.RUnlock()
 	return t.shell
+}
+
+// CompleterOf returns what helps a person type a call of the tool called
+// name, or nil when it has nothing of its own.
+func (r *Registry) CompleterOf(name string) ShellCompleter {
+	r.mu.RLock()
+	t := r.tools[name]
+	r.mu.RUnlock()
+	return t.typing
 }
 
 // Summary is a call of the tool called name with input in one line, for a

@@ -94,3 +94,15 @@ type Summarizer interface {
 func OneLine(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "\\\n", ""), "\n", " ")
 }
+
+// ShellCompleter is implemented by a tool that helps a person type a call
+// of it at a shell (Tab): the flags its shell form takes, and a whole
+// argument to offer after its name (TodoWrite offers the current list as
+// editable JSON). Registry.CompleterOf finds it.
+type ShellCompleter interface {
+	// ShellFlags are the flags ShellInput takes ("--json").
+	ShellFlags() []string
+	// ShellArg returns an argument to insert, quoted, after the tool's
+	// name and what a list of completions calls it; ok is false for none.
+	ShellArg() (insert, display string, ok bool)
+}

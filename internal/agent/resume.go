@@ -1,12 +1,12 @@
 package agent
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 
+	"github.com/todo-shell/todo-shell/internal/readgate"
 	"github.com/todo-shell/todo-shell/tools"
 )
 
@@ -17,7 +17,8 @@ const InterruptedResult = "Interrupted: the session ended before this tool retur
 // ReadTranscript rebuilds the conversation from a transcript an Agent wrote
 // (transcript.jsonl): each "request" line's message as sent, each
 // "response" as its assistant message. A line that cannot be read (cut off
-// by a crash) is skipped and reported to warn. A turn cut off in the middle
+// by a crash, or longer than readgate.MaxLine) is skipped and reported to
+// warn with its line number. A turn cut off in the middle
 // — a tool_use with no tool_result after it — gets interrupted results, so
 // that the API accepts the history.
 func ReadTranscript(r io.Reader, warn func(string)) ([]json.RawMessage, error) {
@@ -25,25 +26,32 @@ func ReadTranscript(r io.Reader, warn func(string)) ([]json.RawMessage, error) {
 		warn = func(string) {}
 	}
 	var msgs []json.RawMessage
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 256<<20)
-	for n := 1; sc.Scan(); n++ {
-		b := bytes.TrimSpace(sc.Bytes())
+	next := 1
+	tooLong := func(n int) {
+		warn(fmt.Sprintf("transcript line %d skipped: longer than %d MiB", n, readgate.MaxLine>>20))
+	}
+	skipped, err := readgate.ScanLines(r, readgate.MaxLine, func(n int, b []byte) error {
+		for ; next < n; next++ {
+			tooLong(next)
+		}
+		next = n + 1
+		b = bytes.TrimSpace(b)
 		if len(b) == 0 {
-			continue
+			return nil
 		}
 		var line struct {
 			Type     string            `json:"type"`
 			Message  json.RawMessage   `json:"message"`
 			Messages []json.RawMessage `json:"messages"` // a "compact" line
 		}
-		if err := json.Unmarshal(b, &line); err == nil && line.Type == "compact" && len(line.Messages) > 0 {
+		err := json.Unmarshal(b, &line)
+		if err == nil && line.Type == "compact" && len(line.Messages) > 0 {
 			msgs = append(msgs[:0], line.Messages...) // the conversation starts over from it
-			continue
+			return nil
 		}
-		if err := json.Unmarshal(b, &line); err != nil || len(line.Message) == 0 {
+		if err != nil || len(line.Message) == 0 {
 			warn(fmt.Sprintf("transcript line %d skipped: cannot be read", n))
-			continue
+			return nil
 		}
 		switch line.Type {
 		case "request":
@@ -52,12 +60,18 @@ func ReadTranscript(r io.Reader, warn func(string)) ([]json.RawMessage, error) {
 			m, err := assistantParam(line.Message)
 			if err != nil {
 				warn(fmt.Sprintf("transcript line %d skipped: %v", n, err))
-				continue
+				return nil
 			}
 			msgs = append(msgs, m)
 		}
+		return nil
+	})
+	for _, l := range skipped {
+		if l.Line >= next {
+			tooLong(l.Line)
+		}
 	}
-	if err := sc.Err(); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("read transcript: %w", err)
 	}
 	return closeCutTurns(msgs), nil

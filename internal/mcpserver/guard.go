@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 )
 
@@ -26,6 +27,15 @@ const (
 // it has one) and passes every good line on, so the server goes on. A line
 // longer than maxLine is answered the same way without being buffered.
 //
+// A message nested deeper than MaxDepth is answered the same way.
+//
+// Every request gets an id of Guard's own before the SDK sees it, and its
+// response gets the client's id back exactly as it was sent (1.5, 1e30,
+// "x"), so no two ids collide; a notifications/cancelled is given the same
+// id. At most maxInFlight requests wait for their responses: while they do,
+// Guard reads no more, so a client that never reads its answers holds the
+// server to a bounded amount of memory.
+//
 // The returned reader is for the transport; writes to the returned writer
 // and Guard's own answers are serialised onto out, one whole line each. The
 // returned channel is closed when in ends: on stdio that is the client going
@@ -35,10 +45,11 @@ func Guard(in io.Reader, out io.Writer, maxLine int) (io.ReadCloser, io.WriteClo
 		maxLine = DefaultMaxLine
 	}
 	pr, pw := io.Pipe()
-	w := &lineWriter{w: out}
+	w := &lineWriter{w: out, ids: newIDs()}
 	ended := make(chan struct{})
 	go func() {
 		err := guardLines(in, pw, w, maxLine)
+		w.ids.stop()
 		close(ended)
 		pw.CloseWithError(err)
 	}()
@@ -70,7 +81,7 @@ func guardLines(in io.Reader, pass io.Writer, w *lineWriter, maxLine int) error 
 		} else if text := bytes.TrimSpace(line); len(text) > 0 {
 			if code, id, msg := check(text); code != 0 {
 				w.answer(id, code, msg)
-			} else if _, werr := pass.Write(append(text, '\n')); werr != nil {
+			} else if _, werr := pass.Write(append(w.ids.inbound(text), '\n')); werr != nil {
 				return werr
 			}
 		}
@@ -89,6 +100,13 @@ func check(text []byte) (code int, id json.RawMessage, why string) {
 	if !json.Valid(text) {
 		return codeParseError, nil, "parse error: not valid JSON"
 	}
+	if d := depth(text, MaxDepth); d > MaxDepth {
+		var id json.RawMessage
+		if start, end, ok := member(text, "id"); ok && validID(text[start:end]) {
+			id = text[start:end]
+		}
+		return codeInvalidRequest, id, fmt.Sprintf("invalid request: nested deeper than %d levels", MaxDepth)
+	}
 	var m struct {
 		JSONRPC *string         `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
@@ -103,7 +121,7 @@ func check(text []byte) (code int, id json.RawMessage, why string) {
 	if err := json.Unmarshal(text, &m); err != nil {
 		return codeInvalidRequest, nil, "invalid request: " + err.Error()
 	}
-	if len(m.ID) > 0 && m.ID[0] != '"' && (m.ID[0] < '0' || m.ID[0] > '9') && m.ID[0] != '-' {
+	if len(m.ID) > 0 && !validID(m.ID) {
 		return codeInvalidRequest, nil, "invalid request: id must be a string or a number"
 	}
 	switch {
@@ -124,13 +142,82 @@ func check(text []byte) (code int, id json.RawMessage, why string) {
 	return 0, nil, ""
 }
 
-// lineWriter serialises whole lines onto w.
-type lineWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+// validID reports whether raw is an id JSON-RPC allows: a string or a
+// number.
+func validID(raw []byte) bool {
+	return len(raw) > 0 && (raw[0] == '"' || raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'))
 }
 
+// inbound gives a request an id of Guard's own (waiting for room first),
+// and a cancellation the id of the request it cancels.
+func (m *ids) inbound(text []byte) []byte {
+	var head struct {
+		Method *string `json:"method"`
+	}
+	start, end, hasID := member(text, "id")
+	if hasID {
+		if ms, me, ok := member(text, "method"); ok && json.Unmarshal(text[ms:me], &head.Method) == nil {
+			n := m.admit(text[start:end], len(text))
+			return splice(text, start, end, strconv.AppendInt(nil, n, 10))
+		}
+		return text // a response to a request of the server's
+	}
+	ms, me, ok := member(text, "method")
+	if !ok || string(text[ms:me]) != `"notifications/cancelled"` {
+		return text
+	}
+	ps, pe, ok := member(text, "params")
+	if !ok {
+		return text
+	}
+	params := text[ps:pe]
+	rs, re, ok := member(params, "requestId")
+	if !ok {
+		return text
+	}
+	n, ok := m.cancelled(params[rs:re])
+	if !ok {
+		return text
+	}
+	params = splice(params, rs, re, strconv.AppendInt(nil, n, 10))
+	return splice(text, ps, pe, params)
+}
+
+// lineWriter serialises whole lines onto w, putting the client's ids back
+// on responses.
+type lineWriter struct {
+	mu  sync.Mutex
+	w   io.Writer
+	ids *ids
+}
+
+// Write writes one line of the SDK's. A response to a request gets the
+// client's id back; one to a request the client cancelled is dropped.
 func (l *lineWriter) Write(p []byte) (int, error) {
+	start, end, ok := member(p, "id")
+	if !ok {
+		return l.write(p)
+	}
+	n, ours := ourID(p[start:end])
+	if !ours {
+		return l.write(p)
+	}
+	if _, _, isReq := member(p, "method"); isReq {
+		return l.write(p) // a request of the server's, with its own ids
+	}
+	orig, waiting := l.ids.lookup(n)
+	if !waiting {
+		return len(p), nil // cancelled: the client expects no answer
+	}
+	_, err := l.write(splice(p, start, end, orig))
+	l.ids.answered(n) // written (or failed): room for the next request
+	if err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func (l *lineWriter) write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
@@ -154,6 +241,5 @@ func (l *lineWriter) answer(id json.RawMessage, code int, msg string) {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
 	}{code, msg}})
-	// A broken stdout also fails the server's own writes, which end it.
-	_, _ = l.Write(append(b, '\n'))
+	_, _ = l.write(append(b, '\n')) // a broken stdout also fails the server's own writes, which end it
 }

@@ -25,6 +25,9 @@ func TestCheck(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":{"x":1},"method":"x"}`, codeInvalidRequest, ""},
 		{`{"jsonrpc":"2.0","id":11}`, codeInvalidRequest, "11"},
 		{`"just a string"`, codeInvalidRequest, ""},
+		{`{"jsonrpc":"2.0","id":12,"method":"x","params":{"a":` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}}`, codeInvalidRequest, "12"},
+		{`{"jsonrpc":"2.0","id":13,"method":"x","params":{"a":` + strings.Repeat("[", MaxDepth-2) + strings.Repeat("]", MaxDepth-2) + `}}`, 0, ""},
+		{`{"jsonrpc":"2.0","id":14,"method":"x","params":{"a":"` + strings.Repeat("[", 500) + `"}}`, 0, ""},
 	}
 	for _, tc := range tests {
 		code, id, why := check([]byte(tc.line))
@@ -50,7 +53,8 @@ func TestGuardPassesGoodLinesAndAnswersBadOnes(t *testing.T) {
 		passed = append(passed, sc.Text())
 	}
 	<-ended
-	if len(passed) != 2 || passed[0] != good || passed[1] != good {
+	// Requests reach the SDK with the guard's own ids, in order.
+	if len(passed) != 2 || passed[0] != good || passed[1] != strings.Replace(good, `"id":1`, `"id":2`, 1) {
 		t.Errorf("passed %q", passed)
 	}
 	answers := strings.Split(strings.TrimSpace(out.String()), "\n")

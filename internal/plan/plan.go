@@ -40,6 +40,15 @@ type Version struct {
 	// TodoWrite list. Without them items are matched by their content.
 	Keys []string
 	Line int // the line of the record that completed it
+	// Tasks is set for a list made by Claude Code's Task tools, whose rules
+	// are not TodoWrite's (several tasks may be in progress at once).
+	Tasks bool
+	// Info, when not nil, holds what a task list keeps beside each item of
+	// Todos: its id, owner, description and blockers.
+	Info []ItemInfo
+	// OwnRules is set for the list of an agent whose plan tool has rules of
+	// its own, not TodoWrite's (Codex, Gemini CLI, opencode).
+	OwnRules bool
 }
 
 // Kind says what an Event carries.
@@ -71,6 +80,9 @@ const (
 	FormatTodosJSONL
 	FormatShellTranscript
 	FormatClaudeTranscript
+	FormatCodexRollout
+	FormatGeminiSession
+	FormatOpencodeExport
 )
 
 func (f Format) String() string {
@@ -81,6 +93,12 @@ func (f Format) String() string {
 		return "todo-shell transcript"
 	case FormatClaudeTranscript:
 		return "Claude Code transcript"
+	case FormatCodexRollout:
+		return "Codex rollout"
+	case FormatGeminiSession:
+		return "Gemini CLI session"
+	case FormatOpencodeExport:
+		return "opencode session export"
 	}
 	return "unknown"
 }
@@ -107,19 +125,19 @@ const (
 type pendingCall struct {
 	kind       callKind
 	id         string
+	msg        string // the assistant message that made it
 	time       time.Time
+	result     resultState
+	created    string // callCreate: the id the result gave the new task
+	line       int    // the line of its result
+	upd        taskUpdate
+	own        bool        // callWrite of an agent whose list has its own rules
 	items      []todo.Item // callWrite
 	keys       []string    // callWrite: the 1.x ids, or nil
 	subject    string      // callCreate, callUpdate (when changed)
 	activeForm string
 	taskID     string // callUpdate
 	status     string // callUpdate
-}
-
-// task is one entry of a TaskCreate/TaskUpdate list.
-type task struct {
-	id   string
-	item todo.Item
 }
 
 // Parser reads records one line at a time. Its zero value is ready; set
@@ -134,11 +152,19 @@ type Parser struct {
 	line     int
 	n        int
 	last     time.Time
-	pending  []pendingCall
+	queues   map[string][]*pendingCall // by message: its calls in call order, until applied (or dropped)
+	msgOrder []string                  // the messages of queues, in order (and some done ones)
+	byID     map[string][]*pendingCall // the calls waiting for a result, by id, oldest first
 	tasks    []task
 	maxTask  int
 	records  int // lines recognised as records of a known format
 	firstBad *LineError
+	msg      string // the assistant message of the last tool_use
+	msgs     int    // assistant messages without an id seen so far
+	tools    toolSight
+	agent    agent           // the agent whose records these are, once known
+	seen     map[string]bool // calls an agent has read (Gemini CLI writes them again)
+	cwd      string          // the session's working directory, when a record names it
 }
 
 // Format returns the format recognised so far.
@@ -149,6 +175,10 @@ func (p *Parser) Records() int { return p.records }
 
 // Lines returns how many lines were fed.
 func (p *Parser) Lines() int { return p.line }
+
+// Skip counts a line that was not fed (too long to read), so that the
+// lines after it keep their numbers.
+func (p *Parser) Skip() { p.line++ }
 
 // Feed reads one line (with or without its newline) and calls emit for each
 // event it completes. A line that is not JSON is a *LineError; the parser
@@ -177,8 +207,19 @@ func (p *Parser) Feed(line []byte, emit func(Event)) error {
 		p.message(v.Get("message"), v, emit)
 	case (typ == "assistant" || typ == "user") && v.Exists("message"):
 		p.see(FormatClaudeTranscript)
+		if p.cwd == "" {
+			p.cwd = string(v.GetStringBytes("cwd"))
+		}
+		if v.GetBool("isSidechain") {
+			return nil // a sub-agent's record: its calls are not the session's plan
+		}
 		p.stamp(v.GetStringBytes("timestamp"))
 		p.message(v.Get("message"), v, emit)
+	case typ == "attachment" || typ == "api-request-shape":
+		p.see(FormatClaudeTranscript)
+		p.sightTools(v)
+	default:
+		p.agentRecord(v, emit)
 	}
 	return nil
 }
@@ -186,13 +227,7 @@ func (p *Parser) Feed(line []byte, emit func(Event)) error {
 // Flush completes the calls still waiting for a result, as if each had
 // succeeded: at the end of a file, the last call of a session cut off before
 // its result still shows.
-func (p *Parser) Flush(emit func(Event)) {
-	for len(p.pending) > 0 {
-		c := p.pending[0]
-		p.pending = p.pending[1:]
-		p.apply(c, "", p.line, emit)
-	}
-}
+func (p *Parser) Flush(emit func(Event)) { p.flushCalls(emit) }
 
 // FirstError returns the first line the parser could not read, or nil.
 func (p *Parser) FirstError() *LineError { return p.firstBad }
@@ -242,6 +277,9 @@ func (p *Parser) todosLine(v *fastjson.Value, emit func(Event)) error {
 // (Claude Code puts a tool's structured result beside the message).
 func (p *Parser) message(m, rec *fastjson.Value, emit func(Event)) {
 	role := string(m.GetStringBytes("role"))
+	if role == "assistant" {
+		p.startMessage(string(m.GetStringBytes("id")))
+	}
 	for _, b := range m.GetArray("content") {
 		switch string(b.GetStringBytes("type")) {
 		case "text":
@@ -262,9 +300,9 @@ func (p *Parser) toolUse(b *fastjson.Value, emit func(Event)) {
 	name := string(b.GetStringBytes("name"))
 	id := string(b.GetStringBytes("id"))
 	in := b.Get("input")
-	c := pendingCall{id: id, time: p.last}
+	c := pendingCall{id: id, msg: p.msg, time: p.last}
 	var detail string
-	switch name {
+	switch p.planTool(name) {
 	case "TodoWrite":
 		arr := in.GetArray("todos")
 		c.kind, c.items, c.keys = callWrite, items(arr), ids(arr)
@@ -273,6 +311,7 @@ func (p *Parser) toolUse(b *fastjson.Value, emit func(Event)) {
 		c.kind = callCreate
 		c.subject = string(in.GetStringBytes("subject"))
 		c.activeForm = string(in.GetStringBytes("activeForm"))
+		c.upd = readTaskUpdate(in)
 		detail = c.subject
 	case "TaskUpdate":
 		c.kind = callUpdate
@@ -280,6 +319,7 @@ func (p *Parser) toolUse(b *fastjson.Value, emit func(Event)) {
 		c.status = string(in.GetStringBytes("status"))
 		c.subject = string(in.GetStringBytes("subject"))
 		c.activeForm = string(in.GetStringBytes("activeForm"))
+		c.upd = readTaskUpdate(in)
 		detail = strings.TrimSpace("#" + c.taskID + " " + c.status)
 	default:
 		if p.Playback {
@@ -290,27 +330,21 @@ func (p *Parser) toolUse(b *fastjson.Value, emit func(Event)) {
 	if p.Playback {
 		emit(Event{Kind: KindCall, Line: p.line, Time: p.last, Text: name, Detail: detail})
 	}
-	p.pending = append(p.pending, c)
+	p.wait(&c)
 }
 
 func (p *Parser) toolResult(b, rec *fastjson.Value, emit func(Event)) {
-	id := string(b.GetStringBytes("tool_use_id"))
-	for i := range p.pending {
-		if p.pending[i].id != id {
-			continue
-		}
-		c := p.pending[i]
-		p.pending = append(p.pending[:i], p.pending[i+1:]...)
-		if b.GetBool("is_error") {
-			return // rejected: the plan did not change
-		}
-		created := ""
-		if c.kind == callCreate {
-			created = createdID(b, rec)
-		}
-		p.apply(c, created, p.line, emit)
+	c := p.answer(string(b.GetStringBytes("tool_use_id")))
+	if c == nil {
 		return
 	}
+	c.result, c.line = succeeded(c.kind, b, rec), p.line
+	if c.result == resultOK && c.kind == callCreate {
+		c.created = createdID(b, rec)
+	}
+	// Apply the calls of a message in the order the model made them,
+	// whatever order their results were written in.
+	p.release(c.msg, emit)
 }
 
 // apply makes the new version a successful call leads to and emits it.
@@ -321,42 +355,10 @@ func (p *Parser) apply(c pendingCall, created string, line int, emit func(Event)
 	case callWrite:
 		list, keys = c.items, c.keys
 	case callCreate:
-		if created == "" {
-			created = strconv.Itoa(p.maxTask + 1)
-		}
-		if n, err := strconv.Atoi(created); err == nil && n > p.maxTask {
-			p.maxTask = n
-		}
-		af := c.activeForm
-		if af == "" {
-			af = c.subject
-		}
-		p.tasks = append(p.tasks, task{id: created, item: todo.Item{Content: c.subject, Status: todo.StatusPending, ActiveForm: af}})
+		p.createTask(c, created)
 		list, keys = p.taskItems()
 	case callUpdate:
-		for i := range p.tasks {
-			t := &p.tasks[i]
-			if t.id != c.taskID {
-				continue
-			}
-			if c.status == "deleted" {
-				p.tasks = append(p.tasks[:i], p.tasks[i+1:]...)
-				break
-			}
-			if c.status != "" {
-				t.item.Status = c.status
-			}
-			if c.subject != "" {
-				if t.item.ActiveForm == t.item.Content {
-					t.item.ActiveForm = c.subject
-				}
-				t.item.Content = c.subject
-			}
-			if c.activeForm != "" {
-				t.item.ActiveForm = c.activeForm
-			}
-			break
-		}
+		p.updateTask(c)
 		list, keys = p.taskItems()
 	}
 	p.n++
@@ -364,19 +366,12 @@ func (p *Parser) apply(c pendingCall, created string, line int, emit func(Event)
 	if t.IsZero() {
 		t = p.last
 	}
-	emit(Event{Kind: KindVersion, Line: line, Time: t, Version: &Version{
-		N: p.n, Time: t, ToolUseID: c.id, Todos: list, Keys: keys, Line: line,
-	}})
-}
-
-// taskItems returns the task list as items and their ids.
-func (p *Parser) taskItems() ([]todo.Item, []string) {
-	list := make([]todo.Item, len(p.tasks))
-	keys := make([]string, len(p.tasks))
-	for i, t := range p.tasks {
-		list[i], keys[i] = t.item, "task:"+t.id
+	v := &Version{N: p.n, Time: t, ToolUseID: c.id, Todos: list, Keys: keys, Line: line}
+	if c.kind != callWrite {
+		v.Tasks, v.Info = true, p.taskInfo()
 	}
-	return list, keys
+	v.OwnRules = c.own
+	emit(Event{Kind: KindVersion, Line: line, Time: t, Version: v})
 }
 
 // createdID finds the id Claude Code gave a new task: in the structured

@@ -16,7 +16,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // Caps fitted to what each kind of file holds.
@@ -42,13 +46,49 @@ var (
 // without blocking, and checks that it is a regular file. The returned file
 // reads in blocking mode as usual.
 func Open(path string) (*os.File, fs.FileInfo, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	return OpenFile(path, os.O_RDONLY, 0)
+}
+
+// OpenFile is Open for a file also written (a lock, a journal): flag and
+// perm as for os.OpenFile, O_CREATE included. The same checks apply: never
+// through a final symlink, never blocking on a FIFO, a regular file only.
+func OpenFile(path string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(path, flag|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, perm)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
 			return nil, nil, fmt.Errorf("open %s: %w (a symbolic link)", path, ErrNotRegular)
 		}
 		return nil, nil, err
 	}
+	return check(f, path)
+}
+
+// OpenInRoot is OpenFile for the file name inside root, a directory held
+// open: the file is found relative to it, so the directory cannot be
+// swapped for another after it was opened.
+func OpenInRoot(root *os.Root, name string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error) {
+	path := filepath.Join(root.Name(), name)
+	// os.Root follows a link that stays inside it, O_NOFOLLOW or not: look
+	// first. (A link put there between the look and the open can lead only
+	// inside the root, and check still wants a regular file.)
+	if info, err := root.Lstat(name); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		return nil, nil, fmt.Errorf("open %s: %w (a symbolic link)", path, ErrNotRegular)
+	}
+	f, err := root.OpenFile(name, flag|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, perm)
+	if err != nil {
+		// A link that leaves the root fails as "path escapes from parent"
+		// before O_NOFOLLOW is looked at: say what it is either way.
+		if info, lerr := root.Lstat(name); errors.Is(err, syscall.ELOOP) || (lerr == nil && info.Mode()&fs.ModeSymlink != 0) {
+			return nil, nil, fmt.Errorf("open %s: %w (a symbolic link)", path, ErrNotRegular)
+		}
+		return nil, nil, err
+	}
+	return check(f, path)
+}
+
+// check makes sure the open file f is a regular file and puts it back in
+// blocking mode; it closes f when not.
+func check(f *os.File, path string) (*os.File, fs.FileInfo, error) {
 	info, err := f.Stat()
 	if err != nil {
 		_ = f.Close()
@@ -63,6 +103,38 @@ func Open(path string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	return f, info, nil
+}
+
+// OpenAt is Open for the file name in the directory open as dirfd
+// (openat(2)): for a reader that holds a directory open.
+func OpenAt(dirfd int, dirPath, name string) (*os.File, fs.FileInfo, error) {
+	path := filepath.Join(dirPath, name)
+	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		if errors.Is(err, unix.ELOOP) {
+			return nil, nil, fmt.Errorf("open %s: %w (a symbolic link)", path, ErrNotRegular)
+		}
+		return nil, nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	return check(os.NewFile(uintptr(fd), path), path)
+}
+
+// Reason is err, from the gate, without the operation and path it starts
+// with ("open /x/lock: "): what to say after naming the file.
+func Reason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	s := err.Error()
+	for _, op := range []string{"open ", "read "} {
+		if rest, ok := strings.CutPrefix(s, op); ok {
+			if i := strings.Index(rest, ": "); i >= 0 {
+				return rest[i+2:]
+			}
+		}
+	}
+	return s
 }
 
 // clearNonblock puts f back in blocking mode: O_NONBLOCK was only there so
@@ -98,13 +170,27 @@ func kind(m fs.FileMode) string {
 }
 
 // ReadFile reads the regular file at path through the gate. A file of more
-// than limit bytes is an error wrapping ErrTooLarge, and no more than
-// limit+1 bytes are ever read, whatever the file claims its size is.
+// than max bytes is an error wrapping ErrTooLarge, and no more than max+1
+// bytes are ever read, whatever the file claims its size is.
 func ReadFile(path string, limit int64) ([]byte, error) {
 	f, info, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
+	return readAll(f, info, path, limit)
+}
+
+// ReadFileAt is ReadFile for the file name in the directory open as dirfd.
+func ReadFileAt(dirfd int, dirPath, name string, limit int64) ([]byte, error) {
+	f, info, err := OpenAt(dirfd, dirPath, name)
+	if err != nil {
+		return nil, err
+	}
+	return readAll(f, info, f.Name(), limit)
+}
+
+// readAll reads f, at most max bytes, and closes it.
+func readAll(f *os.File, info fs.FileInfo, path string, limit int64) ([]byte, error) {
 	defer func() { _ = f.Close() }()
 	if info.Size() > limit {
 		return nil, tooLarge(path, info.Size(), limit)
@@ -150,6 +236,13 @@ func ScanLines(r io.Reader, maxLine int, fn func(lineNo int, line []byte) error)
 				long, buf = true, buf[:0]
 			}
 			if !long {
+				if len(buf)+len(frag) > cap(buf) {
+					// Double (append grows a large slice by a quarter,
+					// which allocates five times the line on the way).
+					grown := make([]byte, len(buf), min(max(2*cap(buf), len(buf)+len(frag)), maxLine+1))
+					copy(grown, buf)
+					buf = grown
+				}
 				buf = append(buf, frag...)
 			}
 			if !errors.Is(rerr, bufio.ErrBufferFull) {
@@ -175,4 +268,117 @@ func ScanLines(r io.Reader, maxLine int, fn func(lineNo int, line []byte) error)
 			return skipped, nil
 		}
 	}
+}
+
+// LastLines calls fn for the lines of r (size bytes long), the last line
+// first, until fn returns stop or the start of the file is reached: the way
+// to find the newest record of a journal without reading all of it. Each
+// line comes without its newline, with the offset where it starts; a line
+// of more than maxLine bytes comes with long set and no bytes. A final
+// newline ends the last line (it does not start an empty one). Memory stays
+// bounded by maxLine plus one block, however long the file or its lines.
+// The slice fn gets is valid only during the call.
+func LastLines(r io.ReaderAt, size int64, maxLine int, fn func(start int64, line []byte, long bool) (stop bool, err error)) error {
+	if size <= 0 {
+		return nil
+	}
+	b := backReader{r: r, blk: make([]byte, 64<<10)}
+	end := size
+	last, err := b.at(size-1, size)
+	if err != nil {
+		return err
+	}
+	if last[0] == '\n' {
+		end = size - 1
+	}
+	var line []byte
+	for {
+		start, err := b.lineStart(end)
+		if err != nil {
+			return err
+		}
+		n := end - start
+		long := n > int64(maxLine)
+		var got []byte
+		if !long {
+			if cap(line) < int(n) {
+				line = make([]byte, n)
+			}
+			got = line[:n]
+			if k, err := r.ReadAt(got, start); int64(k) < n {
+				if err == nil || errors.Is(err, io.EOF) {
+					err = io.ErrUnexpectedEOF // the file shrank under us
+				}
+				return err
+			}
+		}
+		stop, err := fn(start, got, long)
+		if stop || err != nil || start == 0 {
+			return err
+		}
+		end = start - 1 // the newline before the line
+	}
+}
+
+// backReader reads a file backwards a block at a time, keeping the last
+// block read.
+type backReader struct {
+	r      io.ReaderAt
+	blk    []byte
+	win    []byte // the block held: the file's bytes from off
+	winOff int64
+}
+
+// at returns the bytes [from, to) when they are in one block, reading the
+// block that ends at to when they are not held.
+func (b *backReader) at(from, to int64) ([]byte, error) {
+	if from < b.winOff || to > b.winOff+int64(len(b.win)) {
+		n := min(int64(len(b.blk)), to)
+		k, err := b.r.ReadAt(b.blk[:n], to-n)
+		if int64(k) < n {
+			if err == nil || errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF // the file shrank under us
+			}
+			return nil, err
+		}
+		b.win, b.winOff = b.blk[:n], to-n
+	}
+	return b.win[from-b.winOff : to-b.winOff], nil
+}
+
+// lineStart returns where the line that ends at end starts: just after the
+// newline before it, or 0.
+func (b *backReader) lineStart(end int64) (int64, error) {
+	for p := end; p > 0; {
+		from := max(0, p-int64(len(b.blk)))
+		if p > b.winOff && p <= b.winOff+int64(len(b.win)) {
+			from = max(from, b.winOff) // search what is held first
+		}
+		chunk, err := b.at(from, p)
+		if err != nil {
+			return 0, err
+		}
+		if i := bytes.LastIndexByte(chunk, '\n'); i >= 0 {
+			return from + int64(i) + 1, nil
+		}
+		p = from
+	}
+	return 0, nil
+}
+
+// LineNumber returns the 1-based number of the line that starts at offset
+// off of r: one more than the newlines before it. It reads [0, off) once,
+// a block at a time; it is for naming a line in a warning.
+func LineNumber(r io.ReaderAt, off int64) (int, error) {
+	buf := make([]byte, 1<<20)
+	n := 1
+	for p := int64(0); p < off; {
+		k, err := r.ReadAt(buf[:min(int64(len(buf)), off-p)], p)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		p += int64(k)
+		if err != nil && p < off {
+			return n, err
+		}
+	}
+	return n, nil
 }

@@ -61,6 +61,22 @@ func TestOpenRefusesWhatIsNotARegularFile(t *testing.T) {
 	if err != nil || string(b) != "ok\n" {
 		t.Fatalf("ReadFile(regular) = %q, %v", b, err)
 	}
+	d, err := os.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, tt := range []struct{ name, want string }{
+		{"link", "a symbolic link"}, {"fifo", "a FIFO"}, {"regular", ""}, {"missing", "no such file"},
+	} {
+		b, err := ReadFileAt(int(d.Fd()), dir, tt.name, SmallFile)
+		switch {
+		case tt.want == "" && (err != nil || string(b) != "ok\n"):
+			t.Errorf("ReadFileAt(%s) = %q, %v", tt.name, b, err)
+		case tt.want != "" && (err == nil || !strings.Contains(Reason(err), tt.want) || strings.Contains(Reason(err), dir)):
+			t.Errorf("ReadFileAt(%s) = %v (reason %q), want %q without the path", tt.name, err, Reason(err), tt.want)
+		}
+	}
 }
 
 func TestReadFileCap(t *testing.T) {
@@ -158,5 +174,160 @@ func TestScanLinesMemoryIsBoundedByTheCap(t *testing.T) {
 	}
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8<<20 {
 		t.Fatalf("scanning a %d-byte line allocated %d bytes; want it bounded by the 1 MiB cap", lineBytes, alloc)
+	}
+}
+
+func TestLastLines(t *testing.T) {
+	long := strings.Repeat("y", 200<<10) // longer than a block
+	tests := []struct {
+		name, in string
+		max      int
+		want     []string // "start:line", last first; "start:LONG" for a long line
+	}{
+		{"empty", "", 10, nil},
+		{"one line", "abc\n", 10, []string{"0:abc"}},
+		{"no final newline", "a\nbc", 10, []string{"2:bc", "0:a"}},
+		{"blank lines", "a\n\nb\n", 10, []string{"3:b", "2:", "0:a"}},
+		{"only a newline", "\n", 10, []string{"0:"}},
+		{"long line", "a\n" + long + "\nb\n", 1000, []string{strconv.Itoa(len(long)+3) + ":b", "2:LONG", "0:a"}},
+		{"long line within cap", "a\n" + long + "\n", len(long), []string{"2:" + long, "0:a"}},
+		{"long first line", long + "\nb", 10, []string{strconv.Itoa(len(long)+1) + ":b", "0:LONG"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			r := strings.NewReader(tt.in)
+			err := LastLines(r, int64(len(tt.in)), tt.max, func(start int64, line []byte, long bool) (bool, error) {
+				s := string(line)
+				if long {
+					s = "LONG"
+				}
+				got = append(got, strconv.FormatInt(start, 10)+":"+s)
+				return false, nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("lines = %.80q, want %.80q", got, tt.want)
+			}
+			for _, g := range got {
+				start, _, _ := strings.Cut(g, ":")
+				off, _ := strconv.ParseInt(start, 10, 64)
+				n, err := LineNumber(r, off)
+				if err != nil || (off > 0 && tt.in[off-1] != '\n') || n != strings.Count(tt.in[:off], "\n")+1 {
+					t.Errorf("LineNumber(%d) = %d, %v", off, n, err)
+				}
+			}
+		})
+	}
+}
+
+func TestLastLinesStops(t *testing.T) {
+	in := "a\nb\nc\n"
+	var got []string
+	err := LastLines(strings.NewReader(in), int64(len(in)), 10, func(_ int64, line []byte, _ bool) (bool, error) {
+		got = append(got, string(line))
+		return string(line) == "b", nil
+	})
+	if err != nil || strings.Join(got, "") != "cb" {
+		t.Fatalf("got %q, %v; want c, b and a stop", got, err)
+	}
+}
+
+func TestLastLinesMemoryIsBoundedByTheCap(t *testing.T) {
+	// A file of one 64 MiB line then a short one, read from the end:
+	// the long line is passed over without being held.
+	const lineBytes = 64 << 20
+	r := &sparse{size: lineBytes + 6, tail: "\nlast\n"}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var got []string
+	err := LastLines(r, r.size, 1<<20, func(_ int64, line []byte, long bool) (bool, error) {
+		if long {
+			got = append(got, "LONG")
+		} else {
+			got = append(got, string(line))
+		}
+		return false, nil
+	})
+	runtime.ReadMemStats(&after)
+	if err != nil || strings.Join(got, "|") != "last|LONG" {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8<<20 {
+		t.Fatalf("reading past a %d-byte line allocated %d bytes; want it bounded by the 1 MiB cap", lineBytes, alloc)
+	}
+}
+
+// sparse is a file of size bytes: 'x' everywhere but its tail.
+type sparse struct {
+	size int64
+	tail string
+}
+
+func (s *sparse) ReadAt(p []byte, off int64) (int, error) {
+	if off >= s.size {
+		return 0, io.EOF
+	}
+	n := 0
+	for ; n < len(p) && off+int64(n) < s.size; n++ {
+		i := off + int64(n) - (s.size - int64(len(s.tail)))
+		if i >= 0 {
+			p[n] = s.tail[i]
+		} else {
+			p[n] = 'x'
+		}
+	}
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// TestOpenInRoot: inside a held directory, only a regular file opens; a
+// link (within the directory or out of it) and a FIFO are refused as what
+// they are.
+func TestOpenInRoot(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "elsewhere")
+	if err := os.WriteFile(outside, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "plain"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"inner-link": "plain", "outer-link": outside} {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = root.Close() }()
+	for _, tc := range []struct{ name, want string }{
+		{"plain", ""},
+		{"inner-link", "a symbolic link"},
+		{"outer-link", "a symbolic link"},
+		{"fifo", "a FIFO"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, _, err := OpenInRoot(root, tc.name, os.O_RDONLY, 0)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				_ = f.Close()
+				return
+			}
+			if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want ErrNotRegular saying %q", err, tc.want)
+			}
+		})
 	}
 }

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -12,9 +11,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
+	"github.com/todo-shell/todo-shell/internal/readgate"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -24,7 +23,7 @@ import (
 // queued version's line to todos.jsonl in one write, then replaces
 // todos.json with the newest.
 type journal struct {
-	dir  string
+	dir  *os.Root // the session directory, held open
 	file *os.File // todos.jsonl, appending
 
 	mu      sync.Mutex
@@ -40,11 +39,11 @@ type journal struct {
 	removes []func()
 }
 
-func openJournal(dir string, _ uint64) (*journal, error) {
-	name := filepath.Join(dir, JournalFile)
-	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
+func openJournal(dir *os.Root, _ uint64) (*journal, error) {
+	name := filepath.Join(dir.Name(), JournalFile)
+	f, _, err := readgate.OpenInRoot(dir, JournalFile, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", JournalFile, err)
+		return nil, fmt.Errorf("%s cannot be used: %s", name, readgate.Reason(err))
 	}
 	// A process killed in the middle of a line left it without its
 	// newline: end it, so the next line starts clean.
@@ -151,7 +150,7 @@ func (j *journal) write(lines []byte, newest todo.Snapshot) error {
 	if _, err := j.file.Write(lines); err != nil {
 		return fmt.Errorf("write %s: %w", JournalFile, err)
 	}
-	return writeAtomic(filepath.Join(j.dir, TodosFile), todo.AppendList(make([]byte, 0, 256), newest.Items))
+	return writeAtomic(j.dir, TodosFile, todo.AppendList(make([]byte, 0, 256), newest.Items))
 }
 
 // flush waits until the queue is written.
@@ -218,58 +217,135 @@ type Version struct {
 }
 
 // ReadVersions reads todos.jsonl from r. A line that is not a version (a
-// line cut off by a crash, or damaged) is skipped and reported to warn with
-// its line number.
+// line cut off by a crash, or damaged, or longer than readgate.MaxLine) is
+// skipped and reported to warn with its line number. It holds every
+// version: for a reader that needs only the newest, see Load.
 func ReadVersions(r io.Reader, warn func(string)) ([]Version, error) {
 	if warn == nil {
 		warn = func(string) {}
 	}
 	var out []Version
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	for n := 1; sc.Scan(); n++ {
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
+	next := 1
+	skipped, err := readgate.ScanLines(r, readgate.MaxLine, func(n int, line []byte) error {
+		for ; next < n; next++ {
+			warn(fmt.Sprintf("%s line %d skipped: longer than %d MiB", JournalFile, next, readgate.MaxLine>>20))
 		}
-		var v Version
-		if err := json.Unmarshal(b, &v); err != nil || v.Version == 0 || v.Todos == nil {
-			why := "not a version"
-			if err != nil {
-				why = err.Error()
-			}
+		next = n + 1
+		v, ok, why := parseVersion(line)
+		switch {
+		case ok:
+			out = append(out, v)
+		case why != "":
 			warn(fmt.Sprintf("%s line %d skipped: %s", JournalFile, n, why))
-			continue
 		}
-		out = append(out, v)
+		return nil
+	})
+	for _, l := range skipped {
+		if l.Line >= next {
+			warn(fmt.Sprintf("%s line %d skipped: longer than %d MiB", JournalFile, l.Line, readgate.MaxLine>>20))
+		}
 	}
-	return out, sc.Err()
+	return out, err
+}
+
+// parseVersion reads one todos.jsonl line: ok with the version, or why it
+// is not one ("" for a blank line).
+func parseVersion(line []byte) (v Version, ok bool, why string) {
+	b := bytes.TrimSpace(line)
+	if len(b) == 0 {
+		return v, false, ""
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return v, false, err.Error()
+	}
+	if v.Version == 0 || v.Todos == nil {
+		return v, false, "not a version"
+	}
+	return v, true, ""
 }
 
 // Load returns the newest version saved in the session directory at path:
 // the last good line of todos.jsonl, or todos.json when the journal holds
-// none. A session with neither has version 0 and no items.
+// none. A session with neither has version 0 and no items. Both files go
+// through the reading gate; one that fails it is skipped with a warning.
 func Load(path string, warn func(string)) (todo.Snapshot, error) {
-	f, err := os.Open(filepath.Join(path, JournalFile))
-	if err == nil {
-		vs, rerr := ReadVersions(f, warn)
-		_ = f.Close() // only read
-		if rerr != nil {
-			return todo.Snapshot{}, fmt.Errorf("read %s: %w", JournalFile, rerr)
-		}
-		if len(vs) > 0 {
-			v := vs[len(vs)-1]
-			return todo.Snapshot{Items: v.Todos, UpdatedAt: v.Time, Version: v.Version, ToolUseID: v.ToolUseID}, nil
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return todo.Snapshot{}, fmt.Errorf("read %s: %w", JournalFile, err)
+	if warn == nil {
+		warn = func(string) {}
 	}
-	b, err := os.ReadFile(filepath.Join(path, TodosFile))
+	f, _, err := readgate.Open(filepath.Join(path, JournalFile))
+	switch {
+	case err == nil:
+		defer func() { _ = f.Close() }() // only read
+	case errors.Is(err, fs.ErrNotExist):
+		f = nil
+	default:
+		warn(fmt.Sprintf("%s skipped: %s", filepath.Join(path, JournalFile), readgate.Reason(err)))
+		f = nil
+	}
+	return load(path, f, warn)
+}
+
+// load is Load with todos.jsonl open as journal (nil: none). The journal is
+// read from its end: only the lines after the newest good version are read,
+// so memory and time do not grow with the number of versions.
+func load(path string, journal *os.File, warn func(string)) (todo.Snapshot, error) {
+	if journal != nil {
+		info, err := journal.Stat()
+		if err != nil {
+			return todo.Snapshot{}, fmt.Errorf("read %s: %w", JournalFile, err)
+		}
+		var found *Version
+		// The lines read are the last ones, consecutive: the one read
+		// last is line first, found by counting once, and each warning
+		// is about the line visits lines before that one's end.
+		type skip struct {
+			visit int
+			why   string
+		}
+		var skips []skip
+		visits := 0
+		var first int64
+		err = readgate.LastLines(journal, info.Size(), readgate.MaxLine, func(start int64, line []byte, long bool) (bool, error) {
+			visits++
+			first = start
+			if long {
+				skips = append(skips, skip{visits, fmt.Sprintf("longer than %d MiB", readgate.MaxLine>>20)})
+				return false, nil
+			}
+			v, ok, why := parseVersion(line)
+			if ok {
+				found = &v
+				return true, nil
+			}
+			if why != "" {
+				skips = append(skips, skip{visits, why})
+			}
+			return false, nil
+		})
+		if err != nil {
+			return todo.Snapshot{}, fmt.Errorf("read %s: %w", JournalFile, err)
+		}
+		if len(skips) > 0 {
+			n, err := readgate.LineNumber(journal, first)
+			if err != nil {
+				return todo.Snapshot{}, fmt.Errorf("read %s: %w", JournalFile, err)
+			}
+			for i := len(skips) - 1; i >= 0; i-- { // in the file's order
+				warn(fmt.Sprintf("%s line %d skipped: %s", JournalFile, n+visits-skips[i].visit, skips[i].why))
+			}
+		}
+		if found != nil {
+			return todo.Snapshot{Items: found.Todos, UpdatedAt: found.Time, Version: found.Version, ToolUseID: found.ToolUseID}, nil
+		}
+	}
+	name := filepath.Join(path, TodosFile)
+	b, err := readgate.ReadFile(name, readgate.ListFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return todo.Snapshot{}, nil
 	}
 	if err != nil {
-		return todo.Snapshot{}, fmt.Errorf("read %s: %w", TodosFile, err)
+		warn(fmt.Sprintf("%s skipped: %s", name, readgate.Reason(err)))
+		return todo.Snapshot{}, nil
 	}
 	var list struct {
 		Todos []todo.Item `json:"todos"`

@@ -2,16 +2,21 @@ package session
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/todo-shell/todo-shell/internal/readgate"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -30,12 +35,25 @@ type Info struct {
 	Files      int    `json:"files"`       // offloaded results
 	FilesBytes int64  `json:"files_bytes"` // their size
 	// Bytes is the size of everything in the directory.
-	Bytes      int64  `json:"bytes"`
-	AgentTurns int    `json:"agent_turns"`
-	Live       bool   `json:"live"`
-	PID        int    `json:"pid,omitempty"` // the live holder
-	Path       string `json:"-"`
+	Bytes      int64 `json:"bytes"`
+	AgentTurns int   `json:"agent_turns"`
+	Live       bool  `json:"live"`
+	PID        int   `json:"pid,omitempty"` // the live holder
+	// Warnings name the session's files that failed the reading gate (a
+	// symbolic link, a FIFO, a file too large) and were skipped.
+	Warnings []string `json:"warnings,omitempty"`
+	Path     string   `json:"-"`
+
+	journalBytes, transcriptBytes int64
+	lockBad                       bool // the lock failed the gate
 }
+
+// HasWork reports whether the session holds something to continue: a plan
+// version or a conversation.
+func (i *Info) HasWork() bool { return i.journalBytes > 0 || i.transcriptBytes > 0 }
+
+// HasPlan reports whether the session has written a plan version.
+func (i *Info) HasPlan() bool { return i.journalBytes > 0 }
 
 // known are the files of the format; anything else not hidden is an
 // offloaded result.
@@ -87,9 +105,10 @@ func List(dir string) ([]Info, error) {
 
 // Stat sums up the session directory at path; ok is false when it is not a
 // directory. It works relative to the directory (openat, fstatat): a
-// dozen cheap system calls per session.
+// dozen cheap system calls per session. A file of the format that fails
+// the reading gate is skipped and named in Warnings.
 func Stat(path string) (Info, bool) {
-	dfd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	dfd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return Info{}, false
 	}
@@ -102,7 +121,6 @@ func Stat(path string) (Info, bool) {
 	info := Info{ID: filepath.Base(path), Path: path, LastChange: mtime(&st)}
 	names, _ := dir.Readdirnames(-1)
 	lockHeld := false
-	var metaSize, todosSize int64 = -1, -1
 	for _, name := range names {
 		if unix.Fstatat(dfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT == unix.S_IFDIR {
 			continue
@@ -110,10 +128,22 @@ func Stat(path string) (Info, bool) {
 		switch name {
 		case LockFile:
 			lockHeld = st.Size > 0 // a holder writes its pid; Close empties it
-		case MetaFile:
-			metaSize = st.Size
-		case TodosFile:
-			todosSize = st.Size
+		case JournalFile:
+			info.journalBytes = st.Size
+		case TranscriptFile:
+			info.transcriptBytes = st.Size
+		}
+		if known[name] && st.Mode&unix.S_IFMT != unix.S_IFREG {
+			// Say why through the gate, in its words.
+			_, _, err := readgate.OpenAt(dfd, path, name)
+			if err == nil {
+				err = readgate.ErrNotRegular
+			}
+			info.Warnings = append(info.Warnings, skipped(path, name, err))
+			if name == LockFile {
+				info.lockBad, lockHeld = true, false
+			}
+			continue
 		}
 		info.Bytes += st.Size
 		if t := mtime(&st); t.After(info.LastChange) {
@@ -124,13 +154,13 @@ func Stat(path string) (Info, bool) {
 			info.FilesBytes += st.Size
 		}
 	}
-	if b := readAt(dfd, MetaFile, metaSize); b != nil {
+	if b := info.read(dfd, MetaFile, readgate.SmallFile); b != nil {
 		var m Meta
 		if json.Unmarshal(b, &m) == nil {
 			info.Mode, info.Created, info.Dir, info.AgentTurns = m.Mode, m.Created, m.Dir, m.AgentTurns
 		}
 	}
-	if b := readAt(dfd, TodosFile, todosSize); b != nil {
+	if b := info.read(dfd, TodosFile, readgate.ListFile); b != nil {
 		// todo.Validate's scanner is several times faster than
 		// encoding/json, and todos.json is a list TodoWrite accepted.
 		if items, err := todo.Validate(b, anyList); err == nil {
@@ -153,50 +183,62 @@ func Stat(path string) (Info, bool) {
 	return info, true
 }
 
-// readAt reads the file name of about size bytes in the directory dfd; nil
-// when there is none.
-func readAt(dfd int, name string, size int64) []byte {
-	if size < 0 || size > 16<<20 {
-		return nil
-	}
-	fd, err := unix.Openat(dfd, name, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+// read reads the file name of the session through the gate; nil when it is
+// missing or fails the gate (then named in Warnings, once).
+func (info *Info) read(dfd int, name string, limit int64) []byte {
+	b, err := readgate.ReadFileAt(dfd, info.Path, name, limit)
 	if err != nil {
+		w := skipped(info.Path, name, err)
+		if !errors.Is(err, fs.ErrNotExist) && !slices.Contains(info.Warnings, w) {
+			info.Warnings = append(info.Warnings, w)
+		}
 		return nil
 	}
-	defer func() { _ = unix.Close(fd) }() // only read
-	buf := make([]byte, size+512)         // room if it grew since fstatat
-	n := 0
-	for n < len(buf) {
-		k, err := unix.Read(fd, buf[n:])
-		if k <= 0 || err != nil {
-			break
-		}
-		n += k
-	}
-	return buf[:n]
+	return b
+}
+
+// skipped is the warning for the file name of the session at path that
+// failed the gate with err.
+func skipped(path, name string, err error) string {
+	return filepath.Join(path, name) + " skipped: " + readgate.Reason(err)
 }
 
 func mtime(st *unix.Stat_t) time.Time { return time.Unix(st.Mtim.Unix()) }
 
-// Latest returns the id of the most recently changed session under dir, or
-// "" when there is none.
-func Latest(dir string) (string, error) {
+// Latest returns the id of the most recently changed session under dir
+// that has something to continue (a plan version or a conversation), or ""
+// when there is none. A session whose files fail the reading gate is passed
+// over; passed lists the warnings of those newer than the one returned.
+func Latest(dir string) (id string, passed []string, err error) {
 	list, err := List(dir)
-	if err != nil || len(list) == 0 {
-		return "", err
+	if err != nil {
+		return "", nil, err
 	}
-	return list[0].ID, nil
+	for i := range list {
+		info := &list[i]
+		if len(info.Warnings) > 0 {
+			passed = append(passed, info.Warnings...)
+			continue
+		}
+		if info.HasWork() {
+			return info.ID, passed, nil
+		}
+	}
+	return "", passed, nil
 }
 
-// Removed is a session Clean removed (or would remove).
+// Removed is a session Clean removed (or would remove), or passed over.
 type Removed struct {
 	Info
 	Err error // why it could not be removed
+	// Skipped, when not empty, says why Clean left the session alone.
+	Skipped string
 }
 
 // Clean removes every session under dir whose last change is before
 // cutoff, whole, skipping live ones; with dryRun it only says which it
-// would remove.
+// would remove. A session old enough that it leaves alone (its lock is not
+// a regular file, or it came alive) is in the result with Skipped set.
 func Clean(dir string, cutoff time.Time, dryRun bool) ([]Removed, error) {
 	list, err := List(dir)
 	if err != nil {
@@ -208,6 +250,10 @@ func Clean(dir string, cutoff time.Time, dryRun bool) ([]Removed, error) {
 		if info.Live || !info.LastChange.Before(cutoff) {
 			continue
 		}
+		if info.lockBad {
+			out = append(out, Removed{Info: *info, Skipped: "its lock cannot be taken: " + strings.Join(info.Warnings, "; ")})
+			continue
+		}
 		if dryRun {
 			out = append(out, Removed{Info: *info})
 			continue
@@ -215,12 +261,17 @@ func Clean(dir string, cutoff time.Time, dryRun bool) ([]Removed, error) {
 		// Hold the lock while removing, so no process starts using the
 		// session in the meantime (acquire checks that its lock file is
 		// still the one in the directory).
-		lock := lockForRemoval(info.Path)
-		if lock == nil {
-			continue // it came alive
+		lock, err := lockForRemoval(info.Path)
+		if err != nil {
+			why := "it came alive: " + err.Error()
+			if !errors.Is(err, errLive) {
+				why = "its lock cannot be taken: " + filepath.Join(info.Path, LockFile) + ": " + readgate.Reason(err)
+			}
+			out = append(out, Removed{Info: *info, Skipped: why})
+			continue
 		}
-		err := os.RemoveAll(info.Path)
-		_ = lock.Close() // the directory is gone; closing unlocks
+		err = os.RemoveAll(info.Path)
+		_ = lock.Close() // the directory is gone (or failed to go: err says so)
 		out = append(out, Removed{Info: *info, Err: err})
 	}
 	return out, nil

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/todo-shell/todo-shell/internal/readgate"
 )
 
 // The lock is an flock(2) on <session>/lock, held for as long as a process
@@ -21,9 +23,9 @@ func acquire(path, id string) (*os.File, error) {
 	name := filepath.Join(path, LockFile)
 	// A short retry: `sessions` and `clean` probe the lock for microseconds.
 	for attempt := 0; ; attempt++ {
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+		f, _, err := readgate.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
 		if err != nil {
-			return nil, fmt.Errorf("session %s: lock: %w", id, err)
+			return nil, fmt.Errorf("session %s: %s cannot be used: %s", id, name, readgate.Reason(err))
 		}
 		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {
@@ -82,7 +84,7 @@ func same(f *os.File, name string) bool {
 
 // holder returns the pid written in the lock file, or 0.
 func holder(name string) int {
-	b, _ := os.ReadFile(name)
+	b, _ := readgate.ReadFile(name, readgate.SmallFile)
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
 	return pid
 }
@@ -99,7 +101,7 @@ func Live(path string) (bool, int) {
 		// right after locking, so only a process in that instant is missed.
 		return false, 0
 	}
-	f, err := os.Open(name)
+	f, _, err := readgate.Open(name)
 	if err != nil {
 		return false, 0
 	}
@@ -111,16 +113,20 @@ func Live(path string) (bool, int) {
 	return false, 0
 }
 
+// errLive says a process holds the session's lock.
+var errLive = errors.New("in use by a running todo-shell")
+
 // lockForRemoval takes the lock of the session at path so that it can be
-// removed; nil when a process holds it.
-func lockForRemoval(path string) *os.File {
-	f, err := os.OpenFile(filepath.Join(path, LockFile), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+// removed: errLive when a process holds it, the gate's error when the lock
+// is not a regular file.
+func lockForRemoval(path string) (*os.File, error) {
+	f, _, err := readgate.OpenFile(filepath.Join(path, LockFile), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
-		_ = f.Close() // not locked, nothing written
-		return nil
+		_ = f.Close() // only opened to try the lock
+		return nil, errLive
 	}
-	return f
+	return f, nil
 }

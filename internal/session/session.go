@@ -14,8 +14,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
+	"github.com/todo-shell/todo-shell/internal/readgate"
+	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -94,6 +97,10 @@ type Session struct {
 
 	saved   todo.Snapshot // the last version on disk when opened
 	journal *journal
+	// root is the session directory, held open: files are written
+	// relative to it, so a directory swapped in at its path later cannot
+	// take them.
+	root *os.Root
 
 	mu     sync.Mutex
 	closed bool
@@ -115,7 +122,7 @@ func Open(dir, id string, o Options) (*Session, error) {
 	path := filepath.Join(dir, id)
 	s := &Session{id: id, path: path, now: now, warn: warn}
 
-	metaBytes, err := os.ReadFile(filepath.Join(path, MetaFile))
+	metaBytes, err := readgate.ReadFile(filepath.Join(path, MetaFile), readgate.SmallFile)
 	switch {
 	case err == nil:
 		if err := json.Unmarshal(metaBytes, &s.meta); err != nil {
@@ -130,20 +137,24 @@ func Open(dir, id string, o Options) (*Session, error) {
 			return nil, fmt.Errorf("session %s: not a todo-shell session (no %s in %s)", id, MetaFile, path)
 		}
 	default:
-		return nil, fmt.Errorf("session %s: %w", id, err)
+		return nil, fmt.Errorf("session %s: %s cannot be read: %s", id, filepath.Join(path, MetaFile), readgate.Reason(err))
 	}
 	// The offload package's checks: a real directory of this user's, 0700,
-	// never a symbolic link standing in for one.
-	if _, err := offload.SessionDir(dir, id); err != nil {
+	// never a symbolic link standing in for one; held open from here.
+	root, err := offload.OpenSessionDir(dir, id)
+	if err != nil {
 		return nil, err
 	}
+	s.root = root
 	lock, err := acquire(path, id)
 	if err != nil {
+		_ = root.Close() // only a directory handle
 		return nil, err
 	}
 	s.lock = lock
 	fail := func(err error) (*Session, error) {
 		release(lock)
+		_ = root.Close() // only a directory handle
 		return nil, err
 	}
 	if !s.resumed {
@@ -156,18 +167,19 @@ func Open(dir, id string, o Options) (*Session, error) {
 			return fail(err)
 		}
 	}
-	saved, err := Load(path, warn)
+	j, err := openJournal(root, 0)
 	if err != nil {
+		return fail(fmt.Errorf("session %s: %w", id, err))
+	}
+	saved, err := load(path, j.file, warn)
+	if err != nil {
+		_ = j.close()
 		return fail(fmt.Errorf("session %s: %w", id, err))
 	}
 	s.saved = saved
-	j, err := openJournal(path, saved.Version)
-	if err != nil {
-		return fail(fmt.Errorf("session %s: %w", id, err))
-	}
 	s.journal = j
 	if _, err := os.Stat(filepath.Join(path, TodosFile)); errors.Is(err, fs.ErrNotExist) {
-		if err := writeAtomic(filepath.Join(path, TodosFile), todo.AppendList(nil, saved.Items)); err != nil {
+		if err := writeAtomic(root, TodosFile, todo.AppendList(nil, saved.Items)); err != nil {
 			_ = j.close() // nothing written yet; err is the failure to report
 			return fail(err)
 		}
@@ -230,8 +242,45 @@ func (s *Session) Close() error {
 	s.closed = true
 	s.mu.Unlock()
 	err := s.journal.close()
+	if err == nil && !s.resumed && s.empty() {
+		// Nothing to come back to: no plan, no conversation, no offloaded
+		// result. Removed while still locked, so no one starts using it.
+		err = os.RemoveAll(s.path)
+	}
 	release(s.lock)
+	_ = s.root.Close() // only a directory handle
 	return err
+}
+
+// empty reports whether the session directory holds nothing a person
+// could come back to: no plan version, no transcript, no offloaded result
+// (only its own files, empty or at their starting state).
+func (s *Session) empty() bool {
+	names, err := readDirNames(s.path)
+	if err != nil {
+		return false
+	}
+	for _, name := range names {
+		switch name {
+		case LockFile, MetaFile, TodosFile:
+			continue
+		case JournalFile, TranscriptFile:
+			if fi, err := os.Lstat(filepath.Join(s.path, name)); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
+				continue
+			}
+		}
+		return false
+	}
+	return true
+}
+
+func readDirNames(path string) ([]string, error) {
+	d, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = d.Close() }()
+	return d.Readdirnames(-1)
 }
 
 func (s *Session) writeMeta() error {
@@ -245,15 +294,28 @@ func (s *Session) writeMetaLocked() error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(s.path, MetaFile), append(b, '\n'))
+	return writeAtomic(s.root, MetaFile, append(b, '\n'))
 }
 
-// writeAtomic replaces path with data: a reader, or a crash at any moment,
-// sees the old file or the new one, never part of one.
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+// writeAtomic replaces the file name in the directory dir with data: a
+// reader, or a crash at any moment, sees the old file or the new one, never
+// part of one. The temporary file is created (never opening an existing
+// one) and renamed relative to dir.
+func writeAtomic(dir *os.Root, name string, data []byte) error {
+	var (
+		f   *os.File
+		tmp string
+		err error
+	)
+	for range 16 {
+		tmp = "." + name + ".tmp" + tools.RandomBase62(10)
+		f, err = dir.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
 	if err != nil {
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
+		return fmt.Errorf("write %s: %w", name, err)
 	}
 	_, werr := f.Write(data)
 	cerr := f.Close()
@@ -261,11 +323,11 @@ func writeAtomic(path string, data []byte) error {
 		werr = cerr
 	}
 	if werr == nil {
-		werr = os.Rename(f.Name(), path)
+		werr = dir.Rename(tmp, name)
 	}
 	if werr != nil {
-		_ = os.Remove(f.Name()) // best effort: a left temp file is skipped by isTemp
-		return fmt.Errorf("write %s: %w", filepath.Base(path), werr)
+		_ = dir.Remove(tmp) // best effort: a left temp file is skipped by isTemp
+		return fmt.Errorf("write %s: %w", name, werr)
 	}
 	return nil
 }

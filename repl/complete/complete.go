@@ -5,16 +5,12 @@
 package complete
 
 import (
-	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
-
-	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
 // Completer completes lines. Fields left nil or empty are not offered.
@@ -25,7 +21,9 @@ type Completer struct {
 	Path     string              // the PATH to search for executables
 	Dir      func() string       // the working directory
 	Home     string              // what ~ stands for
-	Todos    func() []todo.Item  // the current list, for `TodoWrite ` + Tab
+	// Arg returns a whole argument to offer after an agent command's name
+	// (the current list after "TodoWrite ") and what the list calls it.
+	Arg func(command string) (insert, display string, ok bool)
 
 	once  sync.Once
 	execs []string // names in PATH's directories, sorted, unique
@@ -45,6 +43,9 @@ type Result struct {
 type Candidate struct {
 	Display string // what the list shows ("src/", "TodoWrite")
 	Insert  string // the text that replaces the word (quoted, with a trailing space when final)
+	// Cursor is where the cursor goes in Insert, a byte offset; 0 is after
+	// it.
+	Cursor int
 }
 
 // Complete completes the word that ends at cursor (a byte offset in line).
@@ -57,10 +58,8 @@ func (c *Completer) Complete(line string, cursor int) Result {
 	res := Result{Start: start, End: cursor}
 	cmdPos := len(words) == 0 || isSeparator(words[len(words)-1])
 	switch {
-	case len(words) == 1 && words[0] == todo.WriteName && partial == "" && strings.TrimSpace(line[cursor:]) == "" && c.Todos != nil:
-		res.Candidates = []Candidate{{Display: "the current list", Insert: TodoWriteArg(c.Todos())}}
-	case len(words) == 1 && fileTemplate(words[0]) != "" && partial == "" && strings.TrimSpace(line[cursor:]) == "" && c.Dir != nil:
-		res.Candidates = []Candidate{{Display: words[0] + "'s input", Insert: FileToolArg(words[0], c.Dir())}}
+	case len(words) == 1 && partial == "" && strings.TrimSpace(line[cursor:]) == "" && c.arg(words[0]) != nil:
+		res.Candidates = c.arg(words[0])
 	case len(words) == 0 && strings.HasPrefix(partial, "/") && !strings.Contains(partial[1:], "/"):
 		res.Candidates = words2cands(prefixed(c.Builtins, partial))
 	case cmdPos && !strings.Contains(partial, "/") && !strings.HasPrefix(partial, "~"):
@@ -91,39 +90,27 @@ func (c *Completer) Complete(line string, cursor int) Result {
 	return res
 }
 
-// TodoWriteArg is a list as TodoWrite's argument: pretty-printed JSON in
-// single quotes, ready to edit; an empty list gives a one-item template. A
-// single quote in the text becomes \u0027, so the quoting holds.
-func TodoWriteArg(items []todo.Item) string {
-	if len(items) == 0 {
-		items = []todo.Item{{Content: "", Status: todo.StatusPending, ActiveForm: ""}}
+// arg is the argument offered after command, as the one candidate; nil
+// when the command offers none.
+func (c *Completer) arg(command string) []Candidate {
+	if c.Arg == nil || !slices.Contains(c.Commands, command) {
+		return nil
 	}
-	b, _ := json.MarshalIndent(struct {
-		Todos []todo.Item `json:"todos"`
-	}{items}, "", "  ")
-	return "'" + strings.ReplaceAll(string(b), "'", `\u0027`) + "'"
+	insert, display, ok := c.Arg(command)
+	if !ok {
+		return nil
+	}
+	return []Candidate{{Display: display, Insert: insert, Cursor: templateCursor(insert)}}
 }
 
-// fileTemplate is the input Tab offers after Read, Write or Edit, with %s
-// for the working directory ("" for another word).
-func fileTemplate(tool string) string {
-	switch tool {
-	case "Read":
-		return `{"file_path":"%s/"}`
-	case "Write":
-		return `{"file_path":"%s/","content":""}`
-	case "Edit":
-		return `{"file_path":"%s/","old_string":"","new_string":""}`
+// templateCursor is where the cursor goes in an offered argument: inside
+// its first empty string value (a template's "content": ""), to type it at
+// once; 0 (after the argument) when it has none, as a real list has not.
+func templateCursor(arg string) int {
+	if i := strings.Index(arg, `: ""`); i >= 0 {
+		return i + len(`: "`)
 	}
-	return ""
-}
-
-// FileToolArg is a template of a file tool's input, in single quotes, its
-// path started at dir.
-func FileToolArg(tool, dir string) string {
-	d, _ := json.Marshal(dir)
-	arg := fmt.Sprintf(fileTemplate(tool), strings.Trim(string(d), `"`))
-	return "'" + strings.ReplaceAll(arg, "'", `\u0027`) + "'"
+	return 0
 }
 
 func words2cands(ws []string) []Candidate {

@@ -80,7 +80,9 @@ func TestComplete(t *testing.T) {
 func TestTodoWriteInsertsList(t *testing.T) {
 	c, _ := setup(t)
 	items := []todo.Item{{Content: "Fix Bob's bug", Status: "in_progress", ActiveForm: "Fixing"}}
-	c.Todos = func() []todo.Item { return items }
+	c.Arg = func(command string) (string, string, bool) {
+		return todo.EditableArg(items), "the current list", command == todo.WriteName
+	}
 	r := c.Complete("TodoWrite ", 10)
 	want := `'{
   "todos": [
@@ -141,21 +143,4 @@ func displays(r Result) []string {
 		out = append(out, c.Display)
 	}
 	return out
-}
-
-// TestFileToolTemplates: Tab after Read, Write or Edit offers its input
-// with the path started at the working directory.
-func TestFileToolTemplates(t *testing.T) {
-	c := &Completer{Dir: func() string { return "/work/it's" }}
-	for tool, want := range map[string]string{
-		"Read":  `'{"file_path":"/work/it\u0027s/"}'`,
-		"Write": `'{"file_path":"/work/it\u0027s/","content":""}'`,
-		"Edit":  `'{"file_path":"/work/it\u0027s/","old_string":"","new_string":""}'`,
-	} {
-		line := tool + " "
-		res := c.Complete(line, len(line))
-		if len(res.Candidates) != 1 || res.Candidates[0].Insert != want {
-			t.Errorf("%s: %+v", tool, res.Candidates)
-		}
-	}
 }

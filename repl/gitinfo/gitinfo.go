@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/todo-shell/todo-shell/internal/readgate"
 )
 
 // Branch returns the branch checked out in the repository containing dir:
@@ -17,7 +19,7 @@ func Branch(dir string) string {
 	if gitDir == "" {
 		return ""
 	}
-	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	head, err := readgate.ReadFile(filepath.Join(gitDir, "HEAD"), readgate.SmallFile)
 	if err != nil {
 		return ""
 	}
@@ -42,7 +44,7 @@ func find(dir string) string {
 			if info.IsDir() {
 				return p
 			}
-			b, err := os.ReadFile(p)
+			b, err := readgate.ReadFile(p, readgate.SmallFile)
 			if err != nil {
 				return ""
 			}

@@ -18,8 +18,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/todo-shell/todo-shell/internal/readgate"
 )
 
 // MaxEntries is the most entries kept in memory and, after compaction, in
@@ -50,36 +53,48 @@ func DefaultDir(getenv func(string) string) string {
 	return filepath.Join(home, ".local", "state", "todo-shell")
 }
 
+// compactAt is the file size beyond which the file is rewritten with its
+// last entries.
+const compactAt = 8 << 20
+
 // History is one history file's entries; the zero of Path means memory only.
 // It is not safe for concurrent use; several processes may share the file.
 type History struct {
-	Path    string
-	entries []string // oldest first: the file's lines, then this session's
-	max     int
-	base    int64 // the file's size when read or last compacted
+	Path      string
+	entries   []string // oldest first: the file's lines, then this session's
+	max       int
+	base      int64 // the file's size when read or last compacted
+	compactAt int64 // the size past which the file is compacted
 }
 
 // Open reads the history at path. A missing file is an empty history; an
 // unreadable or corrupt one gives an empty (or partial) history and a
 // warning, never an error: a shell must start whatever its history file
-// holds. An empty path gives a history kept in memory only (--no-history).
+// holds. A path that is not a regular file (a symbolic link, a FIFO, a
+// device) is neither read nor written: the history is kept in memory, with
+// one warning. Only the end of the file is read, its last MaxEntries
+// entries, so a huge file costs no more than a full one. An empty path
+// gives a history kept in memory only (--no-history).
 func Open(path string) (h *History, warning string) {
-	h = &History{Path: path, max: MaxEntries}
+	h = &History{Path: path, max: MaxEntries, compactAt: compactAt}
 	if path == "" {
 		return h, ""
 	}
-	f, err := os.Open(path)
+	f, info, err := readgate.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return h, ""
+	}
+	if errors.Is(err, readgate.ErrNotRegular) {
+		h.Path = ""
+		what := strings.Trim(strings.TrimPrefix(readgate.Reason(err), readgate.ErrNotRegular.Error()), " ()")
+		return h, fmt.Sprintf("history: %s is %s: not read or written (this session's history stays in memory)", path, what)
 	}
 	if err != nil {
 		return h, fmt.Sprintf("history: cannot read %s: %v (starting with an empty history)", path, err)
 	}
 	defer func() { _ = f.Close() }() // only read
-	if info, err := f.Stat(); err == nil {
-		h.base = info.Size()
-	}
-	entries, bad, err := read(f)
+	h.base = info.Size()
+	entries, bad, err := readLast(f, info.Size(), h.max)
 	if err != nil {
 		return h, fmt.Sprintf("history: cannot read %s: %v (starting with an empty history)", path, err)
 	}
@@ -89,47 +104,34 @@ func Open(path string) (h *History, warning string) {
 	if bad > 0 {
 		warning = fmt.Sprintf("history: skipped %d corrupt lines in %s", bad, path)
 	}
-	if len(entries) > h.max {
-		entries = entries[len(entries)-h.max:]
-	}
 	h.entries = entries
 	return h, warning
 }
 
-// read parses one JSON string per line, counting lines that are not one.
-func read(r io.Reader) (entries []string, bad int, err error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	for {
-		line, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			// A line longer than the buffer: collect it, up to maxLine.
-			long := append([]byte(nil), line...)
-			for errors.Is(err, bufio.ErrBufferFull) && len(long) <= maxLine {
-				line, err = br.ReadSlice('\n')
-				long = append(long, line...)
-			}
-			for errors.Is(err, bufio.ErrBufferFull) { // skip the rest
-				_, err = br.ReadSlice('\n')
-			}
-			line = long
-			if len(long) > maxLine {
-				line = []byte("!") // corrupt
-			}
-		}
-		if len(line) > 0 {
-			if s, ok := decode(bytes.TrimRight(line, "\r\n")); ok {
+// readLast returns the last keep entries of the history file r (size bytes
+// long), oldest first, reading it from its end, and counts the lines on the
+// way that are not one. It stops after 4*keep lines: a file of garbage
+// costs no more than a full one.
+func readLast(r io.ReaderAt, size int64, keep int) (entries []string, bad int, err error) {
+	visited := 0
+	err = readgate.LastLines(r, size, maxLine, func(_ int64, line []byte, long bool) (bool, error) {
+		visited++
+		line = bytes.TrimRight(line, "\r")
+		switch {
+		case long:
+			bad++
+		case len(bytes.TrimSpace(line)) == 0:
+		default:
+			if s, ok := decode(line); ok {
 				entries = append(entries, s)
-			} else if len(bytes.TrimSpace(line)) > 0 {
+			} else {
 				bad++
 			}
 		}
-		if err == io.EOF {
-			return entries, bad, nil
-		}
-		if err != nil {
-			return entries, bad, err
-		}
-	}
+		return len(entries) >= keep || visited >= 4*keep, nil
+	})
+	slices.Reverse(entries)
+	return entries, bad, err
 }
 
 // decode reads one line's JSON string, fast when it has no escapes.
@@ -189,14 +191,14 @@ func (h *History) Add(text string) error {
 	if h.Path == "" {
 		return nil
 	}
-	return appendLine(h.Path, text, h.max, &h.base)
+	return appendLine(h.Path, text, h.max, h.compactAt, &h.base)
 }
 
 // appendLine writes text as one JSON line at the end of the file at path.
 // O_APPEND puts every write at the end; the flock makes a line's one write
 // exclusive of other writers and of compaction. The file is reopened if a
 // compaction replaced it while we waited for the lock.
-func appendLine(path, text string, keep int, base *int64) error {
+func appendLine(path, text string, keep int, compactAt int64, base *int64) error {
 	b, err := json.Marshal(text)
 	if err != nil {
 		return err
@@ -206,7 +208,7 @@ func appendLine(path, text string, keep int, base *int64) error {
 		return fmt.Errorf("history: %w", err)
 	}
 	for range 3 {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		f, _, err := readgate.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 		if err != nil {
 			return fmt.Errorf("history: %w", err)
 		}
@@ -240,16 +242,12 @@ func appendLine(path, text string, keep int, base *int64) error {
 	return errors.New("history: file keeps being replaced")
 }
 
-// compactAt is the file size beyond which the file is rewritten with its
-// last entries.
-var compactAt int64 = 8 << 20
-
 // compact rewrites the file at path keeping its last keep entries, and
 // returns the new size. It holds the lock on the old file while it writes
 // the new one and renames it into place; writers waiting on the old file
 // see it replaced and reopen.
 func compact(path string, keep int) (int64, error) {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, info, err := readgate.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return 0, err
 	}
@@ -264,12 +262,12 @@ func compact(path string, keep int) (int64, error) {
 		}
 		return info.Size(), nil
 	}
-	entries, _, err := read(f)
+	if fi, err := f.Stat(); err == nil {
+		info = fi // grown while we waited for the lock
+	}
+	entries, _, err := readLast(f, info.Size(), keep)
 	if err != nil {
 		return 0, err
-	}
-	if len(entries) > keep {
-		entries = entries[len(entries)-keep:]
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".history-*")
 	if err != nil {

@@ -5,9 +5,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestAddAndReopen(t *testing.T) {
@@ -80,12 +83,9 @@ func TestLimit(t *testing.T) {
 }
 
 func TestCompact(t *testing.T) {
-	old := compactAt
-	compactAt = 1 << 10
-	defer func() { compactAt = old }()
 	path := filepath.Join(t.TempDir(), "history")
 	h, _ := Open(path)
-	h.max = 5
+	h.max, h.compactAt = 5, 1<<10
 	for i := range 200 {
 		h.Add(fmt.Sprintf("command number %d", i))
 	}
@@ -102,12 +102,9 @@ func TestCompact(t *testing.T) {
 // TestCompactNotEveryLine: when the kept entries alone exceed the
 // threshold, the file is not rewritten on every line.
 func TestCompactNotEveryLine(t *testing.T) {
-	old := compactAt
-	compactAt = 1 << 10
-	defer func() { compactAt = old }()
 	path := filepath.Join(t.TempDir(), "history")
 	h, _ := Open(path)
-	h.max = 20
+	h.max, h.compactAt = 20, 1<<10
 	long := strings.Repeat("x", 200) // 20 entries: ~4 KB, over the threshold
 	for i := range 20 {
 		h.Add(fmt.Sprint(i, long))
@@ -153,14 +150,76 @@ func TestFaultUnreadableFile(t *testing.T) {
 	path := filepath.Join(dir, "history")
 	os.Mkdir(path, 0o700) // a directory where the file should be
 	h, warn := Open(path)
-	if warn == "" || h.Len() != 0 {
+	if !strings.Contains(warn, "a directory") || h.Len() != 0 {
 		t.Fatalf("warn %q len %d", warn, h.Len())
 	}
-	if err := h.Add("ls"); err == nil {
-		t.Fatal("writing into a directory succeeded")
+	// Said once at the start: the history is kept in memory, and adding
+	// to it is no second error.
+	if err := h.Add("ls"); err != nil {
+		t.Fatalf("add: %v", err)
 	}
 	if h.Len() != 1 {
 		t.Fatal("entry lost from memory")
+	}
+}
+
+// TestFaultHistoryNotARegularFile: a history that is a link to /dev/zero
+// or a FIFO is neither read (no endless read, no block) nor written: one
+// warning naming why, a history in memory.
+func TestFaultHistoryNotARegularFile(t *testing.T) {
+	for _, kind := range []string{"link to /dev/zero", "FIFO"} {
+		t.Run(kind, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "history")
+			if kind == "FIFO" {
+				if err := syscall.Mkfifo(path, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			} else if err := os.Symlink("/dev/zero", path); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan string, 1)
+			go func() {
+				h, warn := Open(path)
+				if err := h.Add("ls"); err != nil || h.Len() != 1 {
+					warn = fmt.Sprintf("add: %v, len %d", err, h.Len())
+				}
+				done <- warn
+			}()
+			select {
+			case warn := <-done:
+				want := map[string]string{"FIFO": "is a FIFO: not read or written", "link to /dev/zero": "is a symbolic link: not read or written"}[kind]
+				if !strings.Contains(warn, want) || strings.Count(warn, "\n") > 0 {
+					t.Fatalf("warning %q, want one line with %q", warn, want)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("opening the history blocked")
+			}
+		})
+	}
+}
+
+// TestFaultHugeHistoryReadsTheEnd: a history of a million lines opens with
+// its last MaxEntries entries, reading only its end: memory and time stay
+// those of a full history.
+func TestFaultHugeHistoryReadsTheEnd(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "history")
+	var b []byte
+	for i := range 1000000 {
+		b = append(b, `"cmd `+strconv.Itoa(i)+`"`+"\n"...)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	h, warn := Open(path)
+	runtime.ReadMemStats(&after)
+	if warn != "" || h.Len() != MaxEntries || h.Entries()[0] != "cmd 990000" || h.Entries()[MaxEntries-1] != "cmd 999999" {
+		t.Fatalf("len %d, first %q, warn %q", h.Len(), h.Entries()[0], warn)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4<<20 {
+		t.Fatalf("opening a million-line history allocated %d bytes; want only its end read", alloc)
 	}
 }
 

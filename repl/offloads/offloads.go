@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/todo-shell/todo-shell/internal/readgate"
 )
 
 // Entry is one offloaded file.
@@ -62,7 +64,7 @@ func CountLines(entries []Entry) {
 // countLines counts the lines of a file (a last line without a newline
 // counts).
 func countLines(path string) int {
-	f, err := os.Open(path)
+	f, _, err := readgate.Open(path) // a planted link or FIFO is not read
 	if err != nil {
 		return 0
 	}

@@ -41,6 +41,22 @@ func childEnv(env []string, extra ...string) []string {
 	return append(out, extra...)
 }
 
+// withOldDir sets OLDPWD in env to the directory the runner's last `cd`
+// left, or unsets it before any: `cd -` goes where this shell was, never
+// to a directory inherited from the terminal it was started in.
+func withOldDir(env []string, old string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "OLDPWD=") {
+			out = append(out, kv)
+		}
+	}
+	if old != "" {
+		out = append(out, "OLDPWD="+old)
+	}
+	return out
+}
+
 func hidden(name string) bool {
 	for _, h := range hiddenEnv {
 		if name == h {
@@ -60,7 +76,7 @@ func hidden(name string) bool {
 // With bash, an exit function records that the top-level shell (not a
 // subshell) ran exit; the EXIT trap records where the command left the shell.
 func wrapScript(command string, isBash bool) string {
-	prefix := `trap 'printf "cwd %s\n" "$PWD" >> "$` + stateEnv + `"' EXIT; `
+	prefix := `trap 'if [ -n "${OLDPWD+x}" ]; then printf "oldpwd %s\0" "$OLDPWD" >> "$` + stateEnv + `"; fi; printf "cwd %s\n" "$PWD" >> "$` + stateEnv + `"' EXIT; `
 	if isBash {
 		prefix = `exit() { [ "$BASHPID" = "$$" ] && printf 'exit\n' >> "$` + stateEnv + `"; builtin exit "$@"; }; ` + prefix
 	}
@@ -71,12 +87,18 @@ func wrapScript(command string, isBash bool) string {
 type commandState struct {
 	exited bool
 	dir    string
+	oldDir string // $OLDPWD, for the next command's `cd -`; "" when unset
 }
 
 func parseState(s string) commandState {
 	var st commandState
 	if rest, ok := strings.CutPrefix(s, "exit\n"); ok {
 		st.exited, s = true, rest
+	}
+	if rest, ok := strings.CutPrefix(s, "oldpwd "); ok {
+		if old, after, found := strings.Cut(rest, "\x00"); found {
+			st.oldDir, s = old, after
+		}
 	}
 	if dir, ok := strings.CutPrefix(s, "cwd "); ok {
 		st.dir = strings.TrimSuffix(dir, "\n")

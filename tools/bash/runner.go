@@ -30,9 +30,10 @@ const drainGrace = 200 * time.Millisecond
 // across commands: `cd /tmp` in one command moves the next. It is safe for
 // concurrent use; commands are serialised.
 type Runner struct {
-	mu    sync.Mutex
-	shell string
-	dir   string
+	mu     sync.Mutex
+	shell  string
+	dir    string
+	oldDir string // OLDPWD for the next command, "" before any cd
 
 	pgid atomic.Int64 // the running command's process group, 0 when idle
 	// shown is dir for readers that must not wait for a running command
@@ -140,16 +141,25 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 		fmt.Fprintf(out, "todo-shell: cannot record where this command ends (%v): a cd in it will not carry over\n", err)
 	}
 
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		return Outcome{}, fmt.Errorf("bash: %w", err)
+	var pr, pw *os.File
+	var src io.Reader // what the output is read from: pr, or pr coalesced
+	if cols := terminalFrom(ctx); cols > 0 {
+		pr, pw, _ = openTerminal(cols) // none: a pipe
+		src = coalesced(pr)
+	}
+	if pr == nil {
+		var err error
+		if pr, pw, err = os.Pipe(); err != nil {
+			return Outcome{}, fmt.Errorf("bash: %w", err)
+		}
+		growPipe(pr)
+		src = pr
 	}
 	defer func() { _ = pr.Close() }() // only read
-	growPipe(pr)
 
 	cmd := exec.Command(r.shell, "-c", wrapScript(command, filepath.Base(r.shell) == "bash"))
 	cmd.Dir = r.dir
-	cmd.Env = childEnv(os.Environ(), stateEnv+"="+stateFile)
+	cmd.Env = withOldDir(childEnv(os.Environ(), stateEnv+"="+stateFile), r.oldDir)
 	cmd.Stdout, cmd.Stderr = pw, pw
 	cmd.SysProcAttr = childSysProcAttr()
 	rp := r.startReaper()
@@ -169,9 +179,7 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	go func() {
 		defer close(copied)
 		buf := make([]byte, 256<<10)
-		// The output goes to the spool, which records its own failures
-		// (the result's OffloadErr); a read error means the pipe closed.
-		_, _ = io.CopyBuffer(progress, pr, buf)
+		_, _ = io.CopyBuffer(progress, src, buf) // ends at EOF, EIO (a terminal) or a close
 	}()
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
@@ -219,6 +227,9 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 			if fi, err := os.Stat(st.dir); err == nil && fi.IsDir() {
 				r.setDir(st.dir)
 			}
+		}
+		if st.oldDir != "" {
+			r.oldDir = st.oldDir
 		}
 	}
 	return outcome, nil

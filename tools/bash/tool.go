@@ -116,11 +116,12 @@ func (t Tool) Call(ctx context.Context, raw json.RawMessage) (tools.Result, erro
 		spool, _ = offload.NewSpool(offload.Config{}, "")
 	}
 	// The result gets carriage returns applied, as a terminal shows
-	// them; the live view gets the raw stream and applies them itself.
+	// them, and escape sequences removed (a model reads plain text);
+	// the live view gets the raw stream and does both itself.
 	cr := &CRWriter{W: spool}
-	var out io.Writer = cr
+	var out io.Writer = &StripWriter{W: cr}
 	if live := tools.OutputFrom(ctx); live != nil {
-		out = io.MultiWriter(cr, live)
+		out = io.MultiWriter(out, live)
 	}
 	// Secrets are masked before the output reaches the spool (and its
 	// file) or the screen.

@@ -46,6 +46,10 @@ const (
 // refuse to change a file the model never saw, or one that changed since.
 // It is safe for concurrent use.
 type State struct {
+	// Dir, when set, is the working directory the shell's Tab templates
+	// start paths at.
+	Dir func() string
+
 	mu   sync.Mutex
 	seen map[string]version
 }
@@ -470,4 +474,32 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// shellArg is the input Tab offers after a file tool's name in the shell:
+// a template with the path started at the working directory.
+func shellArg(s *State, template string) (insert, display string, ok bool) {
+	dir := ""
+	if s.Dir != nil {
+		dir = s.Dir()
+	}
+	d, _ := json.Marshal(dir + "/")
+	arg := fmt.Sprintf(template, d)
+	return "'" + strings.ReplaceAll(arg, "'", `\u0027`) + "'", "a template", true
+}
+
+func (readTool) ShellFlags() []string  { return nil }
+func (writeTool) ShellFlags() []string { return nil }
+func (editTool) ShellFlags() []string  { return nil }
+
+func (t readTool) ShellArg() (string, string, bool) {
+	return shellArg(t.state, `{"file_path":%s}`)
+}
+
+func (t writeTool) ShellArg() (string, string, bool) {
+	return shellArg(t.state, `{"file_path":%s,"content":""}`)
+}
+
+func (t editTool) ShellArg() (string, string, bool) {
+	return shellArg(t.state, `{"file_path":%s,"old_string":"","new_string":""}`)
 }

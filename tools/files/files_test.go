@@ -167,3 +167,19 @@ func TestWriteAndEdit(t *testing.T) {
 }
 
 func ptr(s string) *string { return &s }
+
+// TestShellArg: Tab after Read, Write or Edit offers a template with the
+// path started at the working directory.
+func TestShellArg(t *testing.T) {
+	st := NewState()
+	st.Dir = func() string { return "/work/it's" }
+	for tool, want := range map[tools.ShellCompleter]string{
+		readTool{st}:  `'{"file_path":"/work/it\u0027s/"}'`,
+		writeTool{st}: `'{"file_path":"/work/it\u0027s/","content":""}'`,
+		editTool{st}:  `'{"file_path":"/work/it\u0027s/","old_string":"","new_string":""}'`,
+	} {
+		if got, _, ok := tool.ShellArg(); !ok || got != want {
+			t.Errorf("%T: %s", tool, got)
+		}
+	}
+}

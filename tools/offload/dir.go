@@ -39,18 +39,24 @@ func SessionDir(root, session string) (string, error) {
 
 // makeRoot creates the offload root when it is missing, with a .gitignore.
 // An existing root (a link to one is fine) must not let another user move
-// the session directories in it: it must be this user's, sticky, or writable
-// by its owner only; a root of this user's writable by others loses that.
+// the session directories in it: it must be this user's or the system's
+// (root's) — the owner of a directory may rename anything in it, sticky or
+// not — and sticky or writable by its owner only; a root of this user's
+// writable by others loses that.
 func makeRoot(root string) error {
 	if fi, err := os.Stat(root); err == nil {
 		if !fi.IsDir() {
 			return fmt.Errorf("offload directory %s is not a directory", root)
 		}
 		perm := fi.Mode().Perm()
+		st, ok := fi.Sys().(*syscall.Stat_t)
+		if ok && int(st.Uid) != os.Geteuid() && st.Uid != 0 {
+			return fmt.Errorf("offload directory %s belongs to user %d, not to you (%d): its owner could move your session directories; refusing to use it", root, st.Uid, os.Geteuid())
+		}
 		if perm&0o022 == 0 || fi.Mode()&fs.ModeSticky != 0 {
 			return nil
 		}
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
+		if ok && int(st.Uid) != os.Geteuid() {
 			return fmt.Errorf("offload directory %s belongs to user %d and others may write to it (mode %04o); refusing to use it", root, st.Uid, perm)
 		}
 		if err := os.Chmod(root, perm&^0o022); err != nil {
@@ -73,6 +79,39 @@ func makeRoot(root string) error {
 		_ = f.Close()
 	}
 	return nil
+}
+
+// OpenSessionDir makes <root>/<session> ready as SessionDir does and opens
+// it as an os.Root, held for the session's writes: files are then created
+// and renamed relative to the directory opened, so a directory renamed away
+// and replaced (by a link, or another directory) afterwards cannot redirect
+// them. It checks that what it opened is the directory it checked.
+func OpenSessionDir(root, session string) (*os.Root, error) {
+	dir, err := SessionDir(root, session)
+	if err != nil {
+		return nil, err
+	}
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open session directory %s: %w", dir, err)
+	}
+	opened, err := r.Stat(".")
+	if err == nil {
+		var checked fs.FileInfo
+		if checked, err = os.Lstat(dir); err == nil && !os.SameFile(opened, checked) {
+			err = fmt.Errorf("it was replaced while being opened")
+		}
+	}
+	if err == nil {
+		if st, ok := opened.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
+			err = fmt.Errorf("it belongs to user %d, not to you", st.Uid)
+		}
+	}
+	if err != nil {
+		_ = r.Close() // only a directory handle
+		return nil, fmt.Errorf("session directory %s: %w; refusing to use it", dir, err)
+	}
+	return r, nil
 }
 
 // SecureDir checks that dir is a directory of this user's that a symbolic

@@ -95,8 +95,22 @@ func TestFaultSessionDirChecks(t *testing.T) {
 		os.Mkdir(shared, 0o777)
 		os.Chmod(shared, 0o777)
 		os.Chown(shared, 4242, 4242)
-		if _, err := SessionDir(shared, "s"); err == nil || !strings.Contains(err.Error(), "others may write") {
+		if _, err := SessionDir(shared, "s"); err == nil || !strings.Contains(err.Error(), "belongs to user 4242") {
 			t.Fatalf("shared root: %v", err)
+		}
+		// A sticky root of another user's: its owner may still move the
+		// session directories in it, so it is refused too.
+		sticky := filepath.Join(t.TempDir(), "sticky")
+		os.Mkdir(sticky, 0o777)
+		os.Chmod(sticky, 0o777|os.ModeSticky)
+		os.Chown(sticky, 4242, 4242)
+		if _, err := SessionDir(sticky, "s"); err == nil || !strings.Contains(err.Error(), "its owner could move your session directories") {
+			t.Fatalf("sticky root of another user's: %v", err)
+		}
+		// A sticky root of the system's (as /tmp is) is fine.
+		os.Chown(sticky, 0, 0)
+		if _, err := SessionDir(sticky, "s"); err != nil {
+			t.Fatalf("sticky root of root's: %v", err)
 		}
 	}
 }

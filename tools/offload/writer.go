@@ -53,10 +53,14 @@ var _ FS = OSFS{}
 // SessionDir is the function SessionDir.
 func (OSFS) SessionDir(root, session string) (string, error) { return SessionDir(root, session) }
 
-// CreateTemp creates the file with O_CREATE|O_EXCL: never an existing file
-// or a link.
+// CreateTemp creates the file with O_CREATE|O_EXCL, never an existing file
+// or a link, relative to dir opened without following a link in its place.
 func (OSFS) CreateTemp(dir, prefix string) (File, error) {
-	return os.CreateTemp(dir, prefix+"*")
+	f, err := createTempAt(dir, prefix)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
 }
 
 // Open opens name with O_NOFOLLOW.
@@ -64,8 +68,9 @@ func (OSFS) Open(name string) (Reader, error) {
 	return os.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 }
 
-// Rename renames without replacing anything.
-func (OSFS) Rename(oldpath, newpath string) error { return renameNoReplace(oldpath, newpath) }
+// Rename renames without replacing anything, relative to the directory
+// opened without following a link in its place.
+func (OSFS) Rename(oldpath, newpath string) error { return renameAt(oldpath, newpath) }
 
 // Remove removes name.
 func (OSFS) Remove(name string) error { return os.Remove(name) }

@@ -38,12 +38,44 @@ type ReadTool struct {
 }
 
 var (
-	_ tools.Tool       = WriteTool{}
-	_ tools.Shell      = WriteTool{}
-	_ tools.Summarizer = WriteTool{}
-	_ tools.Tool       = ReadTool{}
-	_ tools.Shell      = ReadTool{}
+	_ tools.Tool           = WriteTool{}
+	_ tools.Shell          = WriteTool{}
+	_ tools.Summarizer     = WriteTool{}
+	_ tools.Tool           = ReadTool{}
+	_ tools.Shell          = ReadTool{}
+	_ tools.ShellCompleter = WriteTool{}
+	_ tools.ShellCompleter = ReadTool{}
 )
+
+// ShellFlags: TodoWrite takes none.
+func (WriteTool) ShellFlags() []string { return nil }
+
+// ShellArg offers the current list as TodoWrite's argument, to edit.
+func (t WriteTool) ShellArg() (insert, display string, ok bool) {
+	if t.Store == nil {
+		return "", "", false
+	}
+	return EditableArg(t.Store.Snapshot().Items), "the current list", true
+}
+
+// EditableArg is a list as TodoWrite's argument: pretty-printed JSON in
+// single quotes, ready to edit; an empty list gives a one-item template. A
+// single quote in the text becomes \u0027, so the quoting holds.
+func EditableArg(items []Item) string {
+	if len(items) == 0 {
+		items = []Item{{Content: "", Status: StatusPending, ActiveForm: ""}}
+	}
+	b, _ := json.MarshalIndent(struct {
+		Todos []Item `json:"todos"`
+	}{items}, "", "  ")
+	return "'" + strings.ReplaceAll(string(b), "'", `\u0027`) + "'"
+}
+
+// ShellFlags: --json.
+func (ReadTool) ShellFlags() []string { return []string{"--json"} }
+
+// ShellArg: TodoRead offers no argument.
+func (ReadTool) ShellArg() (insert, display string, ok bool) { return "", "", false }
 
 // CallSummary is TodoWrite(N todos).
 func (WriteTool) CallSummary(input json.RawMessage) string {
@@ -94,7 +126,7 @@ func (WriteTool) ShellForm(args []string, res tools.ToolResult) tools.ShellForm 
 		}
 		return invalidJSON(arg, syn)
 	case errors.As(rep.Err, &list):
-		return tools.ShellForm{Stderr: "Error: Validation failed\n" + listErrors(list.Messages), ExitCode: 1}
+		return tools.ShellForm{Stderr: withHint("Error: Validation failed\n"+listErrors(list.Messages), oldShapeHint(list.Messages)), ExitCode: 1}
 	case res.IsError:
 		return tools.ShellForm{Stderr: "Error: " + res.Content, ExitCode: 1}
 	}
@@ -171,4 +203,25 @@ func (t ReadTool) ShellForm(args []string, res tools.ToolResult) tools.ShellForm
 		return tools.ShellForm{Stdout: res.Content}
 	}
 	return tools.ShellForm{Stdout: t.Plain(snap)}
+}
+
+// oldShapeHint is said when a TodoWrite list has the fields of Claude
+// Code 1.x's todos (id, priority): todo-shell takes today's shape.
+func oldShapeHint(msgs []string) string {
+	for _, m := range msgs {
+		if strings.HasSuffix(m, "unknown field 'id'") || strings.HasSuffix(m, "unknown field 'priority'") {
+			return "Hint: id and priority are the fields of Claude Code 1.x's TodoWrite.\n" +
+				"todo-shell takes each todo as {\"content\", \"activeForm\", \"status\"}: drop id\n" +
+				"and priority, and add activeForm (shown while it runs: \"Running tests\")."
+		}
+	}
+	return ""
+}
+
+// withHint adds a hint line to an error text.
+func withHint(stderr, hint string) string {
+	if hint == "" {
+		return stderr
+	}
+	return strings.TrimSuffix(stderr, "\n") + "\n" + hint
 }

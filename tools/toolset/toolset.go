@@ -53,7 +53,9 @@ func New(o Options) (*Set, error) {
 		return nil, err
 	}
 	if o.Files {
-		if err := files.Register(s.Registry, files.NewState()); err != nil {
+		st := files.NewState()
+		st.Dir = runner.Dir
+		if err := files.Register(s.Registry, st); err != nil {
 			return nil, err
 		}
 	}

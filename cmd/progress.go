@@ -1,0 +1,38 @@
+package cmd
+
+import (
+	"io"
+
+	"github.com/todo-shell/todo-shell/internal/termprogress"
+	"github.com/todo-shell/todo-shell/tools/todo"
+)
+
+// replProgress keeps the terminal's title (and, where detected, the OSC
+// 9;4 bar) on the shell's plan while the plan has items, until the
+// returned stop is called, which gives the title back. Each update is one
+// small write, whole, beside the screen's.
+func replProgress(o *Options, out io.Writer, store *todo.Store) (stop func()) {
+	if !termprogress.Enabled(o.NoProgress, o.Getenv) {
+		return func() {}
+	}
+	p := termprogress.New(out, termprogress.SupportsBar(o.Getenv))
+	set := func(s todo.Snapshot) {
+		if len(s.Items) > 0 {
+			p.Set(s.Items)
+		}
+	}
+	sub := store.Subscribe()
+	set(store.Snapshot())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for s := range sub.C() {
+			set(s)
+		}
+	}()
+	return func() {
+		sub.Close()
+		<-done
+		p.Close()
+	}
+}

@@ -1,0 +1,437 @@
+// Package allplans finds every live plan on this machine and follows them
+// all at once, for `todo-shell watch --all`: todo-shell sessions, Claude
+// Code sessions and task lists, Codex and Gemini CLI sessions. A plan is
+// live while its file changed less than MaxAge ago. It uses fsnotify on the
+// directories where each agent keeps its sessions (one watch a directory,
+// added as directories appear): it sleeps in the kernel while nothing
+// changes, with one timer for the next plan to go stale. Every file is read
+// through the reading gate; a session file is read from where the last read
+// stopped, whole lines only.
+package allplans
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/todo-shell/todo-shell/internal/plan"
+	"github.com/todo-shell/todo-shell/internal/readgate"
+)
+
+// Entry is one live plan.
+type Entry struct {
+	Agent   string        // "Claude Code", "Claude Code tasks", "Codex", "Gemini CLI", "todo-shell"
+	Project string        // the project directory, or what names the plan
+	Path    string        // the session file, or the task-list directory
+	Version *plan.Version // the newest version
+	Changed time.Time     // when its file last changed
+}
+
+// Config says where to look.
+type Config struct {
+	Home       string        // the home directory
+	ClaudeDir  string        // ~/.claude ($CLAUDE_CONFIG_DIR)
+	CodexDir   string        // ~/.codex ($CODEX_HOME)
+	OffloadDir string        // todo-shell's offload directory of this project
+	MaxAge     time.Duration // a plan idle longer drops out (0: one hour)
+	Now        func() time.Time
+}
+
+// source is one kind of place plans are kept: files depth directories
+// below root whose name match accepts.
+type source struct {
+	agent    string
+	root     string
+	depth    int
+	match    func(path string) bool
+	taskList bool // the plan is the directory of the matched files
+}
+
+func (c *Config) sources() []source {
+	var s []source
+	if c.OffloadDir != "" {
+		s = append(s, source{agent: "todo-shell", root: c.OffloadDir, depth: 1,
+			match: func(p string) bool { return filepath.Base(p) == "todos.jsonl" }})
+	}
+	s = append(s,
+		source{agent: "Claude Code", root: filepath.Join(c.ClaudeDir, "projects"), depth: 1, match: func(p string) bool {
+			b := filepath.Base(p)
+			return strings.HasSuffix(b, ".jsonl") && !strings.HasPrefix(b, "agent-")
+		}},
+		source{agent: "Claude Code tasks", root: filepath.Join(c.ClaudeDir, "tasks"), depth: 1, taskList: true, match: func(p string) bool {
+			b := filepath.Base(p)
+			return strings.HasSuffix(b, ".json") && !strings.HasPrefix(b, ".")
+		}},
+		source{agent: "Codex", root: filepath.Join(c.CodexDir, "sessions"), depth: 3, match: func(p string) bool {
+			b := filepath.Base(p)
+			return strings.HasPrefix(b, "rollout-") && strings.HasSuffix(b, ".jsonl")
+		}},
+		source{agent: "Gemini CLI", root: filepath.Join(c.Home, ".gemini", "tmp"), depth: 2, match: func(p string) bool {
+			b := filepath.Base(p)
+			return filepath.Base(filepath.Dir(p)) == "chats" && strings.HasPrefix(b, "session-") && strings.HasSuffix(b, ".jsonl")
+		}},
+	)
+	return s
+}
+
+// tail is what has been read of one session file.
+type tail struct {
+	off     int64
+	partial []byte
+	p       plan.Parser
+}
+
+// Watcher follows the live plans.
+type Watcher struct {
+	cfg     Config
+	srcs    []source
+	w       *fsnotify.Watcher
+	dirs    map[string]int // watched directory -> its source
+	tails   map[string]*tail
+	entries map[string]*Entry // by Path
+	gemini  map[string]string // Gemini CLI's short project names -> directories
+}
+
+// New returns a Watcher for cfg; Close it.
+func New(cfg Config) (*Watcher, error) {
+	if cfg.MaxAge == 0 {
+		cfg.MaxAge = time.Hour
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, fmt.Errorf("watch --all: %w", err)
+	}
+	x := &Watcher{cfg: cfg, srcs: cfg.sources(), w: w, dirs: map[string]int{}, tails: map[string]*tail{}, entries: map[string]*Entry{}}
+	x.gemini = geminiProjects(filepath.Join(cfg.Home, ".gemini", "projects.json"))
+	for i := range x.srcs {
+		if !x.addTree(i, x.srcs[i].root, 0) {
+			x.waitFor(x.srcs[i].root)
+		}
+	}
+	return x, nil
+}
+
+// Close stops watching.
+func (x *Watcher) Close() error { return x.w.Close() }
+
+// addTree watches dir (level below its source's root) and the directories
+// under it down to the level of the files, and reads the files there that
+// changed within MaxAge.
+func (x *Watcher) addTree(src int, dir string, level int) bool {
+	if err := x.w.Add(dir); err != nil {
+		return false // not there (yet), or not a directory
+	}
+	x.dirs[dir] = src
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return true
+	}
+	s := &x.srcs[src]
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		switch {
+		case level < s.depth && e.IsDir():
+			x.addTree(src, p, level+1)
+		case level == s.depth && !e.IsDir() && s.match(p):
+			if info, err := e.Info(); err == nil && x.cfg.Now().Sub(info.ModTime()) < x.cfg.MaxAge {
+				x.update(src, p, info.ModTime())
+			}
+		}
+	}
+	return true
+}
+
+// waitFor watches the nearest existing directory above a root that does
+// not exist yet, so that its creation is seen.
+func (x *Watcher) waitFor(root string) {
+	for dir := filepath.Dir(root); ; dir = filepath.Dir(dir) {
+		if x.w.Add(dir) == nil || dir == filepath.Dir(dir) {
+			return
+		}
+	}
+}
+
+// level returns how far below its source's root dir is.
+func (x *Watcher) level(src int, dir string) int {
+	rel, err := filepath.Rel(x.srcs[src].root, dir)
+	if err != nil || rel == "." {
+		return 0
+	}
+	return strings.Count(rel, string(filepath.Separator)) + 1
+}
+
+// handle takes one fsnotify event; it reports whether the entries changed.
+func (x *Watcher) handle(ev fsnotify.Event) bool {
+	dir := filepath.Dir(ev.Name)
+	src, ok := x.dirs[dir]
+	if !ok {
+		// A root, or a directory on the way to one, may have appeared.
+		if !ev.Has(fsnotify.Create) {
+			return false
+		}
+		changed := false
+		for i := range x.srcs {
+			root := x.srcs[i].root
+			if _, watched := x.dirs[root]; watched {
+				continue
+			}
+			if ev.Name == root {
+				changed = x.addTree(i, root, 0) || changed
+			} else if strings.HasPrefix(root, ev.Name+string(filepath.Separator)) {
+				_ = x.w.Add(ev.Name)
+				if x.addTree(i, root, 0) {
+					changed = true
+				} else {
+					x.waitFor(root)
+				}
+			}
+		}
+		return changed
+	}
+	s := &x.srcs[src]
+	lv := x.level(src, dir) + 1 // the level of ev.Name
+	if lv <= s.depth {
+		if ev.Has(fsnotify.Create) {
+			x.addTree(src, ev.Name, lv)
+			return true
+		}
+		return false
+	}
+	if !s.match(ev.Name) {
+		return false
+	}
+	info, err := os.Lstat(ev.Name)
+	if err != nil {
+		if s.taskList {
+			return x.update(src, ev.Name, x.cfg.Now())
+		}
+		return false
+	}
+	return x.update(src, ev.Name, info.ModTime())
+}
+
+// update reads what changed in a session file (or a task list) and
+// reports whether its entry changed.
+func (x *Watcher) update(src int, path string, mod time.Time) bool {
+	s := &x.srcs[src]
+	if s.taskList {
+		dir := filepath.Dir(path)
+		v, _, err := plan.ReadTaskList(dir)
+		if err != nil || len(v.Todos) == 0 {
+			delete(x.entries, dir)
+			return true
+		}
+		e := x.entries[dir]
+		if e != nil && plan.SameList(e.Version, v) {
+			return false
+		}
+		if e == nil {
+			e = &Entry{Agent: s.agent, Project: "list " + filepath.Base(dir), Path: dir}
+			x.entries[dir] = e
+		}
+		v.N = 1
+		if e.Version != nil {
+			v.N = e.Version.N + 1
+		}
+		e.Version, e.Changed = v, mod
+		return true
+	}
+	t := x.tails[path]
+	if t == nil {
+		t = &tail{}
+		x.tails[path] = t
+	}
+	var last *plan.Version
+	if err := t.read(path, func(v *plan.Version) { last = v }); err != nil || last == nil {
+		return false
+	}
+	e := x.entries[path]
+	if e == nil {
+		e = &Entry{Agent: s.agent, Path: path}
+		x.entries[path] = e
+	}
+	e.Version, e.Changed = last, mod
+	e.Project = x.project(src, path, &t.p)
+	return true
+}
+
+// project is how an entry's project is shown.
+func (x *Watcher) project(src int, path string, p *plan.Parser) string {
+	if cwd := p.Cwd(); cwd != "" {
+		return cwd
+	}
+	switch x.srcs[src].agent {
+	case "todo-shell":
+		return filepath.Dir(filepath.Dir(filepath.Dir(path))) // <project>/.offload/<session>/todos.jsonl
+	case "Gemini CLI":
+		name := filepath.Base(filepath.Dir(filepath.Dir(path)))
+		if d := x.gemini[name]; d != "" {
+			return d
+		}
+		return name
+	}
+	return filepath.Base(filepath.Dir(path))
+}
+
+// read feeds the whole lines added to path since the last read.
+func (t *tail) read(path string, version func(*plan.Version)) error {
+	f, info, err := readgate.Open(path)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = f.Close() }()
+	if info.Size() < t.off {
+		*t = tail{} // replaced or cut: read again
+	}
+	if _, err := f.Seek(t.off, io.SeekStart); err != nil {
+		return err
+	}
+	buf := make([]byte, 64<<10)
+	emit := func(e plan.Event) {
+		if e.Kind == plan.KindVersion {
+			version(e.Version)
+		}
+	}
+	for {
+		n, rerr := f.Read(buf)
+		t.off += int64(n)
+		chunk := buf[:n]
+		for len(chunk) > 0 {
+			i := bytes.IndexByte(chunk, '\n')
+			if i < 0 {
+				if len(t.partial)+len(chunk) > readgate.MaxLine {
+					t.partial = t.partial[:0] // a line over the cap is skipped
+				} else {
+					t.partial = append(t.partial, chunk...)
+				}
+				break
+			}
+			line := chunk[:i]
+			if len(t.partial) > 0 {
+				t.partial = append(t.partial, line...)
+				line = t.partial
+			}
+			_ = t.p.Feed(line, emit) // an unreadable line is skipped
+			t.partial = t.partial[:0]
+			chunk = chunk[i+1:]
+		}
+		if errors.Is(rerr, io.EOF) || n == 0 {
+			return nil
+		}
+		if rerr != nil {
+			return rerr
+		}
+	}
+}
+
+// Entries returns the live plans, most recently changed first, and drops
+// those idle longer than MaxAge.
+func (x *Watcher) Entries() []Entry {
+	now := x.cfg.Now()
+	out := make([]Entry, 0, len(x.entries))
+	for k, e := range x.entries {
+		if now.Sub(e.Changed) >= x.cfg.MaxAge {
+			delete(x.entries, k)
+			continue
+		}
+		out = append(out, *e)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].Changed.Equal(out[j].Changed) {
+			return out[i].Changed.After(out[j].Changed)
+		}
+		return out[i].Path < out[j].Path
+	})
+	return out
+}
+
+// nextExpiry is when the next live plan goes stale (zero for none).
+func (x *Watcher) nextExpiry() time.Time {
+	var t time.Time
+	for _, e := range x.entries {
+		if at := e.Changed.Add(x.cfg.MaxAge); t.IsZero() || at.Before(t) {
+			t = at
+		}
+	}
+	return t
+}
+
+// Run sends the live plans once at the start and after every change, and
+// when one goes stale, until ctx ends.
+func (x *Watcher) Run(ctx context.Context, send func([]Entry)) error {
+	send(x.Entries())
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	arm := func() {
+		timer.Stop()
+		if at := x.nextExpiry(); !at.IsZero() {
+			timer.Reset(max(at.Sub(x.cfg.Now()), time.Millisecond))
+		}
+	}
+	arm()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case err, ok := <-x.w.Errors:
+			if !ok {
+				return nil
+			}
+			return fmt.Errorf("watch --all: %w", err)
+		case ev, ok := <-x.w.Events:
+			if !ok {
+				return nil
+			}
+			changed := x.handle(ev)
+			// Take the events already queued before drawing.
+			for more := true; more; {
+				select {
+				case ev := <-x.w.Events:
+					changed = x.handle(ev) || changed
+				default:
+					more = false
+				}
+			}
+			if changed {
+				send(x.Entries())
+				arm()
+			}
+		case <-timer.C:
+			send(x.Entries())
+			arm()
+		}
+	}
+}
+
+// geminiProjects reads Gemini CLI's projects.json the other way round:
+// short name -> directory.
+func geminiProjects(path string) map[string]string {
+	b, err := readgate.ReadFile(path, readgate.ListFile)
+	if err != nil {
+		return nil
+	}
+	var reg struct {
+		Projects map[string]string `json:"projects"`
+	}
+	if json.Unmarshal(b, &reg) != nil {
+		return nil
+	}
+	out := make(map[string]string, len(reg.Projects))
+	for dir, name := range reg.Projects {
+		out[name] = dir
+	}
+	return out
+}

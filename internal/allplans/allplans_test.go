@@ -1,0 +1,113 @@
+package allplans
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/todo-shell/todo-shell/render"
+)
+
+func copyFixture(t *testing.T, name, to string, edit func(string) string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "plan", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Dir(to), 0o700)
+	s := string(b)
+	if edit != nil {
+		s = edit(s)
+	}
+	if err := os.WriteFile(to, []byte(s), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAllAgents finds the plans of four agents, follows one growing, and
+// drops a plan that went stale.
+func TestAllAgents(t *testing.T) {
+	home := t.TempDir()
+	claude := filepath.Join(home, ".claude")
+	copyFixture(t, "claude-code-2.1.330_tasks.jsonl", filepath.Join(claude, "projects", "-src-app", "s1.jsonl"), nil)
+	copyFixture(t, "claude-code-2.1.330_tasklist/1.json", filepath.Join(claude, "tasks", "team", "1.json"), nil)
+	copyFixture(t, "codex-0.169.0_rollout.jsonl", filepath.Join(home, ".codex", "sessions", "2026", "11", "25", "rollout-a.jsonl"), nil)
+	copyFixture(t, "gemini-cli-0.61.0_session.jsonl", filepath.Join(home, ".gemini", "tmp", "gem", "chats", "session-a.jsonl"), nil)
+	os.WriteFile(filepath.Join(home, ".gemini", "projects.json"), []byte(`{"projects":{"/src/gem":"gem"}}`), 0o600)
+	// A session idle for two hours is not live.
+	old := filepath.Join(claude, "projects", "-src-old", "s0.jsonl")
+	copyFixture(t, "claude-code-2.1.330_todowrite.jsonl", old, nil)
+	then := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(old, then, then)
+
+	w, err := New(Config{Home: home, ClaudeDir: claude, CodexDir: filepath.Join(home, ".codex")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	got := w.Entries()
+	agents := map[string]string{}
+	for _, e := range got {
+		agents[e.Agent] = e.Project
+	}
+	if len(got) != 4 || agents["Claude Code"] != "/tmp/rec/p-tasks" || agents["Codex"] != "/tmp/rec/p-codex" ||
+		agents["Gemini CLI"] != "/src/gem" || agents["Claude Code tasks"] != "list team" {
+		t.Fatalf("%d entries: %v", len(got), agents)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	updates := make(chan []Entry, 100)
+	go w.Run(ctx, func(e []Entry) { updates <- e })
+	<-updates
+	// A new Gemini session starts and writes its first plan.
+	path := filepath.Join(home, ".gemini", "tmp", "gem", "chats", "session-b.jsonl")
+	lines, _ := os.ReadFile(filepath.Join("..", "plan", "testdata", "gemini-cli-0.61.0_session.jsonl"))
+	f, _ := os.Create(path)
+	defer f.Close()
+	for _, l := range strings.SplitAfter(string(lines), "\n")[:7] {
+		f.WriteString(l)
+	}
+	deadline := time.After(5 * time.Second)
+	for {
+		select {
+		case es := <-updates:
+			// (Files written within the same clock tick have the same
+			// time: find the new one by its path, not its place.)
+			i := slices.IndexFunc(es, func(e Entry) bool { return e.Path == path })
+			if len(es) == 5 && i >= 0 && es[i].Version.N == 1 {
+				st := render.PlainStyles()
+				box := Box(&es[i], 60, time.Now(), true, &st)
+				if !strings.Contains(box, "Gemini CLI · /src/gem · ") || !strings.Contains(box, "0/3") || !strings.Contains(box, "● Write the parser") {
+					t.Errorf("box\n%s", box)
+				}
+				return
+			}
+		case <-deadline:
+			t.Fatal("the new session never showed")
+		}
+	}
+}
+
+func TestStale(t *testing.T) {
+	home := t.TempDir()
+	claude := filepath.Join(home, ".claude")
+	copyFixture(t, "claude-code-2.1.330_tasks.jsonl", filepath.Join(claude, "projects", "-src-app", "s1.jsonl"), nil)
+	now := time.Now()
+	w, err := New(Config{Home: home, ClaudeDir: claude, CodexDir: filepath.Join(home, ".codex"), Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if len(w.Entries()) != 1 {
+		t.Fatal("not live")
+	}
+	now = now.Add(61 * time.Minute)
+	if len(w.Entries()) != 0 {
+		t.Fatal("still live after an hour")
+	}
+}

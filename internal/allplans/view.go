@@ -1,0 +1,91 @@
+package allplans
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/todo-shell/todo-shell/internal/plan"
+	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/tools/todo"
+)
+
+// Age is how long ago t was, shortly: "12s", "5m", "1h".
+func Age(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return strconv.Itoa(max(int(d/time.Second), 0)) + "s"
+	case d < time.Hour:
+		return strconv.Itoa(int(d/time.Minute)) + "m"
+	}
+	return strconv.Itoa(int(d/time.Hour)) + "h"
+}
+
+// Box is one entry as a compact box of three lines, width wide: the agent,
+// the project and the age on its top border with done/total, the item in
+// progress inside. Every text from a file is sanitised.
+func Box(e *Entry, width int, now time.Time, selected bool, st *render.Styles) string {
+	width = max(width, 24)
+	inner := width - 2
+	done, total := 0, 0
+	doing := ""
+	if e.Version != nil {
+		list := plan.Display(e.Version)
+		total = len(list)
+		done, _, _ = todo.Snapshot{Items: list}.Counts()
+		for _, it := range list {
+			if it.Status == todo.StatusInProgress {
+				doing = render.IconActive + " " + render.Sanitize(it.ActiveForm)
+				break
+			}
+		}
+	}
+	if doing == "" {
+		if total > 0 && done == total {
+			doing = render.IconDone + " all done"
+		} else {
+			doing = "nothing in progress"
+		}
+	}
+	count := " " + strconv.Itoa(done) + "/" + strconv.Itoa(total) + " "
+	title := " " + render.Sanitize(e.Agent) + " · " + render.Sanitize(e.Project) + " · " + Age(now, e.Changed) + " "
+	room := inner - 1 - ansi.StringWidth(count) - 1
+	title = ansi.Truncate(title, max(room, 0), "… ")
+	fill := max(inner-1-ansi.StringWidth(title)-ansi.StringWidth(count)-1, 0)
+	top := "╭─" + title + strings.Repeat("─", fill) + count + "─╮"
+	body := ansi.Truncate(" "+doing, inner, "…")
+	body = "│" + body + strings.Repeat(" ", max(inner-ansi.StringWidth(body), 0)) + "│"
+	bottom := "╰" + strings.Repeat("─", inner) + "╯"
+	style := st.Dim
+	if selected {
+		style = st.Accent
+	}
+	return style.Render(top) + "\n" + body + "\n" + style.Render(bottom)
+}
+
+// Screen is the whole --all screen: a header line, then one box per entry
+// that fits in height rows, the selected one kept in view.
+func Screen(entries []Entry, sel, width, height int, now time.Time, st *render.Styles) string {
+	var b strings.Builder
+	head := strconv.Itoa(len(entries)) + " live plans · ↑↓ pick · Enter open · q quits"
+	if len(entries) == 1 {
+		head = "1 live plan · ↑↓ pick · Enter open · q quits"
+	}
+	b.WriteString(st.Dim.Render(ansi.Truncate("todo-shell watch --all · "+head, width, "…")))
+	if len(entries) == 0 {
+		b.WriteString("\n" + st.Dim.Render("no plan changed in the last hour; waiting…"))
+		return b.String()
+	}
+	fit := max((height-1)/3, 1)
+	first := 0
+	if sel >= fit {
+		first = sel - fit + 1
+	}
+	for i := first; i < len(entries) && i < first+fit; i++ {
+		b.WriteString("\n" + Box(&entries[i], width, now, i == sel, st))
+	}
+	return b.String()
+}

@@ -1,0 +1,124 @@
+package follow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/todo-shell/todo-shell/internal/plan"
+	"github.com/todo-shell/todo-shell/render"
+)
+
+// selfFollower is a Target that follows itself: Follow and Once hand it
+// the work.
+type selfFollower interface {
+	follow(ctx context.Context, send func(Update)) error
+	once() (Update, error)
+}
+
+// TaskList follows a Claude Code task list: the directory
+// ~/.claude/tasks/<list-id>/ that one session, or several sharing
+// CLAUDE_CODE_TASK_LIST_ID (agent teams), keep their tasks in, one <id>.json
+// per task. The files hold only the present: every change, by any process,
+// is read as the whole list again (through the reading gate), and is a new
+// version when the list differs. A directory that does not exist yet is
+// waited for.
+type TaskList struct {
+	Dir string
+}
+
+func (l TaskList) root() string                         { return filepath.Dir(l.Dir) }
+func (l TaskList) pick() (string, error)                { return l.Dir, nil }
+func (l TaskList) isCandidate(path string) bool         { return path == l.Dir }
+func (l TaskList) file(c string) (string, string)       { return c, c }
+func (l TaskList) name(string) string                   { return "task list " + render.Sanitize(filepath.Base(l.Dir)) }
+func (l TaskList) journal() bool                        { return false }
+func (l TaskList) newest() bool                         { return false }
+func (l TaskList) better(string, string) (bool, string) { return false, "" }
+
+func (l TaskList) once() (Update, error) {
+	v, _, err := plan.ReadTaskList(l.Dir)
+	if err != nil {
+		return Update{}, err
+	}
+	v.N = 1
+	return Update{Source: l.name(""), Version: v, New: []*plan.Version{v}}, nil
+}
+
+func (l TaskList) follow(ctx context.Context, send func(Update)) error {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return fmt.Errorf("watch: %w", err)
+	}
+	defer func() { _ = w.Close() }()
+	// Watch the list's parent for the list to appear, and the list.
+	parent := filepath.Dir(l.Dir)
+	for dir := parent; ; dir = filepath.Dir(dir) {
+		if err := w.Add(dir); err == nil {
+			break
+		} else if !errors.Is(err, fs.ErrNotExist) || dir == filepath.Dir(dir) {
+			return fmt.Errorf("watch %s: %w", dir, err)
+		}
+	}
+	var last *plan.Version
+	n := 0
+	watching := false
+	read := func() {
+		if !watching {
+			if w.Add(l.Dir) != nil {
+				return
+			}
+			watching = true
+		}
+		v, _, err := plan.ReadTaskList(l.Dir)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				_ = w.Remove(l.Dir)
+				watching = false
+			}
+			return
+		}
+		if plan.SameList(last, v) {
+			return
+		}
+		n++
+		v.N = n
+		if fi, err := os.Stat(l.Dir); err == nil {
+			v.Time = fi.ModTime()
+		}
+		last = v
+		send(Update{Source: l.name(""), Version: v, New: []*plan.Version{v}})
+	}
+	read()
+	if last == nil {
+		send(Update{Source: l.name("")})
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case err, ok := <-w.Errors:
+			if !ok {
+				return nil
+			}
+			return fmt.Errorf("watch: %w", err)
+		case ev, ok := <-w.Events:
+			if !ok {
+				return nil
+			}
+			if ev.Name == l.Dir || filepath.Dir(ev.Name) == l.Dir {
+				read()
+			} else if !watching && ev.Has(fsnotify.Create) && strings.HasPrefix(l.Dir, ev.Name+string(filepath.Separator)) {
+				// A directory on the way to the list appeared.
+				_ = w.Add(ev.Name)
+				read()
+			}
+		}
+	}
+}

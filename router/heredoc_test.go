@@ -1,0 +1,92 @@
+package router
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestWaitingHeredocs: a here-document keeps a bash line incomplete until
+// a line holding only its terminator (issue 16.7), and Waiting says what the
+// line waits for (issue 16.8).
+func TestWaitingHeredocs(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"cat > f <<'EOF'", "heredoc EOF"},
+		{"cat > f <<EOF # comment", "heredoc EOF"},
+		{"cat <<A <<B", "heredoc A"},
+		{"cat <<", ""}, // bash's syntax error, not ours
+		{"cat > f <<'EOF'\n", "heredoc EOF"},
+		{"cat > f <<'EOF'\nhello", "heredoc EOF"},
+		{"cat > f <<'EOF'\nhello\nEOF", ""},
+		{"cat > f <<'EOF'\nhello\nEOF\n", ""},
+		{"cat <<EOF\n EOF\nEOF ", "heredoc EOF"},
+		{"cat <<\"END\"\n$x\nEND", ""},
+		{"cat <<\\END\nEND", ""},
+		{"cat <<E\"N\"D\nEND", ""},
+		{"cat <<-EOF\n\t\tbody\n\tEOF", ""},
+		{"cat <<EOF\n\tEOF", "heredoc EOF"},
+		{"cat <<A <<B\na\nA\n", "heredoc B"},
+		{"cat <<A <<B\na\nA\nB", ""},
+		{"cat<<EOF\nx", "heredoc EOF"},
+		{"cat <<EOF; echo 'x\ny'\nbody", "heredoc EOF"},
+		{"cat <<EOF # a comment\nbody", "heredoc EOF"},
+		{"cat <<EOF \\\n  | tr a b\nbody", "heredoc EOF"},
+		{"cat <<< 'here string'\n", ""},
+		{"echo $((1<<3))\n", ""},
+		{"((x <<= 2))\n", ""},
+		{"echo '<<EOF'\n", ""},
+		{"echo \"<<EOF\"\n", ""},
+		{"echo x # <<EOF\n", ""},
+		{"cat <<'EOF\n", "quote"},
+		{"echo 'open", "quote"},
+		{"echo \"open", "dquote"},
+		{"echo a \\", "\\"},
+		{"cat <<EOF\n'quote in body\n", "heredoc EOF"},
+		{"cat <<EOF\n'quote in body\nEOF", ""},
+		{"", ""},
+	} {
+		if got := Waiting(tc.text); got != tc.want {
+			t.Errorf("Waiting(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+		// Line by line, the scanner agrees with the joined text.
+		s := Scanner{Heredocs: true}
+		lines := strings.Split(tc.text, "\n")
+		for i, l := range lines {
+			inc := s.Line(l)
+			if want := Waiting(strings.Join(lines[:i+1], "\n")) != ""; inc != want {
+				t.Errorf("%q after line %d: scanner %v, Waiting %v", tc.text, i, inc, want)
+			}
+		}
+	}
+}
+
+// TestHeredocProblem names the here-document left open.
+func TestHeredocProblem(t *testing.T) {
+	s := Scanner{Heredocs: true}
+	for _, l := range []string{"echo hi", "cat <<'EOF'", "body"} {
+		s.Line(l)
+	}
+	if got, want := s.Problem(1), `the here-document opened on line 2 is never ended by a line "EOF"`; got != want {
+		t.Errorf("Problem = %q, want %q", got, want)
+	}
+	s.Reset()
+	if !s.Heredocs {
+		t.Error("Reset forgot Heredocs")
+	}
+}
+
+// TestIncompleteIgnoresHeredocs: Incomplete (Split's rules) knows quotes
+// only.
+func TestIncompleteIgnoresHeredocs(t *testing.T) {
+	if Incomplete("cat <<EOF\nbody") {
+		t.Error("Incomplete follows here-documents")
+	}
+}
+
+// TestAgentHelpText: agent mode's /help says plain lines go to Claude and
+// bash needs a leading ! (issue 16.18).
+func TestAgentHelpText(t *testing.T) {
+	h := AgentHelpText()
+	if strings.Contains(h, "runs with bash (start with !") || !strings.Contains(h, "a prompt to Claude") || !strings.Contains(h, "!COMMAND") || strings.Contains(h, helpIntro) {
+		t.Errorf("agent help:\n%s", h)
+	}
+}

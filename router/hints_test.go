@@ -1,0 +1,36 @@
+package router
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestHints: the shell's hints on the errors a newcomer meets first
+// (issue 16.20), and none where they do not apply.
+func TestHints(t *testing.T) {
+	sh, _ := newShell(t)
+	for _, tc := range []struct{ line, hint string }{
+		{"todoread", "did you mean TodoRead?"},
+		{"TODOWRITE x", "did you mean TodoWrite?"},
+		{"nosuchcommand-x", ""},
+		{`TodoWrite {"todos":[]}`, "Hint: wrap the JSON in single quotes"},
+		{`TodoWrite '{"todos":[}'`, ""},
+		{`TodoWrite '{"todos":[{"id":"1","content":"a","status":"pending","priority":"high"}]}'`, "Claude Code 1.x"},
+		{`TodoWrite '{"todos":[{"content":"a","status":"pending"}]}'`, ""},
+	} {
+		out := sh.Run(context.Background(), Classify(tc.line, sh.Executor), nil)
+		if tc.hint == "" {
+			if strings.Contains(out.Stderr, "Hint") || strings.Contains(out.Stderr, "did you mean") {
+				t.Errorf("%s: an unexpected hint:\n%s", tc.line, out.Stderr)
+			}
+			continue
+		}
+		if !strings.Contains(out.Stderr, tc.hint) {
+			t.Errorf("%s: no %q in\n%s", tc.line, tc.hint, out.Stderr)
+		}
+		if out.Result != nil && strings.Contains(out.Result.Content, tc.hint) {
+			t.Errorf("%s: the hint reached the tool_result", tc.line)
+		}
+	}
+}

@@ -1,0 +1,33 @@
+package bash
+
+import (
+	"os"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+)
+
+// openTerminal opens a pseudo-terminal cols wide for a command's output:
+// its master to read, its slave to give the command. Output processing is
+// off (a newline stays a newline, not CRLF).
+func openTerminal(cols int) (master, slave *os.File, err error) {
+	master, slave, err = pty.Open()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := pty.Setsize(master, &pty.Winsize{Cols: uint16(min(cols, 1000)), Rows: 24}); err != nil {
+		_ = master.Close()
+		_ = slave.Close()
+		return nil, nil, err
+	}
+	// Without it a newline arrives as CRLF; a failure only costs that.
+	if rc, err := slave.SyscallConn(); err == nil {
+		_ = rc.Control(func(fd uintptr) {
+			if t, err := unix.IoctlGetTermios(int(fd), unix.TCGETS); err == nil {
+				t.Oflag &^= unix.OPOST
+				_ = unix.IoctlSetTermios(int(fd), unix.TCSETS, t)
+			}
+		})
+	}
+	return master, slave, nil
+}
