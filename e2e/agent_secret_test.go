@@ -12,6 +12,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/creack/pty"
 )
 
 // toolReply streams a response asking for one Bash call.
@@ -59,7 +62,7 @@ func TestAgentKeyOutOfReach(t *testing.T) {
 		textReply(w, "done")
 	}))
 	defer srv.Close()
-	cmd := exec.Command(binary, "agent", "-p", "look around", "--session", "key", "--offload-dir", off, "--dangerously-skip-permissions")
+	cmd := exec.Command(binary, "agent", "-p", "look around", "--session", "key", "--offload-dir", off, "--allowedTools", "Bash")
 	cmd.Dir = work
 	cmd.Env = append(os.Environ(), "ANTHROPIC_API_KEY="+key, "ANTHROPIC_AUTH_TOKEN="+token, "ANTHROPIC_BASE_URL="+srv.URL)
 	out, err := cmd.CombinedOutput()
@@ -102,4 +105,104 @@ func TestAgentKeyOutOfReach(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestAgentPermissionInTerminal: the interactive agent asks before a
+// command no rule allows. Refused with a reason: nothing deleted, the
+// reason reaches the model; Ctrl+C while asked: nothing deleted, the turn
+// ends; allowed once: deleted.
+func TestAgentPermissionInTerminal(t *testing.T) {
+	work, off := t.TempDir(), t.TempDir()
+	notes := filepath.Join(work, "notes.txt")
+	if err := os.WriteFile(notes, []byte("keep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var bodies []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		bodies = append(bodies, string(b))
+		mu.Unlock()
+		// A prompt asks for the command; its result is answered with
+		// text.
+		if strings.Contains(string(b), `"tool_result"`) && strings.HasSuffix(strings.TrimSpace(lastRole(b)), "tool_result") {
+			textReply(w, "noted")
+			return
+		}
+		toolReply(w, fmt.Sprintf("toolu_%d", len(bodies)), "rm -f notes.txt")
+	}))
+	defer srv.Close()
+	cmd := exec.Command(binary, "agent", "--session", "perm", "--offload-dir", off)
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "ANTHROPIC_API_KEY=k", "ANTHROPIC_BASE_URL="+srv.URL, "TERM=xterm-256color", "NO_COLOR=1")
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tty.Close(); cmd.Process.Kill(); cmd.Wait() })
+	scr := &screen{tty: tty}
+	go io.Copy(scr, tty)
+	scr.waitFor(t, "✦", 5*time.Second)
+
+	tty.Write([]byte("tidy up\r"))
+	scr.waitFor(t, "n no, and tell Claude why", 5*time.Second)
+	tty.Write([]byte("n"))
+	scr.waitFor(t, "Tell Claude why", 5*time.Second)
+	tty.Write([]byte("those are my notes\r"))
+	scr.waitFor(t, "noted", 5*time.Second)
+	if _, err := os.Stat(notes); err != nil {
+		t.Fatalf("deleted though refused: %v", err)
+	}
+	mu.Lock()
+	refused := bodies[len(bodies)-1]
+	mu.Unlock()
+	if !strings.Contains(refused, "Refused by the person") || !strings.Contains(refused, "those are my notes") {
+		t.Fatalf("the refusal did not reach the model: %.2000s", refused)
+	}
+
+	first := strings.Count(scr.text(), "Allow Bash(rm -f notes.txt)?")
+	tty.Write([]byte("tidy up again\r"))
+	scr.waitUntil(t, "a second question", 5*time.Second, func(text string) bool {
+		return strings.Count(text, "Allow Bash(rm -f notes.txt)?") > first
+	})
+	tty.Write([]byte{3}) // Ctrl+C while asked
+	scr.waitFor(t, "Interrupted", 5*time.Second)
+	if _, err := os.Stat(notes); err != nil {
+		t.Fatalf("deleted after Ctrl+C: %v", err)
+	}
+
+	asked := strings.Count(scr.text(), "Allow Bash(rm -f notes.txt)?")
+	tty.Write([]byte("now do it\r"))
+	scr.waitUntil(t, "a third question", 5*time.Second, func(text string) bool {
+		return strings.Count(text, "Allow Bash(rm -f notes.txt)?") > asked
+	})
+	noted := strings.Count(scr.text(), "noted")
+	tty.Write([]byte("y"))
+	scr.waitUntil(t, "the answer after y", 5*time.Second, func(text string) bool { return strings.Count(text, "noted") > noted })
+	if _, err := os.Stat(notes); !os.IsNotExist(err) {
+		t.Fatalf("not deleted after y: %v", err)
+	}
+	tty.Write([]byte{4})
+	_ = waitREPLExit(t, cmd)
+}
+
+// lastRole returns the type of the last content block of the last
+// message in a request body.
+func lastRole(body []byte) string {
+	var req struct {
+		Messages []struct {
+			Content []struct {
+				Type string `json:"type"`
+			} `json:"content"`
+		} `json:"messages"`
+	}
+	if json.Unmarshal(body, &req) != nil || len(req.Messages) == 0 {
+		return ""
+	}
+	c := req.Messages[len(req.Messages)-1].Content
+	if len(c) == 0 {
+		return ""
+	}
+	return c[len(c)-1].Type
 }
