@@ -280,7 +280,7 @@ func (a *Agent) stream(ctx context.Context, emit func(Event)) (anthropic.Message
 	defer timer.Stop()
 	stream := a.cfg.Client.Messages.NewStreaming(reqCtx, a.params(),
 		option.WithMiddleware(noLongRetries(min(MaxRetryWait, idle/2))))
-	defer stream.Close()
+	defer func() { _ = stream.Close() }() // read in full or abandoned: nothing to do if closing fails
 	var msg anthropic.Message
 	var texts []*strings.Builder // by block index
 	started := false
