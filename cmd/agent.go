@@ -17,8 +17,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/todo-shell/todo-shell/internal/agent"
+	"github.com/todo-shell/todo-shell/internal/permission"
 	"github.com/todo-shell/todo-shell/internal/session"
+	"github.com/todo-shell/todo-shell/repl"
 	"github.com/todo-shell/todo-shell/tools/offload"
+	"github.com/todo-shell/todo-shell/tools/redact"
+	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
 // agentOptions are the agent command's own flags.
@@ -31,6 +35,9 @@ type agentOptions struct {
 	MaxTokens    int64
 	System       string
 	IdleTimeout  time.Duration
+	Permissions  permissionFlags
+	MaxBudgetUSD float64
+	CompactAt    float64
 }
 
 func newCmdAgent(o *Options) *cobra.Command {
@@ -72,12 +79,18 @@ Needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL and ANTHROPIC_MODEL are honoured.`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.Prompt, "print", "p", "", "run this prompt to the end, print the final answer and exit")
-	f.StringVar(&opts.OutputFormat, "output-format", "text", "with -p: text, or json for {result, session_id, num_turns, is_error, usage}")
+	f.StringVar(&opts.OutputFormat, "output-format", "text", "with -p: text, or json for {result, session_id, num_turns, is_error, usage, total_cost_usd}")
 	f.StringVar(&opts.Model, "model", string(agent.DefaultModel), "the Claude model (ANTHROPIC_MODEL is read too)")
 	f.IntVar(&opts.MaxTurns, "max-turns", 50, "most requests for one prompt")
 	f.Int64Var(&opts.MaxTokens, "max-tokens", 8192, "most tokens in one response")
 	f.StringVar(&opts.System, "system", "", "text appended to the system prompt")
 	f.DurationVar(&opts.IdleTimeout, "stream-idle-timeout", agent.DefaultStreamIdleTimeout, "give up on a response when nothing arrives for this long")
+	f.Float64Var(&opts.CompactAt, "compact-at", agent.DefaultCompactAt, "compact the conversation before a prompt once the context window is this full (0.1-0.99; 1 never)")
+	f.Float64Var(&opts.MaxBudgetUSD, "max-budget-usd", 0, "stop before the next request once the session has cost this many US dollars (0: no limit)")
+	f.StringSliceVar(&opts.Permissions.Allowed, "allowedTools", nil, `rules that allow calls without asking: "Bash(git status)", "Bash(npm run test:*)", "Edit(src/**)"`)
+	f.StringSliceVar(&opts.Permissions.Disallowed, "disallowedTools", nil, `rules that refuse calls (they win over allow rules): "Bash(rm:*)", "Read(~/.ssh/**)"`)
+	f.StringVar(&opts.Permissions.Mode, "permission-mode", string(permission.ModeDefault), "default, acceptEdits (Write/Edit in the working directory without asking) or bypassPermissions")
+	f.BoolVar(&opts.Permissions.SkipPermissions, "dangerously-skip-permissions", false, "run every tool call without asking (deny rules still hold)")
 	return cmd
 }
 
@@ -85,13 +98,24 @@ Needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL and ANTHROPIC_MODEL are honoured.`,
 var errNoKey = errors.New("ANTHROPIC_API_KEY is not set: create a key at https://console.anthropic.com and run `export ANTHROPIC_API_KEY=<your key>` first")
 
 func agentRun(o *agentOptions, printOnly bool) error {
-	key := o.Getenv("ANTHROPIC_API_KEY")
-	if key == "" {
-		fmt.Fprintln(o.Streams.ErrOut, "todo-shell: "+errNoKey.Error())
-		return &ExitError{ExitFailed}
-	}
 	if o.MaxTurns < 1 || o.MaxTokens < 1 {
 		return &UsageError{fmt.Errorf("--max-turns and --max-tokens must be 1 or more")}
+	}
+	if o.CompactAt < 0.1 || o.CompactAt > 1 {
+		return &UsageError{fmt.Errorf("--compact-at must be from 0.1 to 1 (never), got %g", o.CompactAt)}
+	}
+	if o.MaxBudgetUSD < 0 {
+		return &UsageError{fmt.Errorf("--max-budget-usd must be 0 (no limit) or more, got %g", o.MaxBudgetUSD)}
+	}
+	// First of all: the credentials leave the environment block, where
+	// any command the agent runs could read them (/proc/$PPID/environ).
+	creds, err := o.credentials()
+	if err != nil {
+		fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: "+err.Error())
+	}
+	if creds.Empty() {
+		fmt.Fprintln(o.Streams.ErrOut, "todo-shell: "+errNoKey.Error())
+		return &ExitError{ExitFailed}
 	}
 	o.caller = "agent" // the owner of the tasks the agent starts
 	a, sess, err := newSessionApp(o.Options, session.ModeAgent)
@@ -104,7 +128,13 @@ func agentRun(o *agentOptions, printOnly bool) error {
 			printNote(o.Streams.ErrOut, leftNote(sess, "todo-shell agent"))
 		}
 	}()
-	clientOpts := []option.RequestOption{option.WithAPIKey(key)}
+	var clientOpts []option.RequestOption
+	if creds.APIKey != "" {
+		clientOpts = append(clientOpts, option.WithAPIKey(creds.APIKey))
+	}
+	if creds.AuthToken != "" {
+		clientOpts = append(clientOpts, option.WithAuthToken(creds.AuthToken))
+	}
 	if base := o.Getenv("ANTHROPIC_BASE_URL"); base != "" {
 		clientOpts = append(clientOpts, option.WithBaseURL(base))
 	}
@@ -124,9 +154,19 @@ func agentRun(o *agentOptions, printOnly bool) error {
 			fmt.Fprintln(o.Streams.ErrOut, "todo-shell: transcript: "+terr.Error())
 		}
 	}()
+	policy, err := newPolicy(o.Options, o.Permissions, a.executor)
+	if err != nil {
+		return err
+	}
 	history, err := resumeConversation(o.Options, sess)
 	if err != nil {
 		return err
+	}
+	var perm *repl.Permissions // the interactive agent asks the person
+	var ask func(context.Context, agent.Question) agent.Answer
+	if !printOnly {
+		perm = repl.NewPermissions()
+		ask = perm.Ask
 	}
 	ag, err = agent.New(agent.Config{
 		Client:     anthropic.NewClient(clientOpts...),
@@ -135,7 +175,19 @@ func agentRun(o *agentOptions, printOnly bool) error {
 		MaxTurns:   o.MaxTurns,
 		System:     o.System,
 		Tools:      a.executor,
-		Transcript: sess.TurnCounter(transcript),
+		Transcript: transcript,
+		Redact:     redact.New(creds.Values()...),
+		OnTurn:     countTurn(sess),
+
+		Permissions: policy,
+		Ask:         ask,
+
+		MaxBudgetUSD: o.MaxBudgetUSD,
+		CompactAt:    o.CompactAt,
+		// A compaction keeps the plan exactly as TodoRead returns it.
+		Plan: func() string {
+			return a.registry.Execute(context.Background(), "toolu_compaction_plan", todo.ReadName, json.RawMessage(`{}`)).Content
+		},
 
 		StreamIdleTimeout: o.IdleTimeout,
 	})
@@ -148,11 +200,22 @@ func agentRun(o *agentOptions, printOnly bool) error {
 			return &UsageError{fmt.Errorf("agent mode without -p needs a terminal; use -p \"<prompt>\" in scripts")}
 		}
 		printNote(o.Streams.ErrOut, resumedNote(sess, a.store.Snapshot(), len(history)))
-		return runREPLWith(o.Options, a, ag)
+		return runREPLWith(o.Options, a, ag, perm)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return printRun(ctx, o, a.offload.Session, ag)
+}
+
+// countTurn counts each completed response into session.json's
+// agent_turns; with no session, nothing. The count is informative: a failed
+// write of it is not worth interrupting the screen for (session.json is
+// written again at the next turn).
+func countTurn(sess *session.Session) func(agent.TurnDone) {
+	if sess == nil {
+		return nil
+	}
+	return func(agent.TurnDone) { _ = sess.CountTurn() }
 }
 
 // printRun is `agent -p`: run one prompt and print the answer. The model's
@@ -186,7 +249,8 @@ func printRun(ctx context.Context, o *agentOptions, sessionID string, ag *agent.
 			NumTurns  int         `json:"num_turns"`
 			IsError   bool        `json:"is_error"`
 			Usage     agent.Usage `json:"usage"`
-		}{res.Text, sessionID, res.NumTurns, runErr != nil, res.Usage}
+			CostUSD   float64     `json:"total_cost_usd"`
+		}{res.Text, sessionID, res.NumTurns, runErr != nil, res.Usage, ag.CostUSD()}
 		if runErr != nil {
 			out.Result = runErr.Error()
 		}

@@ -52,7 +52,7 @@ func newApp(o *Options) (*app, error) {
 	bash.CleanStaleState("")
 	offload.CleanStaleTemps(o.OffloadDir)
 
-	set, err := toolset.New(toolset.Options{Limits: limits, Offload: off, BashTimeout: o.BashTimeout, Caller: o.caller})
+	set, err := toolset.New(toolset.Options{Limits: limits, Offload: off, BashTimeout: o.BashTimeout, Caller: o.caller, Files: !o.noFileTools})
 	if err != nil {
 		return nil, err
 	}

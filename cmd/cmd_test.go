@@ -151,7 +151,7 @@ func TestToolsPrintsDefinitions(t *testing.T) {
 			t.Errorf("%s is incomplete", d.Name)
 		}
 	}
-	if fmt.Sprint(names) != "[TodoWrite TodoRead TaskCreate TaskGet TaskUpdate TaskList Bash]" {
+	if fmt.Sprint(names) != "[TodoWrite TodoRead TaskCreate TaskGet TaskUpdate TaskList Bash Read Write Edit]" {
 		t.Fatalf("tools %v", names)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 
+	"github.com/todo-shell/todo-shell/internal/secret"
 	"github.com/todo-shell/todo-shell/render"
 )
 
@@ -59,7 +60,9 @@ func isTerminal(v any) bool {
 }
 
 // Main runs todo-shell with args and returns the exit status.
-func Main(args []string, s Streams) int { return mainWithEnv(args, s, os.Getenv) }
+func Main(args []string, s Streams) int {
+	return mainWith(args, s, host{getenv: os.Getenv, credentials: secret.Hide})
+}
 
 func mainWithEnv(args []string, s Streams, getenv func(string) string) int {
 	return mainWith(args, s, host{getenv: getenv})

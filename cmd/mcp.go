@@ -58,6 +58,7 @@ Bash is published only with --allow-bash: it runs any command the client sends.`
 			if err != nil {
 				return &UsageError{err}
 			}
+			o.noFileTools = true // agents over MCP have their own file tools
 			a, sess, err := newSessionApp(o, "mcp")
 			if err != nil {
 				return err

@@ -293,7 +293,7 @@ func TestFaultAgentPrintWarns(t *testing.T) {
 	})
 	srv := fakeMessages(t, sse("", "Bash", `{"command":"seq 1 100000"}`), sse("done", "", ""))
 	env := map[string]string{"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": srv.URL}
-	r := p.run(t, "", env, "agent", "-p", "count", "--session", "s", "--offload-dir", p.primary)
+	r := p.run(t, "", env, "agent", "-p", "count", "--session", "s", "--offload-dir", p.primary, "--allowedTools", "Bash(seq:*)")
 	file := filepath.Join(p.fallback, "s", "toolu_x1.md")
 	if r.code != 0 || !strings.Contains(r.stderr, "Warning: could not write the offload file "+filepath.Join(p.primary, "s", "toolu_x1.md")+" (write: ") ||
 		!strings.Contains(r.stderr, "the output is in "+file+" instead") {

@@ -27,7 +27,7 @@ func runREPL(o *Options) error {
 		printNote(o.Streams.ErrOut, leftNote(sess, "todo-shell"))
 	}()
 	printNote(o.Streams.ErrOut, resumedNote(sess, a.store.Snapshot(), -1))
-	return runREPLWith(o, a, nil)
+	return runREPLWith(o, a, nil, nil)
 }
 
 // runREPLWith runs the shell over an engine, in agent mode when ag is set.
@@ -36,7 +36,7 @@ func runREPL(o *Options) error {
 // which redraws on a ticker even when nothing changed. Running without that
 // renderer, the terminal set-up it would do is the painter's: raw mode,
 // bracketed paste, the hidden cursor, and window sizes.
-func runREPLWith(o *Options, a *app, ag repl.Agent) error {
+func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) error {
 	in, inOK := o.Streams.In.(*os.File)
 	out, outOK := o.Streams.Out.(*os.File)
 	if !inOK || !outOK {
@@ -79,6 +79,7 @@ func runREPLWith(o *Options, a *app, ag repl.Agent) error {
 		Completer:   newCompleter(o, a),
 		Markdown:    md,
 		Pager:       o.Getenv("PAGER"),
+		Permissions: perm,
 		// Commands colour as for a terminal, unless the shell draws
 		// without colour.
 		CommandColors: !a.noColor,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/todo-shell/todo-shell/internal/secret"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -49,6 +50,11 @@ type Options struct {
 	// offloadFS is the file system offload files go through; nil is the
 	// operating system's (tests inject faults).
 	offloadFS offload.FS
+	// noFileTools leaves Read, Write and Edit out (the MCP server).
+	noFileTools bool
+	// credentials returns the Anthropic credentials for the agent (see
+	// host.credentials).
+	credentials func() (secret.Credentials, error)
 }
 
 const rootLong = `todo-shell is a small agent shell: type TodoWrite and TodoRead the way a model calls
@@ -95,16 +101,25 @@ const rootExample = `  $ todo-shell
   $ todo-shell tools`
 
 // NewCmdRoot returns the root command.
-func NewCmdRoot(s Streams) *cobra.Command { return newCmdRoot(s, host{getenv: os.Getenv}) }
+func NewCmdRoot(s Streams) *cobra.Command {
+	return newCmdRoot(s, host{getenv: os.Getenv, credentials: secret.Hide})
+}
 
 // host is what a run takes from its surroundings besides its streams.
 type host struct {
 	getenv    func(string) string
 	offloadFS offload.FS // nil: the operating system's
+	// credentials returns the Anthropic credentials. The program's own
+	// (secret.Hide) first takes them out of the process's environment
+	// block, re-executing it; nil reads them with getenv (tests).
+	credentials func() (secret.Credentials, error)
 }
 
 func newCmdRoot(s Streams, h host) *cobra.Command {
-	opts := &Options{Streams: s, Getenv: h.getenv, offloadFS: h.offloadFS}
+	opts := &Options{Streams: s, Getenv: h.getenv, offloadFS: h.offloadFS, credentials: h.credentials}
+	if opts.credentials == nil {
+		opts.credentials = func() (secret.Credentials, error) { return secret.FromEnv(h.getenv), nil }
+	}
 	cmd := &cobra.Command{
 		Use:           "todo-shell [FILE]",
 		Short:         "An agent shell with TodoWrite, TodoRead, bash and a live task panel",

@@ -142,6 +142,17 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 		}
 		r.stream, r.lines, r.printed = r.stream[:0], nil, 0
 		printed = m.println(m.renderMarkdown(text))
+	case agent.TurnDone:
+		m.spent = ev
+		printed = m.println(m.styles.Dim.Render(render.Sanitize(agent.CostLine(ev.Usage, ev.Model) + fmt.Sprintf(" · ctx %.0f%%", 100*ev.Context))))
+	case agent.Compacted:
+		printed = m.println(m.styles.Dim.Render(fmt.Sprintf("Compacted the conversation: %d messages → %d (a summary, the plan verbatim, the last turn)", ev.Before, ev.After)))
+	case agent.PermissionAsked:
+		r.asking = &asking{q: ev.Question}
+		m.layout()
+	case agent.PermissionAnswered:
+		r.asking = nil
+		m.layout()
 	case agent.ToolCall:
 		printed = m.println(m.styles.Accent.Render("● ") + render.Sanitize(m.cfg.Shell.Executor.Registry().Summary(ev.Use.Name, ev.Use.Input)))
 	case agent.ToolDone:

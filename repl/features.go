@@ -187,6 +187,17 @@ func (m *Model) setInputCursor(v string, at int) {
 // for the others.
 func (m Model) frontBuiltin(line router.Line) (Model, tea.Cmd, bool) {
 	switch line.Name {
+	case "compact":
+		if m.cfg.Agent == nil {
+			return m, nil, false
+		}
+		next, cmd := m.startCompact("/compact")
+		return next, cmd, true
+	case "cost":
+		if m.cfg.Agent == nil {
+			return m, nil, false
+		}
+		return m, m.println(costText(m.spent)), true
 	case "help":
 		text := m.cfg.Shell.Builtin(line).Stdout
 		if m.cfg.Agent != nil { // plain lines are prompts, not bash

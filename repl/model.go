@@ -19,6 +19,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/todo-shell/todo-shell/internal/agent"
 	"github.com/todo-shell/todo-shell/internal/painter"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/repl/complete"
@@ -65,6 +66,9 @@ type Config struct {
 	Markdown *markdown.Styles
 	// Pager is $PAGER, for /open.
 	Pager string
+	// Permissions, in agent mode, takes the person's answers to the
+	// agent's permission questions (the agent's Ask waits on it).
+	Permissions *Permissions
 
 	// Transcript, when set, receives a copy of every block printed into the
 	// scrollback (tests use it; it must not block).
@@ -89,6 +93,7 @@ const (
 // Model is the shell's one Bubble Tea model.
 type Model struct {
 	cfg    Config
+	spent  agent.TurnDone // the agent's last turn: the session's use and cost so far (/cost)
 	keys   keyMap
 	sub    *todo.Subscription
 	styles *render.Styles
@@ -136,6 +141,7 @@ type run struct {
 	events  agentEvents // a prompt's events; nil for a command
 	stream  []byte      // assistant text streaming in, not yet printed (appended: see handleAgentEvent)
 	printed int         // bytes of the current text block already printed
+	asking  *asking     // a permission question waiting for the person
 }
 
 var _ tea.Model = Model{}
@@ -370,6 +376,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.search != nil {
 		return m.searchKey(msg)
+	}
+	if m.running != nil && m.running.asking != nil && !matches(msg, m.keys.Interrupt) {
+		return m.permissionKey(msg) // a permission question waits
 	}
 	if msg.Type == tea.KeyTab && !msg.Paste {
 		return m.tabKey()

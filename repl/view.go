@@ -49,7 +49,8 @@ func (m Model) draw() string {
 	for _, q := range m.queue {
 		queued = append(queued, m.styles.Dim.Render(m.fit(m.linePrompt(0)+render.Sanitize(oneLine(q)))))
 	}
-	fixed := strings.Count(input, "\n") + 1 + len(queued)
+	asked := m.permissionLines() // a permission question, under the spinner
+	fixed := strings.Count(input, "\n") + 1 + len(queued) + len(asked)
 	if label != "" {
 		fixed++
 	}
@@ -68,6 +69,7 @@ func (m Model) draw() string {
 	if label != "" {
 		rest = append(rest, m.fit(label))
 	}
+	rest = append(rest, asked...)
 	rest = append(rest, tail...)
 	rest = append(rest, queued...)
 	if m.hint != "" {

@@ -3,10 +3,13 @@ package tools
 import (
 	"context"
 	"io"
+
+	"github.com/todo-shell/todo-shell/tools/redact"
 )
 
 type toolUseIDKey struct{}
 type outputKey struct{}
+type redactorKey struct{}
 
 // WithToolUseID returns a context carrying the tool_use_id of the call being
 // executed. Registry.Execute sets it for every handler.
@@ -45,4 +48,17 @@ func WithOffloader(ctx context.Context, off Offloader) context.Context {
 func OffloaderFrom(ctx context.Context) Offloader {
 	off, _ := ctx.Value(offloaderKey{}).(Offloader)
 	return off
+}
+
+// WithRedactor returns a context whose handlers mask r's secrets in the
+// output they stream or spool (Bash does), so that a secret never reaches
+// a file or a screen; the agent masks the final results too.
+func WithRedactor(ctx context.Context, r *redact.Redactor) context.Context {
+	return context.WithValue(ctx, redactorKey{}, r)
+}
+
+// RedactorFrom returns the redactor of ctx, or nil (which masks nothing).
+func RedactorFrom(ctx context.Context) *redact.Redactor {
+	r, _ := ctx.Value(redactorKey{}).(*redact.Redactor)
+	return r
 }

@@ -50,8 +50,14 @@ func (e *Executor) Has(name string) bool { return e.registry.Has(name) }
 
 // Execute runs the tool called name with input, as Registry.Execute does,
 // and applies the offload policy to its result.
+// The secrets of ctx's redactor (WithRedactor) are masked in the content
+// before the policy writes any of it to a file.
 func (e *Executor) Execute(ctx context.Context, toolUseID, name string, input json.RawMessage) ToolResult {
-	return e.offload(e.registry.Execute(e.context(ctx), toolUseID, name, input))
+	res := e.registry.Execute(e.context(ctx), toolUseID, name, input)
+	if r := RedactorFrom(ctx); r != nil {
+		res.Content = r.String(res.Content)
+	}
+	return e.offload(res)
 }
 
 // context gives ctx the policy, for tools that stream.

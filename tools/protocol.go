@@ -10,11 +10,15 @@ import (
 )
 
 // Definition is a tool definition exactly as the Messages API "tools"
-// parameter takes it.
+// parameter takes it, and what the tool declares about its effects.
 type Definition struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"input_schema"`
+	// ReadOnly declares that the tool changes nothing outside todo-shell's
+	// own session state (no file, no command): an agent runs it without
+	// asking for permission. Not part of the wire form.
+	ReadOnly bool `json:"-"`
 }
 
 // ToolUse is a tool_use content block sent by the model.

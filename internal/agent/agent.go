@@ -11,13 +11,16 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"strings"
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
 
+	"github.com/todo-shell/todo-shell/internal/permission"
 	"github.com/todo-shell/todo-shell/tools"
+	"github.com/todo-shell/todo-shell/tools/redact"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -33,7 +36,7 @@ const (
 )
 
 // DefaultSystem is the system prompt; --system appends to it.
-const DefaultSystem = `You are the agent inside todo-shell, a small terminal shell for people learning how coding agents work. You act with the tools you are given: Bash runs commands in the user's working directory, TodoWrite keeps your plan visible in the user's task panel, TodoRead reads it back. Results of 1000 characters or more are saved to a file and replaced by a line naming that file; read such files with Bash (head, tail, grep, sed -n) rather than printing them whole. Be brief in your text: the user watches your plan and your commands.`
+const DefaultSystem = `You are the agent inside todo-shell, a small terminal shell for people learning how coding agents work. You act with the tools you are given: Bash runs commands in the user's working directory, TodoWrite keeps your plan visible in the user's task panel, TodoRead reads it back, Read, Write and Edit read and change files (Read a file before you change it). Results of 1000 characters or more are saved to a file and replaced by a line naming that file; read such files with Bash (head, tail, grep, sed -n) rather than printing them whole. Be brief in your text: the user watches your plan and your commands.`
 
 // DefaultModel is the model used when none is named.
 const DefaultModel = anthropic.ModelClaudeSonnet5_5
@@ -53,6 +56,34 @@ type Config struct {
 	// long, waiting for it to start included; 0 means
 	// DefaultStreamIdleTimeout.
 	StreamIdleTimeout time.Duration
+	// Redact masks the credentials in every tool result (and in what Bash
+	// streams or spools) before the model, the screen, the transcript or
+	// an offload file sees it; nil masks nothing.
+	Redact *redact.Redactor
+	// Permissions decides which calls run without asking; nil runs every
+	// call (the engine's own tests, embedders that check elsewhere).
+	Permissions *permission.Policy
+	// Ask asks a person about a call Permissions does not allow by
+	// itself, and blocks until they answer or ctx ends. nil means there is
+	// no one to ask (agent -p): such a call is refused with the rule that
+	// would allow it.
+	Ask func(ctx context.Context, q Question) Answer
+	// MaxBudgetUSD, when more than 0, stops a run before a request once
+	// the session has cost that much (--max-budget-usd).
+	MaxBudgetUSD float64
+	// ContextWindow is the model's context window in tokens; 0 means
+	// DefaultContextWindow.
+	ContextWindow int64
+	// CompactAt is the share of the window past which the next prompt
+	// first compacts the conversation; 0 means DefaultCompactAt, 1 or more
+	// never.
+	CompactAt float64
+	// Plan returns the current plan as TodoRead gives it; a compaction
+	// keeps it verbatim.
+	Plan func() string
+	// OnTurn, when set, is called after each response the model completes
+	// (a session counts its agent turns with it), whatever the front end.
+	OnTurn func(TurnDone)
 }
 
 // DefaultStreamIdleTimeout is how long a response may send nothing.
@@ -61,13 +92,18 @@ const DefaultStreamIdleTimeout = 120 * time.Second
 // Agent holds one conversation. Run is not safe for concurrent use: one
 // prompt at a time.
 type Agent struct {
-	cfg      Config
-	head     []byte            // the request body up to the messages: model, system, tools
-	messages []json.RawMessage // the conversation, each message encoded once
-	logged   int               // messages already written to the transcript
-	quiet    int               // consecutive tool-using rounds without TodoWrite
-	prompted bool
-	logErr   error // the first failure to write the transcript
+	cfg        Config
+	system     []anthropic.TextBlockParam // the system prompt, a cache breakpoint
+	tools      []anthropic.ToolUnionParam // the registry's tools, the last a cache breakpoint
+	messages   []anthropic.MessageParam   // the conversation
+	raw        []json.RawMessage          // messages[i] as encoded once (nil: not yet)
+	cachedUpTo int                        // messages in the last request (its end was a breakpoint)
+	logged     int                        // messages already written to the transcript
+	quiet      int                        // consecutive tool-using rounds without TodoWrite
+	prompted   bool
+	usage      Usage // the session's token use (this process's requests)
+	lastInput  int64 // input tokens of the last request (the context used)
+	logErr     error // the first failure to write the transcript
 }
 
 // New returns an agent whose tools are exactly the registry's definitions.
@@ -90,17 +126,18 @@ func New(cfg Config) (*Agent, error) {
 	}
 	// The tools go out as the registry's definitions, the same JSON
 	// `todo-shell tools` prints.
-	head, err := json.Marshal(struct {
-		Stream    bool               `json:"stream"`
-		Model     string             `json:"model"`
-		MaxTokens int64              `json:"max_tokens"`
-		System    []map[string]any   `json:"system"`
-		Tools     []tools.Definition `json:"tools"`
-	}{true, cfg.Model, cfg.MaxTokens, []map[string]any{{"type": "text", "text": system}}, cfg.Tools.Definitions()})
+	tl, err := toolParams(cfg.Tools.Definitions())
 	if err != nil {
-		return nil, fmt.Errorf("agent: encode request: %w", err)
+		return nil, fmt.Errorf("agent: %w", err)
 	}
-	a := &Agent{cfg: cfg, head: append(head[:len(head)-1], `,"messages":[`...)}
+	if n := len(tl); n > 0 {
+		tl[n-1].OfTool.CacheControl = ephemeral()
+	}
+	a := &Agent{
+		cfg:    cfg,
+		system: []anthropic.TextBlockParam{{Text: system, CacheControl: ephemeral()}},
+		tools:  tl,
+	}
 	return a, nil
 }
 
@@ -125,23 +162,32 @@ type ToolDone struct {
 // RoundStart says a request is about to go out.
 type RoundStart struct{ Round int }
 
+// TurnDone says the model completed a response: its round in this run,
+// why it stopped and what it used.
+type TurnDone struct {
+	Round      int
+	StopReason string
+	Usage      Usage
+	CostUSD    float64 // this response's cost
+	Session    Usage   // the whole session's use so far
+	SessionUSD float64 // the whole session's cost so far
+	Model      string
+	Context    float64 // the share of the context window this request filled
+}
+
 func (TextDelta) isEvent()  {}
 func (TextDone) isEvent()   {}
 func (ToolCall) isEvent()   {}
 func (ToolDone) isEvent()   {}
 func (RoundStart) isEvent() {}
-
-// Usage is the token use of a run.
-type Usage struct {
-	InputTokens  int64 `json:"input_tokens"`
-	OutputTokens int64 `json:"output_tokens"`
-}
+func (TurnDone) isEvent()   {}
 
 // Result is how a run ended.
 type Result struct {
 	Text     string // the final assistant text
 	NumTurns int    // requests made
 	Usage    Usage
+	CostUSD  float64 // what the run cost (0 when the model's price is unknown)
 }
 
 // ErrMaxTurns ends a run that hit the turn limit.
@@ -154,7 +200,12 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 	if emit == nil {
 		emit = func(Event) {}
 	}
-	content := [][]byte{textBlock(prompt)}
+	if a.needsCompaction() {
+		if err := a.Compact(ctx, emit); err != nil {
+			return Result{}, fmt.Errorf("compaction failed: %w", err)
+		}
+	}
+	content := []anthropic.ContentBlockParamUnion{textBlock(prompt)}
 	if !a.prompted {
 		content = append(content, textBlock(InitialReminder))
 		a.prompted = true
@@ -166,17 +217,28 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 		if res.NumTurns == a.cfg.MaxTurns {
 			return res, fmt.Errorf("%w (%d turns; raise --max-turns)", ErrMaxTurns, a.cfg.MaxTurns)
 		}
+		if b := a.cfg.MaxBudgetUSD; b > 0 && a.cost() >= b {
+			return res, fmt.Errorf("%w ($%.4f spent, --max-budget-usd %g)", ErrBudget, a.cost(), b)
+		}
 		res.NumTurns++
 		emit(RoundStart{Round: res.NumTurns})
 		msg, err := a.stream(ctx, emit)
 		if err != nil {
 			return res, describe(ctx, err)
 		}
-		res.Usage.InputTokens += msg.Usage.InputTokens
-		res.Usage.OutputTokens += msg.Usage.OutputTokens
-		enc := encodeAssistant(msg)
-		a.messages = append(a.messages, enc)
-		a.logResponse(msg, enc)
+		u := usageOf(msg.Usage)
+		a.lastInput = u.AllInput()
+		res.Usage = res.Usage.Add(u)
+		a.usage = a.usage.Add(u)
+		price, _ := PriceOf(a.cfg.Model)
+		res.CostUSD += u.Cost(price)
+		a.messages = append(a.messages, responseParam(msg))
+		a.logResponse(msg)
+		turn := TurnDone{Round: res.NumTurns, StopReason: string(msg.StopReason), Usage: u, CostUSD: u.Cost(price), Session: a.usage, SessionUSD: a.cost(), Model: a.cfg.Model, Context: a.ContextUsed()}
+		if a.cfg.OnTurn != nil {
+			a.cfg.OnTurn(turn)
+		}
+		emit(turn)
 		res.Text = finalText(msg)
 		if msg.StopReason != anthropic.StopReasonToolUse {
 			return res, nil
@@ -188,7 +250,7 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 			a.quiet++
 		}
 		if a.quiet > NagAfter {
-			results = append([][]byte{textBlock(NagReminder)}, results...)
+			results = append([]anthropic.ContentBlockParamUnion{textBlock(NagReminder)}, results...)
 		}
 		a.messages = append(a.messages, userMessage(results))
 		if ctx.Err() != nil {
@@ -216,11 +278,8 @@ func (a *Agent) stream(ctx context.Context, emit func(Event)) (anthropic.Message
 	idle := a.cfg.StreamIdleTimeout
 	timer := time.AfterFunc(idle, func() { cancel(errIdle) })
 	defer timer.Stop()
-	// The body is assembled from the encoded parts (a copy, not a
-	// re-encoding); the params only carry what the SDK looks at itself.
-	stream := a.cfg.Client.Messages.NewStreaming(reqCtx,
-		anthropic.MessageNewParams{Model: anthropic.Model(a.cfg.Model), MaxTokens: a.cfg.MaxTokens},
-		option.WithRequestBody("application/json", a.body()))
+	stream := a.cfg.Client.Messages.NewStreaming(reqCtx, a.params(),
+		option.WithMiddleware(noLongRetries(min(MaxRetryWait, idle/2))))
 	defer func() { _ = stream.Close() }() // read in full or abandoned: nothing to do if closing fails
 	var msg anthropic.Message
 	var texts []*strings.Builder // by block index
@@ -276,6 +335,9 @@ func (a *Agent) stream(ctx context.Context, emit func(Event)) (anthropic.Message
 		return msg, &Failure{Kind: "timeout", Msg: fmt.Sprintf("Timed out: %s; nothing arrived from the Anthropic API for %s (--stream-idle-timeout)", what, idle), Err: errIdle}
 	}
 	if err != nil {
+		if f, ok := tooLarge(err); ok {
+			return msg, f
+		}
 		if started && ctx.Err() == nil {
 			return msg, endedEarly(err)
 		}
@@ -299,12 +361,19 @@ func endedEarly(err error) error {
 	return &Failure{Kind: "ended_early", Msg: msg, Err: err}
 }
 
+// execute runs one tool call: the result with the credentials masked, then
+// offloaded when long.
+func (a *Agent) execute(ctx context.Context, use tools.ToolUse) tools.ToolResult {
+	ctx = tools.WithRedactor(ctx, a.cfg.Redact)
+	return a.cfg.Tools.Execute(ctx, use.ID, use.Name, use.Input)
+}
+
 // runTools executes the response's tool_use blocks in order and returns one
 // tool_result block for each, in the same order. Once ctx is cancelled the
 // remaining calls are not run but still answered, so the conversation stays
 // valid.
-func (a *Agent) runTools(ctx context.Context, msg anthropic.Message, emit func(Event)) ([][]byte, bool) {
-	var results [][]byte
+func (a *Agent) runTools(ctx context.Context, msg anthropic.Message, emit func(Event)) ([]anthropic.ContentBlockParamUnion, bool) {
+	var results []anthropic.ContentBlockParamUnion
 	usedTodo := false
 	for i := range msg.Content {
 		block := &msg.Content[i]
@@ -320,104 +389,16 @@ func (a *Agent) runTools(ctx context.Context, msg anthropic.Message, emit func(E
 			res = tools.ToolResult{Type: "tool_result", ToolUseID: use.ID, Content: "Interrupted by the user before this tool ran", IsError: true}
 		} else {
 			emit(ToolCall{Use: use})
-			res = a.cfg.Tools.Execute(ctx, use.ID, use.Name, use.Input)
+			if refused, ok := a.permit(ctx, use, emit); ok {
+				res = a.execute(ctx, use)
+			} else {
+				res = refused
+			}
 		}
 		emit(ToolDone{Use: use, Result: res})
-		results = append(results, res.AppendJSON(nil))
+		results = append(results, resultBlock(res))
 	}
 	return results, usedTodo
-}
-
-// The conversation is kept as JSON: every message is encoded once, when it
-// is added, instead of again in every request (a long conversation would
-// otherwise cost more per round with each round). Tool results go out
-// exactly in todo-shell's wire form: content a string, is_error only when
-// true.
-
-// body returns the request body: head, messages, end.
-func (a *Agent) body() []byte {
-	n := len(a.head) + 2
-	for _, m := range a.messages {
-		n += len(m) + 1
-	}
-	b := make([]byte, 0, n)
-	b = append(b, a.head...)
-	for i, m := range a.messages {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, m...)
-	}
-	return append(b, "]}"...)
-}
-
-// textBlock encodes a text content block.
-func textBlock(text string) []byte {
-	return append(tools.AppendJSONString([]byte(`{"type":"text","text":`), text), '}')
-}
-
-// userMessage encodes a user message holding blocks.
-func userMessage(blocks [][]byte) json.RawMessage {
-	b := []byte(`{"role":"user","content":[`)
-	for i, blk := range blocks {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, blk...)
-	}
-	return append(b, "]}"...)
-}
-
-// assistantPrefix begins every encoded assistant message; its content array
-// follows, then '}'.
-const assistantPrefix = `{"role":"assistant","content":`
-
-// encodeAssistant encodes an assistant message from a response, in one
-// buffer sized for it: text and tool_use blocks directly, any other block
-// through the SDK's parameter type.
-func encodeAssistant(msg anthropic.Message) json.RawMessage {
-	n := len(assistantPrefix) + 8
-	for i := range msg.Content {
-		b := &msg.Content[i]
-		n += len(b.Text) + len(b.Text)/16 + len(b.Input) + len(b.ID) + len(b.Name) + 64
-	}
-	out := append(make([]byte, 0, n), assistantPrefix...)
-	out = append(out, '[')
-	var param *anthropic.MessageParam
-	for i := range msg.Content {
-		b := &msg.Content[i]
-		if i > 0 {
-			out = append(out, ',')
-		}
-		switch b.Type {
-		case "text":
-			if len(b.Citations) > 0 {
-				break
-			}
-			out = append(tools.AppendJSONString(append(out, `{"type":"text","text":`...), b.Text), '}')
-			continue
-		case "tool_use":
-			input := b.Input
-			if !json.Valid(input) {
-				input = json.RawMessage(`{}`)
-			}
-			out = append(out, `{"type":"tool_use","id":`...)
-			out = tools.AppendJSONString(out, b.ID)
-			out = tools.AppendJSONString(append(out, `,"name":`...), b.Name)
-			out = append(append(append(out, `,"input":`...), input...), '}')
-			continue
-		}
-		if param == nil {
-			p := msg.ToParam()
-			param = &p
-		}
-		raw, err := json.Marshal(param.Content[i])
-		if err != nil { // cannot happen for a decoded response; keep the turn valid
-			raw = []byte(`{"type":"text","text":"(block could not be recorded)"}`)
-		}
-		out = append(out, raw...)
-	}
-	return append(out, "]}"...)
 }
 
 // finalText joins the text blocks of a response.
@@ -432,38 +413,63 @@ func finalText(msg anthropic.Message) string {
 	return strings.Join(parts, "\n")
 }
 
-// Messages returns the conversation so far, as sent (for tests and
-// inspection).
-func (a *Agent) Messages() []json.RawMessage { return a.messages }
+// Usage returns the session's token use so far (the requests of this
+// process; a resumed conversation's earlier use is in its transcript).
+func (a *Agent) Usage() Usage { return a.usage }
 
-// logResponse writes the response as a JSON line whose content is enc's
-// (written, not copied again); enc, the last message, counts as logged.
-func (a *Agent) logResponse(msg anthropic.Message, enc json.RawMessage) {
+// CostUSD returns what the session has cost so far (0 when the model's
+// price is unknown).
+func (a *Agent) CostUSD() float64 { return a.cost() }
+
+func (a *Agent) cost() float64 {
+	p, _ := PriceOf(a.cfg.Model)
+	return a.usage.Cost(p)
+}
+
+// Model returns the model the agent talks to.
+func (a *Agent) Model() string { return a.cfg.Model }
+
+// Messages returns the conversation so far, each message as its JSON (for
+// tests and inspection).
+func (a *Agent) Messages() []json.RawMessage {
+	out := make([]json.RawMessage, len(a.messages))
+	for i, m := range a.messages {
+		out[i], _ = json.Marshal(m)
+	}
+	return out
+}
+
+// logResponse writes the response as a "response" JSON line: the message's
+// metadata and the content it is sent back with; that message, the last
+// one, counts as logged.
+func (a *Agent) logResponse(msg anthropic.Message) {
 	w := a.cfg.Transcript
 	if w == nil {
 		return
 	}
-	head, _ := json.Marshal(struct {
-		Type string `json:"type"`
-		Time string `json:"time"`
-	}{"response", time.Now().UTC().Format(time.RFC3339Nano)})
-	meta, _ := json.Marshal(struct {
-		ID           string          `json:"id"`
-		Type         string          `json:"type"`
-		Role         string          `json:"role"`
-		Model        string          `json:"model"`
-		StopReason   string          `json:"stop_reason"`
-		StopSequence string          `json:"stop_sequence,omitempty"`
-		Usage        json.RawMessage `json:"usage"`
-	}{msg.ID, "message", "assistant", string(msg.Model), string(msg.StopReason), msg.StopSequence, usageJSON(msg.Usage)})
-	// {"type":"response","time":…,"message":{"id":…,…,"content":[…]}}
-	line := head[:len(head)-1]
-	line = append(line, `,"message":`...)
-	line = append(line, meta[:len(meta)-1]...)
-	line = append(line, `,"content":`...)
-	a.logWrite(w, line)
-	a.logWrite(w, enc[len(assistantPrefix):len(enc)-1])
-	a.logWrite(w, []byte("}}\n"))
+	type message struct {
+		ID           string                             `json:"id"`
+		Type         string                             `json:"type"`
+		Role         string                             `json:"role"`
+		Model        string                             `json:"model"`
+		StopReason   string                             `json:"stop_reason"`
+		StopSequence string                             `json:"stop_sequence,omitempty"`
+		Usage        json.RawMessage                    `json:"usage"`
+		Content      []anthropic.ContentBlockParamUnion `json:"content"`
+	}
+	line := struct {
+		Type    string  `json:"type"`
+		Time    string  `json:"time"`
+		Message message `json:"message"`
+	}{"response", time.Now().UTC().Format(time.RFC3339Nano), message{
+		msg.ID, "message", "assistant", string(msg.Model), string(msg.StopReason), msg.StopSequence,
+		usageJSON(msg.Usage), a.messages[len(a.messages)-1].Content,
+	}}
+	b, err := json.Marshal(line)
+	if err != nil { // cannot happen: the content was encoded for the request
+		b = []byte(`{"type":"response","error":"the response could not be recorded"}`)
+	}
+	a.logWrite(w, append(b, '\n'))
 	a.logged = len(a.messages)
 }
 
@@ -531,9 +537,9 @@ func describe(ctx context.Context, err error) error {
 		case code == 401:
 			return &Failure{Kind: "auth", Msg: "Authentication failed (401): the API key was refused; check ANTHROPIC_API_KEY", Err: err}
 		case code == 429:
-			return &Failure{Kind: "rate_limit", Msg: "Rate limited (429): too many requests; wait a moment and try again", Err: err}
+			return &Failure{Kind: "rate_limit", Msg: rateLimited("Rate limited (429): the Anthropic API is refusing requests for now", header(apiErr), time.Now()), Err: err}
 		case code == 529 || strings.Contains(apiErr.RawJSON(), "overloaded_error"):
-			return &Failure{Kind: "overloaded", Msg: fmt.Sprintf("The Anthropic API is overloaded (%d); try again shortly", code), Err: err}
+			return &Failure{Kind: "overloaded", Msg: rateLimited(fmt.Sprintf("The Anthropic API is overloaded (%d)", code), header(apiErr), time.Now()), Err: err}
 		case code >= 500:
 			return &Failure{Kind: "server", Msg: fmt.Sprintf("The Anthropic API failed (%d); try again shortly", code), Err: err}
 		default:
@@ -560,6 +566,15 @@ type Failure struct {
 
 func (f *Failure) Error() string { return f.Msg }
 func (f *Failure) Unwrap() error { return f.Err }
+
+// header is the HTTP header of a failed response (empty when there was
+// none).
+func header(e *anthropic.Error) http.Header {
+	if e.Response == nil {
+		return http.Header{}
+	}
+	return e.Response.Header
+}
 
 func apiMessage(e *anthropic.Error) string {
 	var body struct {

@@ -91,7 +91,11 @@ func TestScriptedSession(t *testing.T) {
 	var wantTools any
 	json.Unmarshal(want, &wantTools)
 	for i, r := range reqs {
-		if !reflect.DeepEqual(r["tools"], wantTools) {
+		// The last tool carries the tools' cache breakpoint.
+		if tl := r["tools"].([]any); tl[len(tl)-1].(map[string]any)["cache_control"] == nil {
+			t.Fatalf("request %d: no cache breakpoint after the tools", i)
+		}
+		if !reflect.DeepEqual(stripCache(r["tools"]), wantTools) {
 			t.Fatalf("request %d tools differ:\n%v\nwant\n%v", i, r["tools"], wantTools)
 		}
 		if r["stream"] != true || r["model"] != string(DefaultModel) {
@@ -110,17 +114,17 @@ func TestScriptedSession(t *testing.T) {
 	if len(second) != 2 || second[0]["tool_use_id"] != "toolu_ls" || second[1]["tool_use_id"] != "toolu_read" {
 		t.Fatalf("results of turn 2: %v", second)
 	}
-	if second[0]["content"] != "one\ntwo\n" || second[0]["is_error"] != nil {
+	if resultText(second[0]) != "one\ntwo\n" || second[0]["is_error"] != nil {
 		t.Fatalf("bash result %v", second[0])
 	}
-	if !strings.Contains(fmt.Sprint(second[1]["content"]), `"content":"Count the files"`) {
+	if !strings.Contains(fmt.Sprint(resultText(second[1])), `"content":"Count the files"`) {
 		t.Fatalf("TodoRead result %v", second[1])
 	}
 
 	// The large result is offloaded before it is sent: the model gets the pointer line.
 	big := userBlocks(reqs[3])[0]
 	path := filepath.Join(e.offDir, "agent-test", "toolu_big.md")
-	if big["tool_use_id"] != "toolu_big" || big["content"] != "[Tool result offloaded to file: "+path+"]" {
+	if big["tool_use_id"] != "toolu_big" || resultText(big) != "[Tool result offloaded to file: "+path+"]" {
 		t.Fatalf("large result sent as %v", big)
 	}
 	if data, err := os.ReadFile(path); err != nil || !strings.HasSuffix(string(data), "2999\n3000\n") {
@@ -220,6 +224,17 @@ func TestFailuresAreOneClearLine(t *testing.T) {
 			{status: 429, body: `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`},
 			{status: 429, body: `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`},
 		}, "rate_limit", "Rate limited (429)", 3},
+		// Issue 15 item 12: a long retry-after is said at once, with when.
+		{"429 retry-after an hour", []reply{
+			{status: 429, retryAfter: "3600", body: `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`},
+		}, "rate_limit", "retried in 1h0m0s (at ", 1},
+		// A short one is waited out, as the SDK does.
+		{"429 retry-after a second", []reply{
+			{status: 429, retryAfter: "1", body: `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`},
+			say("recovered"),
+		}, "", "", 2},
+		// Issue 15 item 13: an event too long for the SDK is named as such.
+		{"huge tool input", []reply{{hugeInput: 33 << 20}}, "too_large", "larger than the 32 MiB", 1},
 		{"500 retried", []reply{
 			{status: 500, body: `{"type":"error","error":{"type":"api_error","message":"boom"}}`},
 			{status: 500, body: `{"type":"error","error":{"type":"api_error","message":"boom"}}`},
@@ -534,4 +549,34 @@ func TestAssistantMessageEncoding(t *testing.T) {
 		responses[1]["stop_reason"] != "end_turn" || responses[0]["usage"].(map[string]any)["output_tokens"] != 20.0 {
 		t.Fatalf("responses %v", responses)
 	}
+}
+
+// BenchmarkRequestEncoding measures what building each request with the
+// SDK's types costs: the SDK encodes the whole conversation at every round.
+// The conversation is 100 rounds of a tool call and a 900-byte result (just
+// under the offload threshold), about 110 kB of JSON.
+func BenchmarkRequestEncoding(b *testing.B) {
+	e := newEnv(b)
+	a := e.agent
+	a.messages = append(a.messages, userMessage([]anthropic.ContentBlockParamUnion{textBlock("go")}))
+	out := strings.Repeat("x", 900)
+	for i := range 100 {
+		id := fmt.Sprintf("toolu_%d", i)
+		a.messages = append(a.messages,
+			anthropic.MessageParam{Role: anthropic.MessageParamRoleAssistant, Content: []anthropic.ContentBlockParamUnion{
+				anthropic.NewTextBlock("Looking at the next file."),
+				{OfToolUse: &anthropic.ToolUseBlockParam{ID: id, Name: "Bash", Input: json.RawMessage(`{"command":"cat f"}`)}},
+			}},
+			userMessage([]anthropic.ContentBlockParamUnion{resultBlock(tools.ToolResult{ToolUseID: id, Content: out})}))
+	}
+	var n int
+	b.ResetTimer()
+	for range b.N {
+		body, err := a.params().MarshalJSON() // as the SDK encodes a request body
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(body)
+	}
+	b.SetBytes(int64(n))
 }

@@ -36,6 +36,12 @@ type reply struct {
 	cut bool
 	// delta is the size of each text delta; 0 means three deltas a block.
 	delta int
+	// retryAfter, with status, is the Retry-After header sent (instead of
+	// a 1 ms Retry-After-Ms).
+	retryAfter string
+	// hugeInput, when more than 0, is the size of a tool input sent as one
+	// input_json_delta (one stream line).
+	hugeInput int
 }
 
 // fakeAPI is an httptest server that speaks the Messages API's streaming
@@ -51,6 +57,7 @@ type fakeAPI struct {
 	busy    time.Duration // time spent answering, to tell the loop's own cost apart
 	started chan struct{} // a hanging reply has begun
 	forget  bool          // keep no request bodies (benchmarks)
+	cache   *cacheLedger  // when set, usage accounts for prompt caching
 }
 
 func newFakeAPI(t testing.TB, replies ...reply) *fakeAPI {
@@ -111,7 +118,11 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if rep.status != 0 {
 		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Retry-After-Ms", "1") // keep the SDK's retries fast
+		if rep.retryAfter != "" {
+			w.Header().Set("Retry-After", rep.retryAfter)
+		} else {
+			w.Header().Set("Retry-After-Ms", "1") // keep the SDK's retries fast
+		}
 		w.WriteHeader(rep.status)
 		io.WriteString(w, rep.body)
 		return
@@ -123,15 +134,24 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
 		fl.Flush()
 	}
+	usage := map[string]any{"input_tokens": 10, "output_tokens": 1}
+	if f.cache != nil {
+		usage = f.cache.account(body)
+	}
 	send("message_start", map[string]any{"type": "message_start", "message": map[string]any{
 		"id": fmt.Sprintf("msg_%d", f.next), "type": "message", "role": "assistant", "model": body["model"],
 		"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
-		"usage": map[string]any{"input_tokens": 10, "output_tokens": 1},
+		"usage": usage,
 	}})
 	if rep.hang {
 		f.started <- struct{}{}
 		<-r.Context().Done()
 		return
+	}
+	if rep.hugeInput > 0 {
+		send("content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "tool_use", "id": "toolu_huge", "name": "Bash", "input": map[string]any{}}})
+		in := `{"command":"` + strings.Repeat("x", rep.hugeInput) + `"}`
+		send("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "input_json_delta", "partial_json": in}})
 	}
 	for i, b := range rep.blocks {
 		if b.tool == "" {
@@ -230,4 +250,40 @@ func hasText(blocks []map[string]any, substr string) bool {
 		}
 	}
 	return false
+}
+
+// resultText is a tool_result block's content as text: a string, or its
+// text blocks joined.
+func resultText(b map[string]any) any {
+	switch c := b["content"].(type) {
+	case []any:
+		var sb strings.Builder
+		for _, x := range c {
+			if m, ok := x.(map[string]any); ok && m["type"] == "text" {
+				fmt.Fprint(&sb, m["text"])
+			}
+		}
+		return sb.String()
+	case nil:
+		return ""
+	default:
+		return c
+	}
+}
+
+// stripCache returns v, decoded JSON, without its cache_control fields
+// (the breakpoints; changed in place).
+func stripCache(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		delete(x, "cache_control")
+		for _, e := range x {
+			stripCache(e)
+		}
+	case []any:
+		for _, e := range x {
+			stripCache(e)
+		}
+	}
+	return v
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/offload/offloadtest"
+	"github.com/todo-shell/todo-shell/tools/redact"
 	"github.com/todo-shell/todo-shell/tools/todo"
 	"github.com/todo-shell/todo-shell/tools/toolset"
 )
@@ -63,7 +65,7 @@ func TestFaultAgentOffload(t *testing.T) {
 				}); err != nil {
 					t.Fatal(err)
 				}
-				sent := userBlocks(api.requests()[1])[0]["content"]
+				sent := resultText(userBlocks(api.requests()[1])[0])
 				if both {
 					if sent != string(want) {
 						t.Fatalf("the model got %d bytes, not seq's %d", len(fmt.Sprint(sent)), len(want))
@@ -84,6 +86,46 @@ func TestFaultAgentOffload(t *testing.T) {
 					t.Fatal("no warning for the front end")
 				}
 			})
+		}
+	}
+}
+
+// TestRedactsCredentials: a command that prints the key (short output and
+// long, offloaded output) has it masked in what the model gets, the
+// events the screen draws, the transcript and the offload file.
+func TestRedactsCredentials(t *testing.T) {
+	const key = "sk-ant-unit-SECRET-42"
+	file := filepath.Join(t.TempDir(), "k")
+	if err := os.WriteFile(file, []byte(key+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t,
+		toolUse(bashCall("toolu_short", "cat "+file)),
+		toolUse(bashCall("toolu_long", "for i in $(seq 200); do cat "+file+"; done")),
+		say("done"))
+	e.agent.cfg.Redact = redact.New(key)
+	var shown strings.Builder
+	if _, err := e.agent.Run(context.Background(), "go", func(ev Event) {
+		if d, ok := ev.(ToolDone); ok {
+			shown.WriteString(d.Result.Content)
+			if d.Result.Offloaded != nil {
+				shown.WriteString(d.Result.Offloaded.Preview)
+			}
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := e.api.raw
+	if got := resultText(userBlocks(e.api.requests()[1])[0]); got != redact.Mask+"\n" {
+		t.Fatalf("the model got %q", got)
+	}
+	long, err := os.ReadFile(filepath.Join(e.offDir, "agent-test", "toolu_long.md"))
+	if err != nil || strings.Count(string(long), redact.Mask) != 200 {
+		t.Fatalf("offload file: %v %.200s", err, long)
+	}
+	for what, text := range map[string]string{"requests": string(bytes.Join(reqs, nil)), "screen": shown.String(), "transcript": e.transcript.String(), "offload": string(long)} {
+		if strings.Contains(text, key) {
+			t.Errorf("the key reached the %s", what)
 		}
 	}
 }

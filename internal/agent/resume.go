@@ -40,10 +40,16 @@ func ReadTranscript(r io.Reader, warn func(string)) ([]json.RawMessage, error) {
 			return nil
 		}
 		var line struct {
-			Type    string          `json:"type"`
-			Message json.RawMessage `json:"message"`
+			Type     string            `json:"type"`
+			Message  json.RawMessage   `json:"message"`
+			Messages []json.RawMessage `json:"messages"` // a "compact" line
 		}
-		if err := json.Unmarshal(b, &line); err != nil || len(line.Message) == 0 {
+		err := json.Unmarshal(b, &line)
+		if err == nil && line.Type == "compact" && len(line.Messages) > 0 {
+			msgs = append(msgs[:0], line.Messages...) // the conversation starts over from it
+			return nil
+		}
+		if err != nil || len(line.Message) == 0 {
 			warn(fmt.Sprintf("transcript line %d skipped: cannot be read", n))
 			return nil
 		}
@@ -173,7 +179,7 @@ func closeCutTurns(msgs []json.RawMessage) []json.RawMessage {
 				msgs[i+1] = fixed
 				continue
 			}
-			out = append(out, userMessage(results))
+			out = append(out, rawUserMessage(results))
 		}
 	}
 	return out
@@ -183,9 +189,25 @@ func closeCutTurns(msgs []json.RawMessage) []json.RawMessage {
 // next Run continues it. They are already in the transcript, so they are
 // not written to it again, and the first-prompt reminder is not repeated.
 func (a *Agent) Resume(messages []json.RawMessage) {
-	a.messages = append(a.messages[:0], messages...)
+	a.messages, a.raw = a.messages[:0], nil
+	for _, m := range messages {
+		a.messages = append(a.messages, decodeMessage(m))
+	}
+	a.cachedUpTo = 0
 	a.logged = len(a.messages)
 	if len(messages) > 0 {
 		a.prompted = true
 	}
+}
+
+// rawUserMessage encodes a user message holding encoded blocks.
+func rawUserMessage(blocks [][]byte) json.RawMessage {
+	b := []byte(`{"role":"user","content":[`)
+	for i, blk := range blocks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, blk...)
+	}
+	return append(b, "]}"...)
 }

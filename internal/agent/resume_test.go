@@ -87,15 +87,14 @@ func TestResumeCutTurn(t *testing.T) {
 	e := newEnv(t, toolUse(bashCall("toolu_a", "echo a"), bashCall("toolu_b", "echo b")))
 	e.api.script(toolUse(bashCall("toolu_a", "echo a"), bashCall("toolu_b", "echo b")))
 	// Write the first request and the response, as if killed then.
-	e.agent.messages = append(e.agent.messages, userMessage([][]byte{textBlock("do it")}))
+	e.agent.messages = append(e.agent.messages, userMessage([]anthropic.ContentBlockParamUnion{textBlock("do it")}))
 	e.agent.prompted = true
 	msg, err := e.agent.stream(context.Background(), func(Event) {})
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc := encodeAssistant(msg)
-	e.agent.messages = append(e.agent.messages, enc)
-	e.agent.logResponse(msg, enc)
+	e.agent.messages = append(e.agent.messages, responseParam(msg))
+	e.agent.logResponse(msg)
 	e.transcript.WriteString(`{"type":"request","message":{"role":"us` + "\n")
 
 	api2 := newFakeAPI(t, say("ok"))
@@ -116,7 +115,7 @@ func TestResumeCutTurn(t *testing.T) {
 	}
 	for i, id := range []string{"toolu_a", "toolu_b"} {
 		r := results[i].(map[string]any)
-		if r["type"] != "tool_result" || r["tool_use_id"] != id || r["is_error"] != true || r["content"] != InterruptedResult {
+		if r["type"] != "tool_result" || r["tool_use_id"] != id || r["is_error"] != true || resultText(r) != InterruptedResult {
 			t.Fatalf("result %d: %v", i, r)
 		}
 	}

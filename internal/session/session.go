@@ -6,11 +6,9 @@
 package session
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -337,31 +335,3 @@ func writeAtomic(dir *os.Root, name string, data []byte) error {
 // isTemp reports whether name is a temporary file of writeAtomic or of the
 // offload writer (both start with a dot).
 func isTemp(name string) bool { return strings.HasPrefix(name, ".") }
-
-// TurnCounter returns w counting the model's responses an agent writes to
-// its transcript into session.json's agent_turns (the agent writes each
-// transcript line in one Write).
-// A nil Session (none could be opened) returns w.
-func (s *Session) TurnCounter(w io.Writer) io.Writer {
-	if s == nil {
-		return w
-	}
-	return &turnCounter{w: w, s: s}
-}
-
-type turnCounter struct {
-	w io.Writer
-	s *Session
-}
-
-func (t *turnCounter) Write(p []byte) (int, error) {
-	var cerr error
-	if bytes.HasPrefix(p, []byte(`{"type":"response"`)) {
-		cerr = t.s.CountTurn()
-	}
-	n, err := t.w.Write(p)
-	if err == nil && cerr != nil {
-		err = fmt.Errorf("count agent turn: %w", cerr)
-	}
-	return n, err
-}

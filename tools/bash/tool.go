@@ -123,8 +123,12 @@ func (t Tool) Call(ctx context.Context, raw json.RawMessage) (tools.Result, erro
 	if live := tools.OutputFrom(ctx); live != nil {
 		out = io.MultiWriter(out, live)
 	}
-	outcome, err := t.Runner.Run(ctx, in.Command, timeout, out)
-	_ = cr.Flush() // the spool never fails a write: it records failures in sum.Err
+	// Secrets are masked before the output reaches the spool (and its
+	// file) or the screen.
+	red := tools.RedactorFrom(ctx).Writer(out)
+	outcome, err := t.Runner.Run(ctx, in.Command, timeout, red)
+	_ = red.Flush() // a failed write is the spool's to report
+	_ = cr.Flush()  // the spool never fails a write: it records failures in sum.Err
 	if err != nil {
 		return tools.Result{}, err
 	}

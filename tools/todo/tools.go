@@ -27,12 +27,12 @@ var readDescription string
 
 // WriteDefinition returns TodoWrite's definition for limits.
 func WriteDefinition(limits Limits) tools.Definition {
-	return tools.Definition{Name: WriteName, Description: writeDescription, InputSchema: WriteSchema(limits)}
+	return tools.Definition{Name: WriteName, Description: writeDescription, InputSchema: WriteSchema(limits), ReadOnly: true}
 }
 
 // ReadDefinition returns TodoRead's definition.
 func ReadDefinition() tools.Definition {
-	return tools.Definition{Name: ReadName, Description: readDescription, InputSchema: ReadSchema()}
+	return tools.Definition{Name: ReadName, Description: readDescription, InputSchema: ReadSchema(), ReadOnly: true}
 }
 
 // Register adds TodoWrite and TodoRead, backed by store, to reg, with their

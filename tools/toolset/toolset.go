@@ -10,6 +10,7 @@ import (
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/bash"
+	"github.com/todo-shell/todo-shell/tools/files"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/task"
 	"github.com/todo-shell/todo-shell/tools/todo"
@@ -26,6 +27,9 @@ type Options struct {
 	// Caller is who calls the Task tools when a call's context names no
 	// one (see task.WithCaller); "" is a person at the shell.
 	Caller string
+	// Files adds Read, Write and Edit (not for the MCP server: agents
+	// there have their own).
+	Files bool
 }
 
 // Set is the standard tools with what backs them.
@@ -70,6 +74,13 @@ func New(o Options) (*Set, error) {
 	s.Runner = runner
 	if err := s.Registry.Add(bash.Tool{Runner: runner, Timeout: o.BashTimeout}); err != nil {
 		return nil, err
+	}
+	if o.Files {
+		st := files.NewState()
+		st.Dir = runner.Dir
+		if err := files.Register(s.Registry, st); err != nil {
+			return nil, err
+		}
 	}
 	s.Executor = tools.NewExecutor(s.Registry, offload.Policy{Config: o.Offload, Writer: o.Writer})
 	return s, nil

@@ -1,0 +1,170 @@
+package repl
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/todo-shell/todo-shell/internal/agent"
+	"github.com/todo-shell/todo-shell/render"
+)
+
+// Permissions carries a person's answers to the agent's permission
+// questions: the agent's Ask (agent.Config.Ask) waits on it, the shell
+// answers from the keys typed while the question shows in the live area.
+type Permissions struct {
+	answers chan agent.Answer
+}
+
+// NewPermissions returns the channel between an agent and the shell.
+func NewPermissions() *Permissions {
+	return &Permissions{answers: make(chan agent.Answer)}
+}
+
+// Ask waits for the person's answer, or for ctx to end (Ctrl+C), which is a
+// refusal. The question itself reaches the shell as an
+// agent.PermissionAsked event, just before.
+func (p *Permissions) Ask(ctx context.Context, _ agent.Question) agent.Answer {
+	select {
+	case a := <-p.answers:
+		return a
+	case <-ctx.Done():
+		return agent.Answer{Kind: agent.Refuse}
+	}
+}
+
+// asking is a question showing in the live area.
+type asking struct {
+	q         agent.Question
+	reasoning bool // n was pressed: the input line takes the reason
+}
+
+// answer gives the waiting agent the person's answer (it is blocked in
+// Ask, so the send does not wait long; it runs as a command all the same).
+func (m Model) answer(a agent.Answer) tea.Cmd {
+	p := m.cfg.Permissions
+	if p == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		p.answers <- a
+		return nil
+	}
+}
+
+// permissionKey handles a key while a question shows: y, a, n (then the
+// reason and Enter). Ctrl+C is not handled here: it interrupts the turn,
+// which refuses the call.
+func (m Model) permissionKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	q := m.running.asking
+	if q.reasoning {
+		if msg.Type == tea.KeyEnter && !msg.Paste {
+			reason := strings.TrimSpace(m.input.Value())
+			m.input.Reset()
+			m.running.asking = nil
+			m.layout()
+			return m, m.answer(agent.Answer{Kind: agent.Refuse, Reason: reason})
+		}
+		if msg.Type == tea.KeyRunes || msg.Type == tea.KeySpace {
+			text := string(msg.Runes)
+			if msg.Type == tea.KeySpace {
+				text = " "
+			}
+			m.input.InsertString(normalizeNewlines(text))
+			m.layout()
+			return m, nil
+		}
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		m.layout()
+		return m, cmd
+	}
+	if msg.Type != tea.KeyRunes || len(msg.Runes) != 1 || msg.Paste {
+		return m, nil
+	}
+	var a agent.Answer
+	switch msg.Runes[0] {
+	case 'y', 'Y':
+		a.Kind = agent.AllowOnce
+	case 'a', 'A':
+		a.Kind = agent.AllowAlways
+	case 'n', 'N':
+		q.reasoning = true
+		m.layout()
+		return m, nil
+	default:
+		return m, nil
+	}
+	m.running.asking = nil
+	m.layout()
+	return m, m.answer(a)
+}
+
+// permissionLines is the question in the live area.
+func (m Model) permissionLines() []string {
+	r := m.running
+	if r == nil || r.asking == nil {
+		return nil
+	}
+	q := r.asking.q
+	what := render.Sanitize(m.cfg.Shell.Executor.Registry().Summary(q.Use.Name, q.Use.Input))
+	if q.Why != "" {
+		what += " — " + render.Sanitize(q.Why)
+	}
+	rule := render.Sanitize(q.Rule.Specifier)
+	if !q.Rule.HasSpec {
+		rule = render.Sanitize(q.Rule.Tool)
+	}
+	lines := []string{m.styles.Warning.Render(m.fit(fmt.Sprintf("Allow %s?", what)))}
+	if r.asking.reasoning {
+		return append(lines, m.styles.Dim.Render(m.fit("  Tell Claude why (Enter sends; Ctrl+C interrupts the turn)")))
+	}
+	return append(lines, m.fit(fmt.Sprintf("  y yes · a always (this session, %s) · n no, and tell Claude why", rule)))
+}
+
+// costText is /cost: the session's use and cost so far.
+func costText(t agent.TurnDone) string {
+	if t.Model == "" {
+		return "Nothing spent yet: no request has been answered in this session"
+	}
+	s := "Session so far: " + agent.CostLine(t.Session, t.Model)
+	if _, ok := agent.PriceOf(t.Model); !ok {
+		s += " (no price known for " + render.Sanitize(t.Model) + ")"
+	}
+	return s
+}
+
+// Compacter is an Agent that compacts its conversation on demand
+// (*agent.Agent is one): /compact.
+type Compacter interface {
+	Compact(ctx context.Context, emit func(agent.Event)) error
+}
+
+// startCompact runs /compact like a prompt: the spinner runs, Ctrl+C
+// interrupts, the events and the end arrive as a prompt's do.
+func (m Model) startCompact(text string) (Model, tea.Cmd) {
+	c, ok := m.cfg.Agent.(Compacter)
+	if !ok {
+		m.prompt.status = 1
+		return m, m.println(m.styles.Error.Render("/compact: this agent cannot compact its conversation"))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m.runs++
+	r := &run{id: m.runs, line: text, started: m.cfg.Now(), cancel: cancel, tail: newTailBuffer(tailBytes)}
+	r.events = make(agentEvents, 16)
+	m.running = r
+	m.layout()
+	dir := m.cfg.Dir
+	ch := r.events
+	return m, tea.Batch(func() tea.Msg {
+		err := c.Compact(ctx, func(ev agent.Event) { ch <- ev })
+		if err != nil && ctx.Err() != nil {
+			err = agent.ErrInterrupted
+		}
+		ch <- agentFinished{err: err, dir: dir()}
+		close(ch)
+		return nil
+	}, waitAgent(r.id, r.events), m.spin.Tick)
+}

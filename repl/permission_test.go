@@ -1,0 +1,150 @@
+package repl
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/todo-shell/todo-shell/internal/testwait"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/todo-shell/todo-shell/internal/agent"
+	"github.com/todo-shell/todo-shell/internal/permission"
+	"github.com/todo-shell/todo-shell/tools"
+)
+
+// askingAgent asks for permission for one Bash call per prompt, as
+// agent.Agent does (PermissionAsked, Ask, PermissionAnswered), and reports
+// the answer as its text.
+type askingAgent struct {
+	perm    *Permissions
+	answers chan agent.Answer
+}
+
+func (a *askingAgent) Run(ctx context.Context, prompt string, emit func(agent.Event)) (agent.Result, error) {
+	use := tools.ToolUse{Type: "tool_use", ID: "toolu_p", Name: "Bash", Input: json.RawMessage(`{"command":"rm -f notes.txt"}`)}
+	q := agent.Question{Use: use, Rule: permission.Suggest("rm -f notes.txt")}
+	emit(agent.ToolCall{Use: use})
+	emit(agent.PermissionAsked{Question: q})
+	ans := a.perm.Ask(ctx, q)
+	emit(agent.PermissionAnswered{Answer: ans})
+	a.answers <- ans
+	if ctx.Err() != nil {
+		return agent.Result{}, agent.ErrInterrupted
+	}
+	text := fmt.Sprintf("answer %d %q", ans.Kind, ans.Reason)
+	emit(agent.TextDone{Text: text})
+	return agent.Result{Text: text}, nil
+}
+
+// TestPermissionPrompt: a call that needs permission stops in the live
+// area with the question; y, a and n (with a reason) answer it; Ctrl+C
+// while asked interrupts the turn (a refusal); the spinner line stays.
+func TestPermissionPrompt(t *testing.T) {
+	cfg, _ := testConfig(t)
+	lastTranscript = &transcript{}
+	cfg.Transcript = lastTranscript
+	ag := &askingAgent{perm: NewPermissions(), answers: make(chan agent.Answer, 1)}
+	cfg.Agent, cfg.Permissions = ag, ag.perm
+	tm := runShell(t, cfg, 100, 20)
+
+	tests := []struct {
+		keys string
+		want agent.Answer
+	}{
+		{"y", agent.Answer{Kind: agent.AllowOnce}},
+		{"a", agent.Answer{Kind: agent.AllowAlways}},
+		{"n", agent.Answer{Kind: agent.Refuse, Reason: "keep my notes"}},
+	}
+	// The terminal keeps everything drawn: wait for the question to be
+	// drawn anew, not for the one before it.
+	const question = "Allow Bash(rm -f notes.txt)?"
+	asked := func(what string, before int) {
+		t.Helper()
+		testwait.For(t, 10*time.Second, what, func() bool { return strings.Count(tm.out.String(), what) > before })
+	}
+	answer := func() agent.Answer {
+		t.Helper()
+		select {
+		case got := <-ag.answers:
+			return got
+		case <-time.After(10 * time.Second):
+			t.Fatal("no answer reached the agent")
+			return agent.Answer{}
+		}
+	}
+	for i, tt := range tests {
+		before := strings.Count(tm.out.String(), question)
+		enter(tm, fmt.Sprintf("tidy up %d", i))
+		asked(question, before)
+		waitFor(t, tm, "y yes · a always (this session, rm:*) · n no, and tell Claude why", "Ctrl+C to interrupt")
+		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")}) // not an answer: ignored
+		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(tt.keys)})
+		if tt.want.Reason != "" {
+			asked("Tell Claude why", 0)
+			tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(tt.want.Reason)})
+			tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+		}
+		if got := answer(); got != tt.want {
+			t.Fatalf("%q: answer %+v, want %+v", tt.keys, got, tt.want)
+		}
+		waitLine(t, fmt.Sprintf("answer %d %q", tt.want.Kind, tt.want.Reason))
+	}
+	// Ctrl+C while asked.
+	before := strings.Count(tm.out.String(), question)
+	enter(tm, "tidy up again")
+	asked(question, before)
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	if got := answer(); got.Kind != agent.Refuse {
+		t.Fatalf("after Ctrl+C: %+v", got)
+	}
+	waitFor(t, tm, "Interrupted: the next prompt continues the conversation")
+}
+
+// costAgent answers with one turn's usage.
+type costAgent struct{}
+
+func (costAgent) Run(_ context.Context, _ string, emit func(agent.Event)) (agent.Result, error) {
+	u := agent.Usage{InputTokens: 300, CacheReadInputTokens: 12000, OutputTokens: 450}
+	emit(agent.TurnDone{Round: 1, Usage: u, Session: u, Model: "claude-sonnet-4-5", Context: 0.0615})
+	emit(agent.TextDone{Text: "ok"})
+	return agent.Result{Text: "ok", Usage: u}, nil
+}
+
+// TestCostLine: after each turn a dim line with the tokens and the cost;
+// /cost gives the session's.
+func TestCostLine(t *testing.T) {
+	cfg, _ := testConfig(t)
+	lastTranscript = &transcript{}
+	cfg.Transcript = lastTranscript
+	cfg.Agent = costAgent{}
+	tm := runShell(t, cfg, 100, 20)
+	enter(tm, "/cost")
+	waitLine(t, "Nothing spent yet: no request has been answered in this session")
+	enter(tm, "hello")
+	waitLine(t, "↑ 12.3k in (12.0k cached) · ↓ 450 out · $0.011 · ctx 6%")
+	enter(tm, "/cost")
+	waitLine(t, "Session so far: ↑ 12.3k in (12.0k cached) · ↓ 450 out · $0.011")
+}
+
+// compactAgent compacts on /compact.
+type compactAgent struct{ costAgent }
+
+func (compactAgent) Compact(_ context.Context, emit func(agent.Event)) error {
+	emit(agent.Compacted{Before: 12, After: 2})
+	return nil
+}
+
+func TestCompactCommand(t *testing.T) {
+	cfg, _ := testConfig(t)
+	lastTranscript = &transcript{}
+	cfg.Transcript = lastTranscript
+	cfg.Agent = compactAgent{}
+	tm := runShell(t, cfg, 100, 20)
+	enter(tm, "/compact")
+	waitLine(t, "Compacted the conversation: 12 messages → 2 (a summary, the plan verbatim, the last turn)")
+}
