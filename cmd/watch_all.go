@@ -12,11 +12,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/charmbracelet/x/term"
-
 	"github.com/todo-shell/todo-shell/internal/allplans"
-	"github.com/todo-shell/todo-shell/internal/live"
+	"github.com/todo-shell/todo-shell/internal/painter"
 	"github.com/todo-shell/todo-shell/internal/plan"
+	"github.com/todo-shell/todo-shell/internal/watchui"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -67,6 +66,21 @@ func decodeAllKeys(b []byte) []allKey {
 		}
 	}
 	return keys
+}
+
+// readAllKeys reads r (a terminal in raw mode) and sends each key on ch
+// until r fails.
+func readAllKeys(r io.Reader, ch chan<- allKey) {
+	buf := make([]byte, 64)
+	for {
+		n, err := r.Read(buf)
+		for _, k := range decodeAllKeys(buf[:n]) {
+			ch <- k
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 // allConfig is where `watch --all` looks.
@@ -134,36 +148,32 @@ func watchAll(wo *WatchOptions) error {
 			}
 		})
 	}()
-	keys := make(chan allKey, 16)
-	if in, ok := wo.Streams.In.(*os.File); ok && isTerminal(in) {
-		state, err := term.MakeRaw(in.Fd())
-		if err != nil {
-			return err
-		}
-		defer func() { _ = term.Restore(in.Fd(), state) }()
-		go func() {
-			buf := make([]byte, 64)
-			for {
-				n, err := in.Read(buf)
-				for _, k := range decodeAllKeys(buf[:n]) {
-					keys <- k
-				}
-				if err != nil {
-					return
-				}
-			}
-		}()
+	in, _ := wo.Streams.In.(*os.File)
+	tty, err := painter.Open(in, outF, painter.Modes{Raw: true, AltScreen: true})
+	if err != nil {
+		return err
 	}
-	winch := make(chan os.Signal, 1)
-	signal.Notify(winch, syscall.SIGWINCH)
-	defer signal.Stop(winch)
-	st, width := watchStyles(wo, out)
+	defer func() { _ = tty.Close() }() // the terminal as it was, however it went
+	keys := make(chan allKey, 16)
+	if tty.In != nil {
+		go readAllKeys(tty.In, keys)
+	}
+	sizes := make(chan [2]int, 1)
+	tty.OnResize(func(w, h int) {
+		select {
+		case <-sizes: // only the newest matters
+		default:
+		}
+		sizes <- [2]int{w, h}
+	})
+	st, width := watchui.Styles(out, wo.NoColor || wo.Getenv("NO_COLOR") != "")
 	height := 24
-	if _, h, err := term.GetSize(outF.Fd()); err == nil && h > 0 {
+	if _, h, err := tty.Size(); err == nil && h > 0 {
 		height = h
 	}
-	screen := live.NewScreen(out)
-	defer screen.Close()
+	pnt := painter.New(outF, tty.Size)
+	pnt.Start()
+	defer pnt.Stop()
 	var entries []allplans.Entry
 	sel, open := 0, ""
 	// Ages are redrawn once a minute while plans are shown.
@@ -176,14 +186,15 @@ func watchAll(wo *WatchOptions) error {
 				if entries[i].Path == open {
 					e := &entries[i]
 					head := st.Dim.Render(render.Sanitize(e.Agent+" · "+e.Project) + " · " + allplans.Age(now, e.Changed) + " · Esc back · q quits")
-					screen.Draw(head + "\n" + strings.TrimSuffix(render.TaskBox(todo.Snapshot{Items: plan.Display(e.Version), Version: uint64(e.Version.N)}, width, &st), "\n"))
+					pnt.SetView(head + "\n" + strings.TrimSuffix(render.TaskBoxIn(todo.Snapshot{Items: plan.Display(e.Version), Version: uint64(e.Version.N)}, max(width-1, 20), max(height-3, 3), &st), "\n"))
 					return
 				}
 			}
 			open = "" // it dropped out
 		}
 		sel = min(sel, max(len(entries)-1, 0))
-		screen.Draw(allplans.Screen(entries, sel, width, height, now, &st))
+		// The painter keeps a one-column margin and two spare rows.
+		pnt.SetView(allplans.Screen(entries, sel, max(width-1, 20), max(height-2, 3), now, &st))
 		ages.Reset(time.Minute)
 	}
 	draw()
@@ -220,11 +231,10 @@ func watchAll(wo *WatchOptions) error {
 			draw()
 		case <-ages.C:
 			draw()
-		case <-winch:
-			if w, h, err := term.GetSize(outF.Fd()); err == nil && w > 0 {
-				width, height = w, h
-			}
-			screen.Redraw()
+		case sz := <-sizes:
+			width, height = sz[0], sz[1]
+			pnt.SetSize(width, height)
+			pnt.Clear() // the alternate screen has no scrollback to keep
 			draw()
 		case err := <-errc:
 			return err
