@@ -2,6 +2,7 @@ package watchui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,5 +48,22 @@ func TestViewKeepsTheNewestWarning(t *testing.T) {
 	got := v.String()
 	if !strings.Contains(got, "q quits · second") || strings.Contains(got, "\x1b") || !strings.Contains(got, WaitingText) {
 		t.Fatalf("%q", got)
+	}
+}
+
+func TestDecodeAllKeys(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []allKey
+	}{
+		{"q", []allKey{allQuit}},
+		{"\x1b[A\x1b[B", []allKey{allUp, allDown}},
+		{"kj\r", []allKey{allUp, allDown, allOpen}},
+		{"\x1b[D\x1b\x7f", []allKey{allBack, allBack, allBack}},
+		{"x", nil},
+	} {
+		if got := decodeAllKeys([]byte(tc.in)); !slices.Equal(got, tc.want) {
+			t.Errorf("%q: %v, want %v", tc.in, got, tc.want)
+		}
 	}
 }
