@@ -1,29 +1,19 @@
 package cmd
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/term"
-	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
 
 	"github.com/todo-shell/todo-shell/internal/follow"
-	"github.com/todo-shell/todo-shell/internal/live"
-	"github.com/todo-shell/todo-shell/internal/plan"
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/internal/termprogress"
-	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/internal/watchui"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -45,12 +35,12 @@ type WatchOptions struct {
 	Tasks bool
 }
 
-// waitingText is what the panel shows while the list is empty.
-const waitingText = "waiting for a plan…"
-
 // noPlanText is what watch and replay say of a Claude Code session whose
 // tools keep no plan.
-const noPlanText = "this session keeps no plan; set CLAUDE_CODE_ENABLE_TODO_TOOLS=1, or give Claude todo-shell's plan over MCP"
+const noPlanText = watchui.NoPlanText
+
+// watchHeader is the line above watch's panel.
+func watchHeader(u follow.Update, what string) string { return watchui.Header(u, what) }
 
 func newCmdWatch(o *Options) *cobra.Command {
 	wo := &WatchOptions{Options: o}
@@ -180,20 +170,16 @@ func watchRun(wo *WatchOptions) error {
 		}
 		return watchPlan(wo, "of session "+id, filepath.Join(wo.OffloadDir, id), limits)
 	}
-	var target follow.Target
-	what := ""
-	if name == "" {
-		if target, what, err = watchTarget(wo); err != nil {
-			return err
-		}
-	}
-	out := wo.Streams.Out
 	if name != "" {
 		dir, err := planDir(wo.Options, name)
 		if err != nil {
 			return err
 		}
 		return watchPlan(wo, name, dir, limits)
+	}
+	target, what, err := watchTarget(wo)
+	if err != nil {
+		return err
 	}
 	if wo.Once && !wo.Claude && !wo.Codex && !wo.Gemini && !wo.ClaudeTasks && wo.Arg != "" {
 		// Asked once about one session: a session that is not there is an
@@ -202,232 +188,24 @@ func watchRun(wo *WatchOptions) error {
 			return fmt.Errorf("watch: no session %s in %s (see todo-shell sessions)", wo.Arg, wo.OffloadDir)
 		}
 	}
-	if wo.Once {
-		u, err := follow.Once(target)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("watch: no %s: %w", what, err)
-			}
-			return fmt.Errorf("watch: %w", err)
-		}
-		for _, w := range u.Warnings {
-			fmt.Fprintln(wo.Streams.ErrOut, "todo-shell: warning: "+w)
-		}
-		if wo.JSON {
-			if u.Version == nil {
-				return nil
-			}
-			var prev *plan.Version
-			if n := len(u.New); n > 1 {
-				prev = u.New[n-2]
-			}
-			v := u.Version
-			_, err := out.Write(append(plan.AppendRecord(nil, v, plan.Changes(prev, v), plan.Check(v, limits)), '\n'))
-			return err
-		}
-		st, width := watchStyles(wo, out)
-		_, err = io.WriteString(out, updateText(u, width, &st)+"\n")
-		return err
-	}
-
-	return watchFollow(wo, what, limits, func(ctx context.Context, send func(follow.Update)) error {
-		return follow.Follow(ctx, target, send)
-	})
+	return watchShow(wo, watchui.FromTarget(target, what), what, limits)
 }
 
-// watchFollow shows the updates run sends until it ends or the user quits:
-// live on a terminal, as lines otherwise.
-func watchFollow(wo *WatchOptions, what string, limits todo.Limits, run func(context.Context, func(follow.Update)) error) error {
-	out := wo.Streams.Out
+// watchShow runs watch's front end over src.
+func watchShow(wo *WatchOptions, src watchui.Source, what string, limits todo.Limits) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	updates := make(chan follow.Update, 64)
-	errc := make(chan error, 1)
-	go func() {
-		errc <- run(ctx, func(u follow.Update) {
-			select {
-			case updates <- u:
-			case <-ctx.Done():
-			}
-		})
-	}()
-
-	in, inOK := wo.Streams.In.(*os.File)
-	outF, outOK := out.(*os.File)
-	if wo.JSON || !outOK || !isTerminal(outF) {
-		return watchLines(ctx, wo, updates, errc, limits)
-	}
-
-	st, width := watchStyles(wo, out)
-	keys := make(chan live.Key, 16)
-	if inOK && isTerminal(in) {
-		state, err := term.MakeRaw(in.Fd())
-		if err != nil {
-			return err
-		}
-		defer func() { _ = term.Restore(in.Fd(), state) }() // on the way out: nothing left to do if it fails
-		go live.ReadKeys(in, keys)
-	}
-	winch := make(chan os.Signal, 1)
-	signal.Notify(winch, syscall.SIGWINCH)
-	defer signal.Stop(winch)
-
-	screen := live.NewScreen(out)
-	defer screen.Close()
-	var prog *termprogress.Progress
-	if termprogress.Enabled(wo.NoProgress, wo.Getenv) {
-		prog = termprogress.New(out, termprogress.SupportsBar(wo.Getenv))
-		defer prog.Close()
-	}
-	var last follow.Update
-	lastWarning := "" // the newest file or line skipped, kept in the header
-	draw := func() {
-		head := watchHeader(last, what)
-		if lastWarning != "" {
-			head += " · " + render.Sanitize(lastWarning)
-		}
-		head = st.Dim.Render(head)
-		screen.Draw(head + "\n" + updateText(last, width, &st))
-		if prog != nil && last.Version != nil {
-			prog.Set(last.Version.Todos)
-		}
-	}
-	draw()
-	for {
-		select {
-		case u := <-updates:
-			last = u
-			// Take every update already queued: draw only the newest.
-			for more := true; more; {
-				if n := len(u.Warnings); n > 0 {
-					lastWarning = u.Warnings[n-1]
-				}
-				select {
-				case u = <-updates:
-					last = u
-				default:
-					more = false
-				}
-			}
-			draw()
-		case k := <-keys:
-			if k == live.KeyQuit {
-				return nil
-			}
-		case <-winch:
-			if w, _, err := term.GetSize(outF.Fd()); err == nil && w > 0 {
-				width = w
-			}
-			screen.Redraw()
-			draw()
-		case err := <-errc:
-			if err != nil {
-				return err
-			}
-			return nil
-		case <-ctx.Done():
-			return nil
-		}
-	}
-}
-
-// watchLines prints each version as a JSON line (--json), or each new panel
-// as plain text when standard output is not a terminal.
-func watchLines(ctx context.Context, wo *WatchOptions, updates <-chan follow.Update, errc <-chan error, limits todo.Limits) error {
-	w := bufio.NewWriter(wo.Streams.Out)
-	st := render.PlainStyles()
-	var prev *plan.Version
-	var buf []byte
-	source := ""
-	saidNoPlan := false
-	for {
-		select {
-		case u := <-updates:
-			for _, line := range append(u.Warnings, u.Note) {
-				if line != "" {
-					fmt.Fprintln(wo.Streams.ErrOut, "todo-shell: watch: "+line)
-				}
-			}
-			if u.Source != source {
-				prev, source = nil, u.Source
-			}
-			switch {
-			case wo.JSON:
-				for _, v := range u.New {
-					buf = plan.AppendRecord(buf[:0], v, plan.Changes(prev, v), plan.Check(v, limits))
-					buf = append(buf, '\n')
-					_, _ = w.Write(buf) // a bufio.Writer keeps its first error: the Flush below reports it
-					prev = v
-				}
-			case u.NoPlan && u.Version == nil:
-				if !saidNoPlan { // once, not at every line the session adds
-					fmt.Fprintf(w, "%s\n%s\n\n", watchHeader(u, ""), updateText(u, 80, &st))
-					saidNoPlan = true
-				}
-			case len(u.New) > 0 || u.Version == nil:
-				fmt.Fprintf(w, "%s\n%s\n\n", watchHeader(u, ""), panelText(u.Version, 80, &st))
-			}
-			if err := w.Flush(); err != nil {
-				return nil // the reader went away
-			}
-		case err := <-errc:
-			return err
-		case <-ctx.Done():
-			return nil
-		}
-	}
-}
-
-func watchHeader(u follow.Update, what string) string {
-	if u.Source == "" {
-		if what == "" {
-			return "no session yet"
-		}
-		return render.Sanitize("no session yet in " + what)
-	}
-	s := "watching " + u.Source
-	if u.Version != nil {
-		s += " · v" + fmt.Sprint(u.Version.N)
-	}
-	if u.Note != "" {
-		s += " · " + u.Note
-	}
-	if what != "" {
-		s += " · q quits"
-	}
-	return render.Sanitize(s)
-}
-
-// panelText is the task box of v, or the waiting line.
-func panelText(v *plan.Version, width int, st *render.Styles) string {
-	if v == nil || len(v.Todos) == 0 {
-		return st.Dim.Render(waitingText)
-	}
-	return strings.TrimSuffix(render.TaskBox(todo.Snapshot{Items: plan.Display(v), Version: uint64(v.N)}, width, st), "\n")
-}
-
-// updateText is the panel of an update, or why there is none.
-func updateText(u follow.Update, width int, st *render.Styles) string {
-	if u.Version == nil && u.NoPlan {
-		return st.Dim.Render(noPlanText)
-	}
-	return panelText(u.Version, width, st)
-}
-
-// watchStyles returns the styles and width to draw with on out.
-func watchStyles(wo *WatchOptions, out io.Writer) (render.Styles, int) {
-	f, ok := out.(*os.File)
-	if !ok || !isTerminal(f) {
-		return render.PlainStyles(), 80
-	}
-	width := 80
-	if w, _, err := term.GetSize(f.Fd()); err == nil && w > 0 {
-		width = w
-	}
-	r := lipgloss.NewRenderer(f)
-	if wo.NoColor || wo.Getenv("NO_COLOR") != "" {
-		r.SetColorProfile(termenv.Ascii)
-	}
-	r.SetHasDarkBackground(true)
-	return render.DefaultStyles(r), width
+	return watchui.Run(ctx, watchui.Options{
+		Source:   src,
+		What:     what,
+		Once:     wo.Once,
+		JSON:     wo.JSON,
+		NoColor:  wo.NoColor || wo.Getenv("NO_COLOR") != "",
+		Progress: termprogress.Enabled(wo.NoProgress, wo.Getenv),
+		Bar:      termprogress.SupportsBar(wo.Getenv),
+		Limits:   limits,
+		In:       wo.Streams.In,
+		Out:      wo.Streams.Out,
+		ErrOut:   wo.Streams.ErrOut,
+	})
 }

@@ -1,73 +1,15 @@
 package cmd
 
 import (
-	"bufio"
 	"context"
-	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
-	"time"
-
-	"github.com/charmbracelet/x/term"
 
 	"github.com/todo-shell/todo-shell/internal/allplans"
-	"github.com/todo-shell/todo-shell/internal/live"
-	"github.com/todo-shell/todo-shell/internal/plan"
-	"github.com/todo-shell/todo-shell/render"
-	"github.com/todo-shell/todo-shell/tools/todo"
+	"github.com/todo-shell/todo-shell/internal/watchui"
 )
-
-// allKey is a key of `watch --all`.
-type allKey uint8
-
-const (
-	allQuit allKey = iota + 1
-	allUp
-	allDown
-	allOpen
-	allBack
-)
-
-// decodeAllKeys turns bytes from a raw terminal into keys: ↑/k, ↓/j,
-// Enter, Esc/←/Backspace, q/Ctrl+C/Ctrl+D.
-func decodeAllKeys(b []byte) []allKey {
-	var keys []allKey
-	for i := 0; i < len(b); i++ {
-		switch b[i] {
-		case 'q', 'Q', 0x03, 0x04:
-			keys = append(keys, allQuit)
-		case 'k':
-			keys = append(keys, allUp)
-		case 'j':
-			keys = append(keys, allDown)
-		case '\r', '\n':
-			keys = append(keys, allOpen)
-		case 0x7f, 0x08, 'h':
-			keys = append(keys, allBack)
-		case 0x1b:
-			if i+2 < len(b) && (b[i+1] == '[' || b[i+1] == 'O') {
-				switch b[i+2] {
-				case 'A':
-					keys = append(keys, allUp)
-				case 'B':
-					keys = append(keys, allDown)
-				case 'D':
-					keys = append(keys, allBack)
-				case 'C':
-					keys = append(keys, allOpen)
-				}
-				i += 2
-			} else {
-				keys = append(keys, allBack)
-			}
-		}
-	}
-	return keys
-}
 
 // allConfig is where `watch --all` looks.
 func allConfig(wo *WatchOptions) (allplans.Config, error) {
@@ -100,136 +42,13 @@ func watchAll(wo *WatchOptions) error {
 	if err != nil {
 		return err
 	}
-	w, err := allplans.New(cfg)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = w.Close() }()
-	out := wo.Streams.Out
-	outF, isFile := out.(*os.File)
-	if wo.Once || !isFile || !isTerminal(outF) {
-		st := render.PlainStyles()
-		if wo.Once {
-			_, err := io.WriteString(out, allplans.Screen(w.Entries(), -1, 80, 1<<20, time.Now(), &st)+"\n")
-			return err
-		}
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		defer stop()
-		bw := bufio.NewWriter(out)
-		return w.Run(ctx, func(es []allplans.Entry) {
-			fmt.Fprintf(bw, "%s\n\n", allplans.Screen(es, -1, 80, 1<<20, time.Now(), &st))
-			_ = bw.Flush()
-		})
-	}
-
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	updates := make(chan []allplans.Entry, 16)
-	errc := make(chan error, 1)
-	go func() {
-		errc <- w.Run(ctx, func(es []allplans.Entry) {
-			select {
-			case updates <- es:
-			case <-ctx.Done():
-			}
-		})
-	}()
-	keys := make(chan allKey, 16)
-	if in, ok := wo.Streams.In.(*os.File); ok && isTerminal(in) {
-		state, err := term.MakeRaw(in.Fd())
-		if err != nil {
-			return err
-		}
-		defer func() { _ = term.Restore(in.Fd(), state) }()
-		go func() {
-			buf := make([]byte, 64)
-			for {
-				n, err := in.Read(buf)
-				for _, k := range decodeAllKeys(buf[:n]) {
-					keys <- k
-				}
-				if err != nil {
-					return
-				}
-			}
-		}()
-	}
-	winch := make(chan os.Signal, 1)
-	signal.Notify(winch, syscall.SIGWINCH)
-	defer signal.Stop(winch)
-	st, width := watchStyles(wo, out)
-	height := 24
-	if _, h, err := term.GetSize(outF.Fd()); err == nil && h > 0 {
-		height = h
-	}
-	screen := live.NewScreen(out)
-	defer screen.Close()
-	var entries []allplans.Entry
-	sel, open := 0, ""
-	// Ages are redrawn once a minute while plans are shown.
-	ages := time.NewTimer(time.Minute)
-	defer ages.Stop()
-	draw := func() {
-		now := time.Now()
-		if open != "" {
-			for i := range entries {
-				if entries[i].Path == open {
-					e := &entries[i]
-					head := st.Dim.Render(render.Sanitize(e.Agent+" · "+e.Project) + " · " + allplans.Age(now, e.Changed) + " · Esc back · q quits")
-					screen.Draw(head + "\n" + strings.TrimSuffix(render.TaskBox(todo.Snapshot{Items: plan.Display(e.Version), Version: uint64(e.Version.N)}, width, &st), "\n"))
-					return
-				}
-			}
-			open = "" // it dropped out
-		}
-		sel = min(sel, max(len(entries)-1, 0))
-		screen.Draw(allplans.Screen(entries, sel, width, height, now, &st))
-		ages.Reset(time.Minute)
-	}
-	draw()
-	for {
-		select {
-		case es := <-updates:
-			// Keep the pick on the same plan as the order changes.
-			picked := ""
-			if sel < len(entries) {
-				picked = entries[sel].Path
-			}
-			entries = es
-			for i := range entries {
-				if entries[i].Path == picked {
-					sel = i
-				}
-			}
-			draw()
-		case k := <-keys:
-			switch k {
-			case allQuit:
-				return nil
-			case allUp:
-				sel = max(sel-1, 0)
-			case allDown:
-				sel = min(sel+1, max(len(entries)-1, 0))
-			case allOpen:
-				if sel < len(entries) {
-					open = entries[sel].Path
-				}
-			case allBack:
-				open = ""
-			}
-			draw()
-		case <-ages.C:
-			draw()
-		case <-winch:
-			if w, h, err := term.GetSize(outF.Fd()); err == nil && w > 0 {
-				width, height = w, h
-			}
-			screen.Redraw()
-			draw()
-		case err := <-errc:
-			return err
-		case <-ctx.Done():
-			return nil
-		}
-	}
+	return watchui.RunAll(ctx, watchui.AllOptions{
+		Config:  cfg,
+		Once:    wo.Once,
+		NoColor: wo.NoColor || wo.Getenv("NO_COLOR") != "",
+		In:      wo.Streams.In,
+		Out:     wo.Streams.Out,
+	})
 }

@@ -2,10 +2,10 @@ package cmd
 
 import (
 	"context"
-	"io"
 
 	"github.com/todo-shell/todo-shell/internal/follow"
 	"github.com/todo-shell/todo-shell/internal/plan"
+	"github.com/todo-shell/todo-shell/internal/watchui"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools/task"
 	"github.com/todo-shell/todo-shell/tools/todo"
@@ -25,33 +25,23 @@ func planVersion(st task.State, rec task.Record) *plan.Version {
 // watchPlan is watch --plan: the shared plan in dir, every version of it.
 func watchPlan(wo *WatchOptions, name, dir string, limits todo.Limits) error {
 	source := "plan " + name // "plan build", "plan of session ID"
-	if wo.Once {
-		var last task.Record
-		st, err := task.ReadDir(dir, func(_ task.State, r task.Record) { last = r })
-		if err != nil {
-			return err
-		}
-		var v *plan.Version
-		if st.Version > 0 {
-			v = planVersion(st, last)
-		}
-		out := wo.Streams.Out
-		if wo.JSON {
-			if v == nil {
-				return nil
+	src := watchui.Source{
+		Once: func() (follow.Update, error) {
+			var last task.Record
+			st, err := task.ReadDir(dir, func(_ task.State, r task.Record) { last = r })
+			if err != nil || st.Version == 0 {
+				return follow.Update{}, err
 			}
-			_, err := out.Write(append(plan.AppendRecord(nil, v, plan.Changes(nil, v), plan.Problems(v.Todos, limits)), '\n'))
-			return err
-		}
-		styles, width := watchStyles(wo, out)
-		_, err = io.WriteString(out, panelText(v, width, &styles)+"\n")
-		return err
+			v := planVersion(st, last)
+			return follow.Update{Source: source, Version: v, New: []*plan.Version{v}}, nil
+		},
+		Follow: func(ctx context.Context, send func(follow.Update)) error {
+			send(follow.Update{Source: source})
+			return task.Watch(ctx, dir, func(st task.State, rec task.Record) {
+				v := planVersion(st, rec)
+				send(follow.Update{Source: source, Version: v, New: []*plan.Version{v}})
+			})
+		},
 	}
-	return watchFollow(wo, source+" ("+dir+")", limits, func(ctx context.Context, send func(follow.Update)) error {
-		send(follow.Update{Source: source})
-		return task.Watch(ctx, dir, func(st task.State, rec task.Record) {
-			v := planVersion(st, rec)
-			send(follow.Update{Source: source, Version: v, New: []*plan.Version{v}})
-		})
-	})
+	return watchShow(wo, src, source+" ("+dir+")", limits)
 }

@@ -1,4 +1,4 @@
-package cmd
+package replayui
 
 import (
 	"bufio"

@@ -1,0 +1,275 @@
+package replayui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
+	"github.com/todo-shell/todo-shell/internal/painter"
+	"github.com/todo-shell/todo-shell/internal/plan"
+	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/tools/todo"
+)
+
+// player draws a playback through the painter: lines printed above, the
+// panel of the newest version as the live area.
+type player struct {
+	pnt    *painter.Painter
+	styles render.Styles
+	limits todo.Limits
+	width  int
+	rows   int
+	prev   *plan.Version // the version shown last, for its changes
+}
+
+// line returns an event as the shell shows it ("" for none).
+func (pl *player) line(e plan.Event) string {
+	switch e.Kind {
+	case plan.KindCall:
+		s := render.IconActive + " " + render.Sanitize(e.Text) + "(" + render.Sanitize(e.Detail) + ")"
+		return pl.styles.Accent.Render(ansi.Truncate(s, pl.width-1, "…"))
+	case plan.KindText:
+		return ansi.Wrap(render.SanitizeOutput(e.Text), pl.width-1, "")
+	}
+	return ""
+}
+
+// warnings are a version's warnings, as they happen: items dropped without
+// being completed, and the rules it breaks.
+func (pl *player) warnings(v *plan.Version) []string {
+	var out []string
+	for _, s := range plan.Changes(pl.prev, v).Dropped {
+		out = append(out, pl.styles.Warning.Render(ansi.Truncate("! DROPPED without being completed: "+render.Sanitize(s), pl.width-1, "…")))
+	}
+	for _, s := range plan.Check(v, pl.limits) {
+		out = append(out, pl.styles.Warning.Render(ansi.Truncate("! breaks a rule: "+render.Sanitize(s), pl.width-1, "…")))
+	}
+	return out
+}
+
+// panel is v's task box, in at most a third of the rows (never less than
+// six), as the shell draws it.
+func (pl *player) panel(v *plan.Version) string {
+	if v == nil {
+		return ""
+	}
+	snap := todo.Snapshot{Items: plan.Display(v), Version: uint64(v.N)}
+	rows := max(6, pl.rows/3)
+	w := min(pl.width-1, render.TaskBoxWidthIn(snap, rows))
+	return render.TaskBoxIn(snap, w, rows, &pl.styles)
+}
+
+// show draws one event: a version updates the panel in place (its
+// warnings printed above it); anything else is printed.
+func (pl *player) show(e plan.Event) {
+	if e.Kind == plan.KindVersion {
+		for _, w := range pl.warnings(e.Version) {
+			pl.pnt.Print(w)
+		}
+		pl.pnt.SetView(pl.panel(e.Version))
+		pl.prev = e.Version
+		return
+	}
+	if l := pl.line(e); l != "" {
+		pl.pnt.Print(l)
+	}
+}
+
+// play plays f back on the terminal out; in (nil for none) is the
+// terminal the keys come from.
+func play(ctx context.Context, o Options, f *os.File, in, out *os.File) error {
+	tty, err := painter.Open(in, out, painter.Modes{Raw: in != nil})
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tty.Close() }() // the terminal as it was, however it went
+	keys := make(chan painter.Key, 16)
+	if tty.In != nil {
+		go painter.ReadKeys(tty.In, keys)
+	}
+	pnt := painter.New(out, tty.Size)
+	pl := &player{pnt: pnt, styles: styles(out, o.NoColor), limits: o.Limits, width: 80, rows: 24}
+	if w, h, err := tty.Size(); err == nil && w > 0 && h > 0 {
+		pl.width, pl.rows = w, h
+	}
+	pnt.SetSize(pl.width, pl.rows)
+	pnt.Start()
+	defer pnt.Stop()
+	p := plan.Parser{Playback: true}
+	lines := &badLines{file: o.File, p: &p, errOut: io.Discard}
+	if o.Step {
+		var events []plan.Event
+		if err := plan.Scan(f, &p, func(e plan.Event) { events = append(events, e) }, lines.add); err != nil {
+			return fmt.Errorf("replay: %s: %w", o.File, err)
+		}
+		if err := lines.finish(); err != nil {
+			return err
+		}
+		return stepThrough(pl, events, keys)
+	}
+	c := &clock{speed: o.Speed, keys: keys, ctx: ctx}
+	versions := 0
+	emit := func(e plan.Event) {
+		if c.stopped {
+			return
+		}
+		if !c.wait(e.Time) {
+			_ = f.Close() // ends the scan
+			return
+		}
+		if e.Kind == plan.KindVersion {
+			versions++
+		}
+		pl.show(e)
+	}
+	err = plan.Scan(f, &p, emit, lines.add)
+	if c.stopped {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("replay: %s: %w", o.File, err)
+	}
+	if err := lines.finish(); err != nil {
+		return err
+	}
+	pnt.Print(pl.styles.Dim.Render("— end of replay: " + strconv.Itoa(versions) + " plan versions —"))
+	return nil
+}
+
+// clock keeps a playback's pace: the recorded gap before each event,
+// divided by the speed and capped at one second; q (or ctx's end) stops it.
+type clock struct {
+	speed   float64
+	keys    <-chan painter.Key
+	ctx     context.Context
+	prev    time.Time
+	stopped bool
+}
+
+// wait waits for the event recorded at t; false means stop.
+func (c *clock) wait(t time.Time) bool {
+	if c.quit() {
+		return false
+	}
+	var gap time.Duration
+	if !c.prev.IsZero() && !t.IsZero() {
+		gap = min(max(time.Duration(float64(t.Sub(c.prev))/c.speed), 0), time.Second)
+	}
+	if !t.IsZero() {
+		c.prev = t
+	}
+	if gap <= 0 {
+		return true
+	}
+	timer := time.NewTimer(gap)
+	defer timer.Stop()
+	for {
+		select {
+		case <-timer.C:
+			return true
+		case k, ok := <-c.keys:
+			if !ok {
+				c.keys = nil // no more keys: play on
+				continue
+			}
+			if k == painter.KeyQuit {
+				c.stopped = true
+				return false
+			}
+		case <-c.ctx.Done():
+			c.stopped = true
+			return false
+		}
+	}
+}
+
+// quit takes the keys pressed so far: true when one was q.
+func (c *clock) quit() bool {
+	for {
+		select {
+		case k, ok := <-c.keys:
+			if !ok {
+				c.keys = nil
+				return false
+			}
+			if k == painter.KeyQuit {
+				c.stopped = true
+				return true
+			}
+		case <-c.ctx.Done():
+			c.stopped = true
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// stepThrough shows events one at a time: → or space next, ← back, q quit.
+func stepThrough(pl *player, events []plan.Event, keys <-chan painter.Key) error {
+	if len(events) == 0 {
+		pl.pnt.Print("no events to replay")
+		return nil
+	}
+	hint := pl.styles.Dim.Render("→/space next · ← back · q quit")
+	at := 0
+	pl.show(events[0])
+	for k := range keys {
+		switch k {
+		case painter.KeyQuit:
+			return nil
+		case painter.KeyNext:
+			if at+1 < len(events) {
+				at++
+				pl.show(events[at])
+			} else {
+				pl.pnt.Print(hint + pl.styles.Dim.Render(" (end)"))
+			}
+		case painter.KeyBack:
+			if at > 0 {
+				at--
+				pl.redrawTo(events, at)
+			}
+		}
+	}
+	return nil
+}
+
+// redrawTo redraws from scratch: the lines of the last screenful up to
+// step at, and the panel as it stood then.
+func (pl *player) redrawTo(events []plan.Event, at int) {
+	pl.pnt.Clear()
+	from := max(0, at-200)
+	var last *plan.Version
+	for i := 0; i <= at; i++ {
+		if events[i].Kind == plan.KindVersion {
+			pl.prev, last = last, events[i].Version
+		}
+	}
+	for i := from; i <= at; i++ {
+		if events[i].Kind != plan.KindVersion {
+			if l := pl.line(events[i]); l != "" {
+				pl.pnt.Print(l)
+			}
+		}
+	}
+	pl.pnt.SetView(pl.panel(last))
+	pl.prev = last
+}
+
+// styles are the colours to draw with on the terminal f.
+func styles(f *os.File, noColor bool) render.Styles {
+	r := lipgloss.NewRenderer(f)
+	if noColor {
+		r.SetColorProfile(termenv.Ascii)
+	}
+	r.SetHasDarkBackground(true)
+	return render.DefaultStyles(r)
+}

@@ -1,0 +1,243 @@
+package watchui
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/todo-shell/todo-shell/internal/allplans"
+	"github.com/todo-shell/todo-shell/internal/painter"
+	"github.com/todo-shell/todo-shell/internal/plan"
+	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/tools/todo"
+)
+
+// AllOptions say how `watch --all` shows every live plan of the machine.
+type AllOptions struct {
+	Config  allplans.Config // where to look
+	Once    bool            // print the boxes once and return
+	NoColor bool
+	In      io.Reader // the keys; a terminal or anything else for none
+	Out     io.Writer
+}
+
+// RunAll shows every live plan, one box each, until ctx ends or q is
+// pressed: on a terminal with a pick (↑/↓) that Enter opens and Esc
+// closes; otherwise as text at each change, or once.
+func RunAll(ctx context.Context, o AllOptions) error {
+	w, err := allplans.New(o.Config)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = w.Close() }()
+	out, isFile := o.Out.(*os.File)
+	if o.Once || !isFile || !painter.IsTerminal(out) {
+		st := render.PlainStyles()
+		if o.Once {
+			_, err := io.WriteString(o.Out, allplans.Screen(w.Entries(), -1, 80, 1<<20, time.Now(), &st)+"\n")
+			return err
+		}
+		bw := bufio.NewWriter(o.Out)
+		return w.Run(ctx, func(es []allplans.Entry) {
+			fmt.Fprintf(bw, "%s\n\n", allplans.Screen(es, -1, 80, 1<<20, time.Now(), &st))
+			_ = bw.Flush() // a reader that went away: nothing to tell
+		})
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	updates := make(chan []allplans.Entry, 16)
+	errc := make(chan error, 1)
+	go func() {
+		errc <- w.Run(ctx, func(es []allplans.Entry) {
+			select {
+			case updates <- es:
+			case <-ctx.Done():
+			}
+		})
+	}()
+	return allScreen(ctx, o, out, updates, errc)
+}
+
+// allScreen draws the boxes on the alternate screen through the painter.
+func allScreen(ctx context.Context, o AllOptions, out *os.File, updates <-chan []allplans.Entry, errc <-chan error) error {
+	in, _ := o.In.(*os.File)
+	tty, err := painter.Open(in, out, painter.Modes{Raw: true, AltScreen: true})
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tty.Close() }() // the terminal as it was, however it went
+	keys := make(chan allKey, 16)
+	if tty.In != nil {
+		go readAllKeys(tty.In, keys)
+	}
+	sizes := make(chan [2]int, 1)
+	tty.OnResize(func(w, h int) {
+		select {
+		case <-sizes: // only the newest matters
+		default:
+		}
+		sizes <- [2]int{w, h}
+	})
+	st, width := Styles(out, o.NoColor)
+	v := &allView{st: st, width: width, height: 24}
+	if _, h, err := tty.Size(); err == nil && h > 0 {
+		v.height = h
+	}
+	pnt := painter.New(out, tty.Size)
+	pnt.Start()
+	defer pnt.Stop()
+	// Ages are redrawn once a minute while plans are shown.
+	ages := time.NewTimer(time.Minute)
+	defer ages.Stop()
+	for {
+		pnt.SetView(v.String(time.Now()))
+		if v.open == "" {
+			ages.Reset(time.Minute)
+		}
+		select {
+		case es := <-updates:
+			v.set(es)
+		case k := <-keys:
+			if k == allQuit {
+				return nil
+			}
+			v.key(k)
+		case <-ages.C:
+		case sz := <-sizes:
+			v.width, v.height = sz[0], sz[1]
+			pnt.SetSize(sz[0], sz[1])
+			pnt.Clear() // the alternate screen has no scrollback to keep
+		case err := <-errc:
+			return err
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+// allView is the screen of `watch --all`: the boxes with one picked, or
+// the picked plan opened.
+type allView struct {
+	st            render.Styles
+	width, height int
+	entries       []allplans.Entry
+	sel           int
+	open          string // the path of the plan opened; "" for the boxes
+}
+
+// set takes new entries, keeping the pick on the same plan as the order
+// changes.
+func (v *allView) set(es []allplans.Entry) {
+	picked := ""
+	if v.sel < len(v.entries) {
+		picked = v.entries[v.sel].Path
+	}
+	v.entries = es
+	for i := range v.entries {
+		if v.entries[i].Path == picked {
+			v.sel = i
+		}
+	}
+}
+
+// key moves the pick, opens or closes.
+func (v *allView) key(k allKey) {
+	switch k {
+	case allUp:
+		v.sel = max(v.sel-1, 0)
+	case allDown:
+		v.sel = min(v.sel+1, max(len(v.entries)-1, 0))
+	case allOpen:
+		if v.sel < len(v.entries) {
+			v.open = v.entries[v.sel].Path
+		}
+	case allBack:
+		v.open = ""
+	}
+}
+
+// String draws the view at now; the painter keeps a one-column margin and
+// two spare rows.
+func (v *allView) String(now time.Time) string {
+	width := max(v.width-1, 20)
+	if v.open != "" {
+		for i := range v.entries {
+			if v.entries[i].Path == v.open {
+				e := &v.entries[i]
+				head := v.st.Dim.Render(render.Sanitize(e.Agent+" · "+e.Project) + " · " + allplans.Age(now, e.Changed) + " · Esc back · q quits")
+				snap := todo.Snapshot{Items: plan.Display(e.Version), Version: uint64(e.Version.N)}
+				return head + "\n" + strings.TrimSuffix(render.TaskBoxIn(snap, width, max(v.height-3, 3), &v.st), "\n")
+			}
+		}
+		v.open = "" // it dropped out
+	}
+	v.sel = min(v.sel, max(len(v.entries)-1, 0))
+	return allplans.Screen(v.entries, v.sel, width, max(v.height-2, 3), now, &v.st)
+}
+
+// allKey is a key of `watch --all`.
+type allKey uint8
+
+const (
+	allQuit allKey = iota + 1
+	allUp
+	allDown
+	allOpen
+	allBack
+)
+
+// decodeAllKeys turns bytes from a raw terminal into keys: ↑/k, ↓/j,
+// Enter, Esc/←/Backspace, q/Ctrl+C/Ctrl+D.
+func decodeAllKeys(b []byte) []allKey {
+	var keys []allKey
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case 'q', 'Q', 0x03, 0x04:
+			keys = append(keys, allQuit)
+		case 'k':
+			keys = append(keys, allUp)
+		case 'j':
+			keys = append(keys, allDown)
+		case '\r', '\n':
+			keys = append(keys, allOpen)
+		case 0x7f, 0x08, 'h':
+			keys = append(keys, allBack)
+		case 0x1b:
+			if i+2 < len(b) && (b[i+1] == '[' || b[i+1] == 'O') {
+				switch b[i+2] {
+				case 'A':
+					keys = append(keys, allUp)
+				case 'B':
+					keys = append(keys, allDown)
+				case 'D':
+					keys = append(keys, allBack)
+				case 'C':
+					keys = append(keys, allOpen)
+				}
+				i += 2
+			} else {
+				keys = append(keys, allBack)
+			}
+		}
+	}
+	return keys
+}
+
+// readAllKeys reads r (a terminal in raw mode) and sends each key on ch
+// until r fails.
+func readAllKeys(r io.Reader, ch chan<- allKey) {
+	buf := make([]byte, 64)
+	for {
+		n, err := r.Read(buf)
+		for _, k := range decodeAllKeys(buf[:n]) {
+			ch <- k
+		}
+		if err != nil {
+			return
+		}
+	}
+}

@@ -1,0 +1,332 @@
+// Package watchui is the front end of `todo-shell watch`: a plan's task
+// panel, redrawn on the alternate screen whenever it changes; once
+// (--once); or as lines (--json, or when standard output is not a
+// terminal). It draws through the painter; where plans come from is the
+// Source's (package follow, or a task plan's journal).
+package watchui
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/todo-shell/todo-shell/internal/follow"
+	"github.com/todo-shell/todo-shell/internal/painter"
+	"github.com/todo-shell/todo-shell/internal/plan"
+	"github.com/todo-shell/todo-shell/internal/termprogress"
+	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/tools/todo"
+)
+
+// Source is what is watched: its plan now, and each change of it.
+type Source struct {
+	// Once returns the plan as it is now.
+	Once func() (follow.Update, error)
+	// Follow sends each update until ctx ends or it fails.
+	Follow func(ctx context.Context, send func(follow.Update)) error
+}
+
+// FromTarget is the Source of a follow.Target; what names it in errors
+// ("sessions in DIR").
+func FromTarget(t follow.Target, what string) Source {
+	return Source{
+		Once: func() (follow.Update, error) {
+			u, err := follow.Once(t)
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return u, fmt.Errorf("watch: no %s: %w", what, err)
+				}
+				return u, fmt.Errorf("watch: %w", err)
+			}
+			return u, nil
+		},
+		Follow: func(ctx context.Context, send func(follow.Update)) error {
+			return follow.Follow(ctx, t, send)
+		},
+	}
+}
+
+// Options say what to watch and how.
+type Options struct {
+	Source Source
+	What   string // what Source is, for the header ("sessions in DIR")
+	Once   bool   // print the panel once and return
+	JSON   bool   // print each plan version as a JSON line
+	// NoColor draws without colours.
+	NoColor bool
+	// Progress puts the plan's progress in the terminal's title; Bar
+	// draws the OSC 9;4 progress indicator too.
+	Progress, Bar bool
+	Limits        todo.Limits
+	In            io.Reader // the keys (q quits); a terminal or anything else for none
+	Out, ErrOut   io.Writer
+}
+
+// WaitingText is what the panel shows while the list is empty.
+const WaitingText = "waiting for a plan…"
+
+// NoPlanText is what watch and replay say of a Claude Code session whose
+// tools keep no plan.
+const NoPlanText = "this session keeps no plan; set CLAUDE_CODE_ENABLE_TODO_TOOLS=1, or give Claude todo-shell's plan over MCP"
+
+// Run watches until ctx ends, the source ends, or q is pressed.
+func Run(ctx context.Context, o Options) error {
+	if o.Once {
+		return once(o)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	updates := make(chan follow.Update, 64)
+	errc := make(chan error, 1)
+	go func() {
+		errc <- o.Source.Follow(ctx, func(u follow.Update) {
+			select {
+			case updates <- u:
+			case <-ctx.Done():
+			}
+		})
+	}()
+	out, ok := o.Out.(*os.File)
+	if o.JSON || !ok || !painter.IsTerminal(out) {
+		return lines(ctx, o, updates, errc)
+	}
+	return screen(ctx, o, out, updates, errc)
+}
+
+// once prints the current panel (or JSON record) and returns.
+func once(o Options) error {
+	u, err := o.Source.Once()
+	if err != nil {
+		return err
+	}
+	for _, w := range u.Warnings {
+		fmt.Fprintln(o.ErrOut, "todo-shell: warning: "+render.Sanitize(w))
+	}
+	if o.JSON {
+		if u.Version == nil {
+			return nil
+		}
+		var prev *plan.Version
+		if n := len(u.New); n > 1 {
+			prev = u.New[n-2]
+		}
+		v := u.Version
+		_, err := o.Out.Write(append(plan.AppendRecord(nil, v, plan.Changes(prev, v), plan.Check(v, o.Limits)), '\n'))
+		return err
+	}
+	st, width := Styles(o.Out, o.NoColor)
+	_, err = io.WriteString(o.Out, UpdateText(u, width, 0, &st)+"\n")
+	return err
+}
+
+// screen draws the panel on the alternate screen, redrawing it at each
+// new version and each resize.
+func screen(ctx context.Context, o Options, out *os.File, updates <-chan follow.Update, errc <-chan error) error {
+	in, _ := o.In.(*os.File)
+	tty, err := painter.Open(in, out, painter.Modes{Raw: true, AltScreen: true})
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tty.Close() }() // the terminal as it was, however it went
+	keys := make(chan painter.Key, 16)
+	if tty.In != nil {
+		go painter.ReadKeys(tty.In, keys)
+	}
+	sizes := make(chan [2]int, 1)
+	tty.OnResize(func(w, h int) {
+		select {
+		case <-sizes: // only the newest matters
+		default:
+		}
+		sizes <- [2]int{w, h}
+	})
+	var prog *termprogress.Progress
+	if o.Progress {
+		prog = termprogress.New(out, o.Bar)
+		defer prog.Close()
+	}
+	pnt := painter.New(out, tty.Size)
+	pnt.Start()
+	defer pnt.Stop()
+	st, _ := Styles(out, o.NoColor)
+	v := view{st: st, what: o.What}
+	for {
+		select {
+		case u := <-updates:
+			v.take(u, updates)
+			if prog != nil && v.last.Version != nil {
+				prog.Set(v.last.Version.Todos)
+			}
+		case k, ok := <-keys:
+			if !ok || k == painter.KeyQuit {
+				return nil
+			}
+			continue
+		case s := <-sizes:
+			v.width, v.rows = s[0], s[1]
+			pnt.SetSize(s[0], s[1])
+			pnt.Clear() // the alternate screen has no scrollback to keep
+		case err := <-errc:
+			return err
+		case <-ctx.Done():
+			return nil
+		}
+		pnt.SetView(v.String())
+	}
+}
+
+// view is the watch screen: a header and the panel.
+type view struct {
+	st          render.Styles
+	what        string
+	last        follow.Update
+	warning     string // the newest file or line skipped, kept in the header
+	width, rows int
+}
+
+// take takes u and every update already queued after it: only the newest
+// is drawn, with the newest warning among them.
+func (v *view) take(u follow.Update, updates <-chan follow.Update) {
+	for {
+		v.last = u
+		if n := len(u.Warnings); n > 0 {
+			v.warning = u.Warnings[n-1]
+		}
+		select {
+		case u = <-updates:
+		default:
+			return
+		}
+	}
+}
+
+func (v *view) String() string {
+	w := max(v.width-1, 20) // the painter keeps a one-column margin
+	rows := 0
+	if v.rows > 0 {
+		rows = max(v.rows-3, 3) // the header, and the painter's two spare rows
+	}
+	head := Header(v.last, v.what)
+	if v.warning != "" {
+		head += " · " + render.Sanitize(v.warning)
+	}
+	return v.st.Dim.Render(head) + "\n" + UpdateText(v.last, w, rows, &v.st)
+}
+
+// lines prints each version as a JSON line (--json), or each new panel as
+// plain text when standard output is not a terminal.
+func lines(ctx context.Context, o Options, updates <-chan follow.Update, errc <-chan error) error {
+	w := bufio.NewWriter(o.Out)
+	st := render.PlainStyles()
+	var prev *plan.Version
+	var buf []byte
+	source := ""
+	saidNoPlan := false
+	for {
+		select {
+		case u := <-updates:
+			for _, line := range append(u.Warnings, u.Note) {
+				if line != "" {
+					fmt.Fprintln(o.ErrOut, "todo-shell: watch: "+render.Sanitize(line))
+				}
+			}
+			if u.Source != source {
+				prev, source = nil, u.Source
+			}
+			switch {
+			case o.JSON:
+				for _, v := range u.New {
+					buf = plan.AppendRecord(buf[:0], v, plan.Changes(prev, v), plan.Check(v, o.Limits))
+					buf = append(buf, '\n')
+					_, _ = w.Write(buf) // a bufio.Writer keeps its first error: the Flush below reports it
+					prev = v
+				}
+			case u.NoPlan && u.Version == nil:
+				if !saidNoPlan { // once, not at every line the session adds
+					fmt.Fprintf(w, "%s\n%s\n\n", Header(u, ""), UpdateText(u, 80, 0, &st))
+					saidNoPlan = true
+				}
+			case len(u.New) > 0 || u.Version == nil:
+				fmt.Fprintf(w, "%s\n%s\n\n", Header(u, ""), PanelText(u.Version, 80, 0, &st))
+			}
+			if err := w.Flush(); err != nil {
+				return nil // the reader went away
+			}
+		case err := <-errc:
+			return err
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+// Header is the line above the panel: what is watched, its version, a
+// note (a switch to another session), and (when what is set: on a
+// terminal) how to quit. It is neutralised.
+func Header(u follow.Update, what string) string {
+	if u.Source == "" {
+		if what == "" {
+			return "no session yet"
+		}
+		return render.Sanitize("no session yet in " + what)
+	}
+	s := "watching " + u.Source
+	if u.Version != nil {
+		s += " · v" + fmt.Sprint(u.Version.N)
+	}
+	if u.Note != "" {
+		s += " · " + u.Note
+	}
+	if what != "" {
+		s += " · q quits"
+	}
+	return render.Sanitize(s)
+}
+
+// PanelText is the task box of v in at most rows rows (0: no limit), or
+// the waiting line.
+func PanelText(v *plan.Version, width, rows int, st *render.Styles) string {
+	if v == nil || len(v.Todos) == 0 {
+		return st.Dim.Render(WaitingText)
+	}
+	snap := todo.Snapshot{Items: plan.Display(v), Version: uint64(v.N)}
+	if rows > 0 {
+		return strings.TrimSuffix(render.TaskBoxIn(snap, width, rows, st), "\n")
+	}
+	return strings.TrimSuffix(render.TaskBox(snap, width, st), "\n")
+}
+
+// UpdateText is the panel of an update, or why there is none.
+func UpdateText(u follow.Update, width, rows int, st *render.Styles) string {
+	if u.Version == nil && u.NoPlan {
+		return st.Dim.Render(NoPlanText)
+	}
+	return PanelText(u.Version, width, rows, st)
+}
+
+// Styles returns the styles and width to draw with on out: plain and 80
+// columns unless out is a terminal.
+func Styles(out io.Writer, noColor bool) (render.Styles, int) {
+	f, ok := out.(*os.File)
+	if !ok || !painter.IsTerminal(f) {
+		return render.PlainStyles(), 80
+	}
+	width := 80
+	if w, _, err := painter.SizeOf(f); err == nil && w > 0 {
+		width = w
+	}
+	r := lipgloss.NewRenderer(f)
+	if noColor {
+		r.SetColorProfile(termenv.Ascii)
+	}
+	r.SetHasDarkBackground(true)
+	return render.DefaultStyles(r), width
+}
