@@ -30,7 +30,11 @@ func unquotedJSONHint(args, name string) string {
 	if !strings.HasPrefix(a, "{") || !strings.Contains(a, `"`) {
 		return ""
 	}
-	return "Hint: wrap the JSON in single quotes, or the shell removes its double quotes: " + name + ` '{"todos":[...]}'`
+	example := a
+	if len(example) > 60 || strings.ContainsAny(example, "'\n") {
+		example = "{...}"
+	}
+	return "Hint: wrap the JSON in single quotes, or the shell removes its double quotes: " + name + " '" + example + "'"
 }
 
 // withHint adds a hint line to an error output.

@@ -29,5 +29,12 @@ func openTerminal(cols int) (master, slave *os.File, err error) {
 			}
 		})
 	}
+	// pty.Open asked for the master's descriptor (Fd), which put it in
+	// blocking mode: Go's poller then never wakes a read at its deadline,
+	// and a coalescing read would hold a command's first line until more
+	// output came. Non-blocking again, the deadline works.
+	if rc, err := master.SyscallConn(); err == nil {
+		_ = rc.Control(func(fd uintptr) { _ = unix.SetNonblock(int(fd), true) })
+	}
 	return master, slave, nil
 }
