@@ -11,9 +11,6 @@ import (
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
-// maxListedErrors is how many validation messages a shell lists.
-const maxListedErrors = 20
-
 // Tool is one Task tool as a value (tools.Tool), with its shell form: the
 // JSON argument in with TodoWrite's shell-level errors (missing, unquoted,
 // not JSON — with where), every validation message out.
@@ -89,25 +86,9 @@ func (t Tool) ShellForm(_ []string, res tools.ToolResult) tools.ShellForm {
 	rep, _ := res.Meta.(Report)
 	var list *ValidationError
 	if errors.As(rep.Err, &list) && len(list.Messages) > 0 {
-		return tools.ShellForm{Stderr: "Error: Validation failed\n" + listErrors(list.Messages), ExitCode: 1}
+		return tools.ShellForm{Stderr: "Error: Validation failed\n" + todo.ListErrors(list.Messages), ExitCode: 1}
 	}
 	return tools.GenericForm(res)
-}
-
-// listErrors formats messages as "- " lines, at most maxListedErrors.
-func listErrors(msgs []string) string {
-	var b strings.Builder
-	for i, m := range msgs {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		if i == maxListedErrors {
-			fmt.Fprintf(&b, "- … and %d more", len(msgs)-maxListedErrors)
-			break
-		}
-		b.WriteString("- " + m)
-	}
-	return b.String()
 }
 
 // where says at which line and column of text parsing failed.

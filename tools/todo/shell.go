@@ -126,7 +126,7 @@ func (WriteTool) ShellForm(args []string, res tools.ToolResult) tools.ShellForm 
 		}
 		return invalidJSON(arg, syn)
 	case errors.As(rep.Err, &list):
-		return tools.ShellForm{Stderr: withHint("Error: Validation failed\n"+listErrors(list.Messages), oldShapeHint(list.Messages)), ExitCode: 1}
+		return tools.ShellForm{Stderr: withHint("Error: Validation failed\n"+ListErrors(list.Messages), oldShapeHint(list.Messages)), ExitCode: 1}
 	case res.IsError:
 		return tools.ShellForm{Stderr: "Error: " + res.Content, ExitCode: 1}
 	}
@@ -155,9 +155,10 @@ func invalidJSON(arg string, err error) tools.ShellForm {
 	return tools.ShellForm{Stderr: "Error: Invalid JSON format\n" + detail + "\n" + WriteUsageLong, ExitCode: 1, NoCall: true}
 }
 
-// listErrors formats validation messages as "- " lines, at most
-// maxListedErrors of them.
-func listErrors(msgs []string) string {
+// ListErrors formats validation messages as "- " lines, at most
+// maxListedErrors (20) of them: the shell form of a list of errors, for
+// every tool of the plan.
+func ListErrors(msgs []string) string {
 	var b strings.Builder
 	for i, m := range msgs {
 		if i > 0 {
