@@ -51,3 +51,26 @@ func TestSharedPlanAcrossRuns(t *testing.T) {
 		t.Fatalf("replay: %q %q", r.stdout, r.stderr)
 	}
 }
+
+// TestReplayOfATaskPlanKeepsItsOwnRules: a task plan with two owners' tasks
+// in progress breaks no rule (the limit is per owner), and replay names the
+// file as a task journal, not a todos.jsonl.
+func TestReplayOfATaskPlanKeepsItsOwnRules(t *testing.T) {
+	state := t.TempDir()
+	env := map[string]string{"XDG_STATE_HOME": state}
+	for _, line := range []string{
+		`TaskCreate '{"subject":"Parse","description":""}'`,
+		`TaskCreate '{"subject":"Render","description":""}'`,
+		`TaskUpdate '{"taskId":"1","owner":"alice","status":"in_progress"}'`,
+		`TaskUpdate '{"taskId":"2","owner":"bob","status":"in_progress"}'`,
+	} {
+		if r := run(t, "", env, "--plan", "team", "-c", line); r.code != 0 {
+			t.Fatalf("%s: %q %q", line, r.stdout, r.stderr)
+		}
+	}
+	journal := filepath.Join(state, "todo-shell", "plans", "team", "tasks.jsonl")
+	r := run(t, "", nil, "replay", "--summary", journal)
+	if r.code != 0 || !strings.Contains(r.stdout, "(todo-shell tasks.jsonl)") || strings.Contains(r.stdout, "breaks a rule") || !strings.Contains(r.stdout, "0 versions break a rule") {
+		t.Fatalf("replay: %q %q", r.stdout, r.stderr)
+	}
+}

@@ -83,12 +83,17 @@ const (
 	FormatCodexRollout
 	FormatGeminiSession
 	FormatOpencodeExport
+	// FormatTaskJournal is a todo-shell task plan's tasks.jsonl, read as
+	// todos.jsonl lines marked "tasks":true (see replayui).
+	FormatTaskJournal
 )
 
 func (f Format) String() string {
 	switch f {
 	case FormatTodosJSONL:
 		return "todo-shell todos.jsonl"
+	case FormatTaskJournal:
+		return "todo-shell tasks.jsonl"
 	case FormatShellTranscript:
 		return "todo-shell transcript"
 	case FormatClaudeTranscript:
@@ -199,7 +204,11 @@ func (p *Parser) Feed(line []byte, emit func(Event)) error {
 	typ := string(v.GetStringBytes("type"))
 	switch {
 	case v.Exists("todos") && v.Exists("version"):
-		p.see(FormatTodosJSONL)
+		if v.GetBool("tasks") {
+			p.see(FormatTaskJournal)
+		} else {
+			p.see(FormatTodosJSONL)
+		}
 		return p.todosLine(v, emit)
 	case (typ == "request" || typ == "response") && v.Exists("message"):
 		p.see(FormatShellTranscript)
@@ -269,6 +278,7 @@ func (p *Parser) todosLine(v *fastjson.Value, emit func(Event)) error {
 	p.n = n
 	emit(Event{Kind: KindVersion, Line: p.line, Time: p.last, Version: &Version{
 		N: n, Time: p.last, ToolUseID: string(v.GetStringBytes("tool_use_id")), Todos: items(arr), Line: p.line,
+		Tasks: v.GetBool("tasks"), // a task plan: several in progress is no broken rule
 	}})
 	return nil
 }

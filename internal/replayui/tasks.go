@@ -37,7 +37,7 @@ func taskJournalAsTodos(f *os.File) (*os.File, func(), error) {
 		for i := range st.Tasks {
 			items[i].Content = "#" + st.Tasks[i].ID + " " + st.Tasks[i].Subject
 		}
-		buf = append(buf[:0], `{"version":`...)
+		buf = append(buf[:0], `{"tasks":true,"version":`...)
 		buf = strconv.AppendUint(buf, st.Version, 10)
 		buf = append(buf, `,"time":"`...)
 		buf = rec.Time.UTC().AppendFormat(buf, time.RFC3339Nano)
