@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/todo-shell/todo-shell/internal/testwait"
 )
 
 // resize resizes the tmux window and waits until it has the new size.
@@ -102,20 +105,25 @@ func TestTmuxPanelKeepsToAThirdOfTheRows(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			tt := startTmux(t, size[0], size[1])
 			tt.command(todoWrite(10, 19), "Todo list updated: 10 completed, 1 in_progress, 19 pending")
-			scr := tt.screen()
-			lines := strings.Split(scr, "\n")
+			// The panel is drawn in a frame of its own after the result:
+			// wait for it on the screen.
+			var scr string
+			var lines []string
 			top, bottom := -1, -1
-			for i, l := range lines {
-				if strings.HasPrefix(l, "╭─ Tasks 10/30") {
-					top = i
+			testwait.For(t, 10*time.Second, "the panel on the screen", func() bool {
+				scr = tt.screen()
+				lines = strings.Split(scr, "\n")
+				top, bottom = -1, -1
+				for i, l := range lines {
+					if strings.HasPrefix(l, "╭─ Tasks 10/30") {
+						top = i
+					}
+					if strings.HasPrefix(l, "╰") && top >= 0 && bottom < 0 {
+						bottom = i
+					}
 				}
-				if strings.HasPrefix(l, "╰") && top >= 0 && bottom < 0 {
-					bottom = i
-				}
-			}
-			if top < 0 || bottom < 0 {
-				t.Fatalf("no panel:\n%s", scr)
-			}
+				return top >= 0 && bottom >= 0
+			}, func() string { return scr })
 			if n, most := bottom-top+1, max(6, size[1]/3); n > most {
 				t.Errorf("the panel takes %d rows of %d, want at most %d:\n%s", n, size[1], most, scr)
 			}
