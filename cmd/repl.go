@@ -3,6 +3,8 @@ package cmd
 import (
 	"fmt"
 	"os"
+	"sync/atomic"
+	"syscall"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -89,13 +91,22 @@ func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) erro
 	// before the first.
 	tty.OnResize(func(w, h int) { p.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
 
+	// A terminal that goes away ends the shell, SIGHUP ignored (nohup) or
+	// not: as the signal would, with status 128+1.
+	var hungUp atomic.Bool
+	stopHangup := tty.OnHangup(func() { hungUp.Store(true); p.Kill() })
+
 	pnt.SetView(m.View())
 	pnt.Start()
 	stopProgress := replProgress(o, out, a.store)
 	final, err := p.Run()
+	stopHangup()
 	stopProgress()
 	pnt.Stop()
 	a.runner.Kill() // leave nothing running behind the shell
+	if hungUp.Load() {
+		return &ExitError{Code: 128 + int(syscall.SIGHUP)}
+	}
 	if err != nil {
 		return err
 	}

@@ -204,30 +204,43 @@ func TestFaultKilledShellLeavesNoProcess(t *testing.T) {
 }
 
 // TestFaultHangupLeavesNoProcess closes the terminal of an interactive
-// shell running a command.
+// shell running a command: the shell ends and so does the command, whether
+// SIGHUP reaches it or is ignored (as under nohup, when only the terminal's
+// hang-up tells).
 func TestFaultHangupLeavesNoProcess(t *testing.T) {
-	cmd := exec.Command(binary, "--offload-dir", t.TempDir())
-	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "NO_COLOR=1")
-	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		name string
+		argv []string
+	}{
+		{"SIGHUP", []string{binary}},
+		{"SIGHUP ignored", []string{"sh", "-c", `trap "" HUP; exec "$0" "$@"`, binary}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append(append([]string{}, tc.argv[1:]...), "--offload-dir", t.TempDir())
+			cmd := exec.Command(tc.argv[0], args...)
+			cmd.Env = append(os.Environ(), "TERM=xterm-256color", "NO_COLOR=1")
+			tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
+			if err != nil {
+				t.Fatal(err)
+			}
+			scr := &screen{tty: tty}
+			go io.Copy(scr, tty)
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			scr.waitFor(t, "❯", 5*time.Second)
+			marker := sleepMarker(502)
+			tty.Write([]byte("sleep " + marker + "\r"))
+			within(t, 10*time.Second, "the command to start", func() bool { return len(pidsRunning("sleep", marker)) > 0 })
+			tty.Close() // the terminal goes away
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				cmd.Process.Kill()
+				t.Fatal("the shell did not end when its terminal closed")
+			}
+			within(t, 5*time.Second, "the command to be killed", func() bool { return len(pidsRunning("sleep", marker)) == 0 })
+		})
 	}
-	scr := &screen{tty: tty}
-	go io.Copy(scr, tty)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	scr.waitFor(t, "❯", 5*time.Second)
-	marker := sleepMarker(502)
-	tty.Write([]byte("sleep " + marker + "\r"))
-	within(t, 10*time.Second, "the command to start", func() bool { return len(pidsRunning("sleep", marker)) > 0 })
-	tty.Close() // the terminal goes away: SIGHUP
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("the shell did not end when its terminal closed")
-	}
-	within(t, 5*time.Second, "the command to be killed", func() bool { return len(pidsRunning("sleep", marker)) == 0 })
 }
 
 func TestExitNLeavesScriptAndCommandLine(t *testing.T) {
