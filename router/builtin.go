@@ -100,8 +100,12 @@ func (s *Shell) Builtin(line Line) BuiltinOutput {
 	case "session":
 		off := s.OffloadConfig()
 		dir, _ := filepath.Abs(filepath.Join(off.Dir, off.Session))
-		return BuiltinOutput{Stdout: fmt.Sprintf("Session:    %s\nOffload to: %s\nOffloaded:  %d files",
-			off.Session, dir, countOffloaded(dir))}
+		n, files := countOffloaded(dir), "files"
+		if n == 1 {
+			files = "file"
+		}
+		return BuiltinOutput{Stdout: fmt.Sprintf("Session:    %s\nOffload to: %s\nOffloaded:  %d %s",
+			off.Session, dir, n, files)}
 	}
 	return BuiltinOutput{Stderr: fmt.Sprintf("Unknown command: /%s (try /help)", line.Name), ExitCode: 1}
 }
