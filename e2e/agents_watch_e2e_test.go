@@ -99,24 +99,13 @@ func TestWatchAgentsLive(t *testing.T) {
 				}
 			}
 			sort.Slice(lags, func(i, j int) bool { return lags[i] < lags[j] })
+			// Logged, not asserted: a busy machine must not fail a test
+			// (BenchmarkWatchLag carries the number).
 			t.Logf("%s: append to screen %v", tc.name, lags)
-			if lags[len(lags)/2] > 100*time.Millisecond {
-				t.Errorf("median %v", lags[len(lags)/2])
-			}
 			// The progress is in the terminal's title.
 			scr.waitForRaw(t, "\x1b]2;2/2\x07", 5*time.Second)
 			tty.Write([]byte("q"))
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Fatalf("exit: %v", err)
-				}
-			case <-time.After(5 * time.Second):
-				cmd.Process.Kill()
-				t.Fatal("q did not end watch")
-			}
+			waitExit(t, cmd, "q did not end watch")
 			// The title before is given back.
 			scr.waitForRaw(t, "\x1b[23;2t", 5*time.Second)
 		})
@@ -194,17 +183,7 @@ func TestWatchAllLive(t *testing.T) {
 	scr.waitFor(t, "Gemini CLI · /src/web · ", 5*time.Second)
 	scr.waitFor(t, "Esc back", 5*time.Second)
 	tty.Write([]byte("q"))
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("exit: %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("q did not end watch --all")
-	}
+	waitExit(t, cmd, "q did not end watch --all")
 }
 
 // TestShellTitleProgress: the shell puts its plan's progress in the

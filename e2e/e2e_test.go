@@ -163,17 +163,7 @@ func TestEndToEndInTerminal(t *testing.T) {
 	scr.output(t, "from-bash", 5*time.Second) // the output, not the echo
 
 	tty.Write([]byte{4}) // Ctrl+D on an empty line
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("exit: %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("Ctrl+D did not end the shell")
-	}
+	waitExit(t, cmd, "Ctrl+D did not end the shell")
 	scr.mu.Lock()
 	defer scr.mu.Unlock()
 	if strings.Contains(scr.buf.String(), "\x1b[38;") {
@@ -296,4 +286,21 @@ func TestLongLineInOneRead(t *testing.T) {
 	sh.waitFor(t, "# the-end", 5*time.Second) // the last row of the wrapped line is drawn
 	sh.send("\r")
 	sh.output(t, "Todo list updated: 0 completed, 0 in_progress, 50 pending", 5*time.Second)
+}
+
+// waitExit waits for cmd, started and not yet waited on, to end with status
+// 0; after 5 s it kills it and fails the test with why.
+func waitExit(t testing.TB, cmd *exec.Cmd, why string) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal(why)
+	}
 }

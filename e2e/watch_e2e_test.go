@@ -83,17 +83,7 @@ func (w *watchUnderTest) append(t testing.TB, n int) {
 func (w *watchUnderTest) quit(t testing.TB) {
 	t.Helper()
 	w.tty.Write([]byte("q"))
-	done := make(chan error, 1)
-	go func() { done <- w.cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("exit: %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		w.cmd.Process.Kill()
-		t.Fatal("watch did not quit on q")
-	}
+	waitExit(t, w.cmd, "watch did not quit on q")
 }
 
 // TestReplayStepInTerminal steps through a fixture with space and ←.
@@ -118,17 +108,7 @@ func TestReplayStepInTerminal(t *testing.T) {
 	tty.Write([]byte("\x1b[D"))
 	scr.waitForRaw(t, "\x1b[2J", 5*time.Second) // back redraws from a cleared screen
 	tty.Write([]byte("q"))
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("exit: %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("q did not end replay")
-	}
+	waitExit(t, cmd, "q did not end replay")
 }
 
 // TestReplayPlaysInTerminal plays a Claude Code fixture back at speed and
@@ -155,15 +135,5 @@ func TestReplayPlaysInTerminal(t *testing.T) {
 	} {
 		scr.waitFor(t, want, 5*time.Second)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("exit: %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("replay did not end")
-	}
+	waitExit(t, cmd, "replay did not end")
 }
