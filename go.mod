@@ -63,3 +63,8 @@ require (
 	golang.org/x/text v0.28.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )
+
+// Bubble Tea v1.3.10 without its package init (tea_init.go), which asks the
+// terminal for its background colour before main runs and waits up to 5 s
+// on a terminal that never answers. See third_party/bubbletea/PATCHES.md.
+replace github.com/charmbracelet/bubbletea => ./third_party/bubbletea

@@ -6,8 +6,10 @@ import (
 	"io"
 	"os"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/mattn/go-isatty"
 
+	"github.com/todo-shell/todo-shell/internal/painter"
 	"github.com/todo-shell/todo-shell/internal/secret"
 	"github.com/todo-shell/todo-shell/render"
 )
@@ -60,7 +62,12 @@ func isTerminal(v any) bool {
 }
 
 // Main runs todo-shell with args and returns the exit status.
+//
+// Nothing asks the terminal a question before the command needs it: the
+// background colour is taken from COLORFGBG, or as dark, until the
+// interactive shell asks the terminal itself.
 func Main(args []string, s Streams) int {
+	lipgloss.SetHasDarkBackground(painter.DarkFromEnv(os.Getenv))
 	return mainWith(args, s, host{getenv: os.Getenv, credentials: secret.Hide})
 }
 

@@ -5,6 +5,8 @@ import (
 	"os"
 	"sync/atomic"
 	"syscall"
+	"time"
+	"unicode/utf8"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -45,15 +47,6 @@ func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) erro
 		return fmt.Errorf("the interactive shell needs a terminal")
 	}
 	showPanel(a)
-	r := lipgloss.NewRenderer(out)
-	if a.noColor {
-		r.SetColorProfile(termenv.Ascii)
-	}
-	// Bubble Tea's init already asked the terminal for its background
-	// (through lipgloss's default renderer); reuse the answer rather than ask
-	// again.
-	r.SetHasDarkBackground(lipgloss.HasDarkBackground())
-
 	hist := openHistory(o, ag != nil) // before raw mode: it may warn
 
 	tty, err := painter.Open(in, out, painter.Modes{Raw: true, BracketedPaste: true})
@@ -61,6 +54,17 @@ func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) erro
 		return err
 	}
 	defer func() { _ = tty.Close() }() // gives the terminal back; nothing left to do if that fails
+
+	// The one terminal query todo-shell makes: the background colour, for
+	// the adaptive colours, asked in raw mode (so the answer is not echoed)
+	// and waited for at most 100 ms.
+	bg := tty.QueryBackground(backgroundWait)
+	r := lipgloss.NewRenderer(out)
+	if a.noColor {
+		r.SetColorProfile(termenv.Ascii)
+	}
+	r.SetHasDarkBackground(bg.Dark)
+	lipgloss.SetHasDarkBackground(bg.Dark)
 	pnt := painter.New(out, tty.Size)
 	var md *markdown.Styles
 	if ag != nil {
@@ -87,6 +91,13 @@ func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) erro
 		CommandColors: !a.noColor,
 	})
 	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithoutRenderer())
+	if keys := typeaheadKeys(bg.Typeahead); len(keys) > 0 {
+		go func() {
+			for _, k := range keys {
+				p.Send(k)
+			}
+		}()
+	}
 	// Window sizes: now, and on every SIGWINCH. The painter draws nothing
 	// before the first.
 	tty.OnResize(func(w, h int) { p.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
@@ -114,4 +125,32 @@ func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) erro
 		return &ExitError{Code: fm.ExitCode()} // the user's `exit N`
 	}
 	return nil
+}
+
+// backgroundWait is how long the shell waits for the terminal to say what
+// its background colour is.
+const backgroundWait = 100 * time.Millisecond
+
+// typeaheadKeys turns the bytes typed while the shell waited for the
+// terminal's answer into the keys they were: characters, Enter, Tab,
+// Backspace and the Ctrl keys. An escape sequence among them is dropped.
+func typeaheadKeys(b []byte) []tea.KeyMsg {
+	var keys []tea.KeyMsg
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		b = b[n:]
+		switch {
+		case r == 0x1b:
+			return keys // the rest is an escape sequence, cut by the wait
+		case r == '\r' || r == '\n':
+			keys = append(keys, tea.KeyMsg{Type: tea.KeyEnter})
+		case r == 0x7f:
+			keys = append(keys, tea.KeyMsg{Type: tea.KeyBackspace})
+		case r < 0x20:
+			keys = append(keys, tea.KeyMsg{Type: tea.KeyType(r)})
+		case r != utf8.RuneError:
+			keys = append(keys, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		}
+	}
+	return keys
 }

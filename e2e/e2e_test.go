@@ -46,8 +46,8 @@ func TestMain(m *testing.M) {
 }
 
 // screen collects everything the program writes to its terminal and, like
-// a terminal emulator, answers the two queries Bubble Tea's start-up sends
-// (background color, cursor position).
+// a terminal emulator, answers the queries a terminal program sends
+// (background color, cursor position, device attributes).
 type screen struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
@@ -63,7 +63,17 @@ func (s *screen) Write(p []byte) (int, error) {
 	if bytes.Contains(p, []byte("\x1b[6n")) {
 		s.tty.Write([]byte("\x1b[1;1R"))
 	}
+	if bytes.Contains(p, []byte("\x1b[c")) {
+		s.tty.Write([]byte("\x1b[?62;22c")) // primary device attributes
+	}
 	return s.buf.Write(p)
+}
+
+// raw is what the program wrote, escape sequences included.
+func (s *screen) raw() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.String()
 }
 
 func (s *screen) waitFor(t testing.TB, what string, within time.Duration) {

@@ -37,6 +37,12 @@ func BenchmarkProcessHelp(b *testing.B) {
 // startShell starts the shell in a pseudo-terminal and returns when the
 // prompt is drawn.
 func startShell(b *testing.B, dir string) (*exec.Cmd, *os.File, *screen, time.Duration) {
+	return startShellOn(b, dir, true)
+}
+
+// startShellOn is startShell on a terminal that answers queries, or (answers
+// false) on one that never does.
+func startShellOn(b *testing.B, dir string, answers bool) (*exec.Cmd, *os.File, *screen, time.Duration) {
 	cmd := exec.Command(binary, "--session", "bench", "--offload-dir", filepath.Join(dir, ".offload"))
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+filepath.Join(dir, "state"))
@@ -46,6 +52,9 @@ func startShell(b *testing.B, dir string) (*exec.Cmd, *os.File, *screen, time.Du
 		b.Fatal(err)
 	}
 	scr := &screen{tty: tty}
+	if !answers {
+		scr.tty = io.Discard
+	}
 	go io.Copy(scr, tty)
 	for !scr.has("❯") {
 		if time.Since(begin) > 5*time.Second {
@@ -80,6 +89,21 @@ func BenchmarkProcessFirstPrompt(b *testing.B) {
 	var total time.Duration
 	for b.Loop() {
 		cmd, tty, _, d := startShell(b, b.TempDir())
+		total += d
+		b.StopTimer()
+		stopShell(cmd, tty)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms-to-prompt")
+}
+
+// BenchmarkProcessFirstPromptSilentTerminal is the first prompt on a
+// terminal that answers no query: the shell's one question (the background
+// colour) waits at most 100 ms.
+func BenchmarkProcessFirstPromptSilentTerminal(b *testing.B) {
+	var total time.Duration
+	for b.Loop() {
+		cmd, tty, _, d := startShellOn(b, b.TempDir(), false)
 		total += d
 		b.StopTimer()
 		stopShell(cmd, tty)

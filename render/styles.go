@@ -1,6 +1,8 @@
 package render
 
 import (
+	"io"
+
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -63,8 +65,11 @@ func DefaultStyles(r *lipgloss.Renderer) Styles {
 // PlainStyles returns styles that draw no escape codes: for NO_COLOR, pipes
 // and golden files.
 func PlainStyles() Styles {
-	r := lipgloss.NewRenderer(nil)
+	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.Ascii)
+	// Set, so that nothing asks the terminal: with no colours the
+	// background cannot matter.
+	r.SetHasDarkBackground(true)
 	return DefaultStyles(r)
 }
 
