@@ -1,7 +1,10 @@
 package e2e
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -30,4 +33,51 @@ func TestHandoverTerminal(t *testing.T) {
 		scr.waitFor(t, "again-4", 5*time.Second)
 	}
 	leave(t, cmd, tty)
+}
+
+// TestTmuxResizeDuringHandoverKeepsTheProgramsOutput: a resize while a
+// program has the terminal (python3, cat) must leave all it printed; the
+// shell's next draw used to climb over it as if the old, wider panel were
+// still on the screen.
+func TestTmuxResizeDuringHandoverKeepsTheProgramsOutput(t *testing.T) {
+	tt := startTmux(t, 80, 24)
+	tt.command(todoWrite(2, 3), "Todo list updated: 2 completed, 1 in_progress, 3 pending")
+	tt.run("send-keys", "-t", "t", "/tty cat", "Enter")
+	// Keys typed before cat has the terminal are the shell's: wait for cat.
+	shell := strings.TrimSpace(tt.run("display-message", "-p", "-t", "t", "#{pane_pid}"))
+	tt.waitScreen("cat to run", func(string) bool { return hasChild(shell, "cat") })
+	tt.run("send-keys", "-t", "t", "first line typed", "Enter")
+	tt.waitScreen("cat's echo of the first line", func(s string) bool { return count(s, "first line typed") == 2 })
+	tt.resize(60, 20)
+	tt.run("send-keys", "-t", "t", "second line", "Enter")
+	tt.waitScreen("cat's echo of the second line", func(s string) bool { return count(s, "second line") == 2 })
+	tt.run("send-keys", "-t", "t", "C-d")
+	s := tt.waitScreen("the shell back", func(s string) bool {
+		return strings.Contains(s, "(ran in the terminal; exit status 0)") && idle(s)
+	})
+	if count(s, "first line typed") != 2 || count(s, "second line") != 2 {
+		t.Fatalf("the program's output was erased:\n%s", s)
+	}
+}
+
+// hasChild reports whether the process pid has a child named name.
+func hasChild(pid, name string) bool {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, f := range stats {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...
+		s := string(b)
+		open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || end < open {
+			continue
+		}
+		fields := strings.Fields(s[end+1:])
+		if s[open+1:end] == name && len(fields) > 1 && fields[1] == pid {
+			return true
+		}
+	}
+	return false
 }

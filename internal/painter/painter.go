@@ -319,7 +319,10 @@ func (p *Painter) Suspend() {
 		b.WriteString("\r\n")
 	}
 	p.write(b.String())
-	p.height, p.last = 1, ""
+	// Nothing of the live area is left on the terminal: a resize while the
+	// other program runs must not make the next draw erase rows of its
+	// output as if the old lines had been rewrapped.
+	p.height, p.last, p.lastLines = 1, "", nil
 }
 
 // Resume starts drawing again, below whatever the other program left.

@@ -2,6 +2,7 @@ package painter
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -173,5 +174,29 @@ func TestPainterErasesAtTheTerminalsWidthNow(t *testing.T) {
 	}
 	if got := ansi.Strip(out.String()); strings.Contains(got, strings.Repeat("x", 60)) {
 		t.Fatalf("drew wider than the terminal: %q", got)
+	}
+}
+
+// TestPainterAfterHandoverErasesNothingOfTheProgram: the live area was
+// erased when the terminal was handed over, so a resize while the other
+// program ran (python3, vim) must not make the next draw climb over the
+// program's output as if the old, wider live area were still there.
+func TestPainterAfterHandoverErasesNothingOfTheProgram(t *testing.T) {
+	var out bytes.Buffer
+	width := 80
+	s := New(&out, func() (int, int, error) { return width, 24, nil })
+	s.SetSize(80, 24)
+	wide := strings.Repeat("x", 70)
+	s.SetView(wide + "\n" + wide + "\n" + wide + "\nprompt")
+	s.Flush()
+	s.Suspend()
+	out.Reset()
+	width = 60 // resized while the program had the terminal
+	s.Resume()
+	s.SetSize(60, 20)
+	s.SetView(wide + "\nprompt")
+	s.Flush()
+	if got := out.String(); regexp.MustCompile(`\x1b\[\d*A`).MatchString(got) {
+		t.Fatalf("climbed over the program's output: %q", got)
 	}
 }
