@@ -45,3 +45,10 @@ func defaultKeyMap() keyMap {
 		Next:      key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "history")),
 	}
 }
+
+// wordKey reports whether msg is Alt and one letter typed as a key (ESC b,
+// ESC f, ESC d…: readline's word keys, bound in the textarea's KeyMap), not
+// text: a paste is text whatever it holds.
+func wordKey(msg tea.KeyMsg) bool {
+	return msg.Type == tea.KeyRunes && msg.Alt && !msg.Paste && len(msg.Runes) == 1
+}

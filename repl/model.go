@@ -387,7 +387,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if msg.Type == tea.KeyCtrlR && !msg.Paste {
 		return m.startSearch()
 	}
-	if msg.Type == tea.KeyRunes || msg.Type == tea.KeySpace {
+	if (msg.Type == tea.KeyRunes && !wordKey(msg)) || msg.Type == tea.KeySpace {
 		// Typed or pasted text, however many words or lines: never a key
 		// binding (its String() is the text itself). Inserted directly: the
 		// textarea's Update re-wraps the line to find the cursor's row, for
@@ -757,6 +757,10 @@ func newInput(prompt lipgloss.Style) textarea.Model {
 	in.Cursor.SetMode(cursor.CursorStatic) // nothing animates at idle
 	// Enter and the newline keys are the shell's (see handleKey).
 	in.KeyMap.InsertNewline.SetEnabled(false)
+	// Ctrl+Left and Ctrl+Right move by words, as in bash (the textarea
+	// binds Alt+Left/Right and Alt+b/f only).
+	in.KeyMap.WordForward.SetKeys(append([]string{"ctrl+right"}, in.KeyMap.WordForward.Keys()...)...)
+	in.KeyMap.WordBackward.SetKeys(append([]string{"ctrl+left"}, in.KeyMap.WordBackward.Keys()...)...)
 	in.Focus()
 	return in
 }
