@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -10,8 +11,19 @@ import (
 	"github.com/todo-shell/todo-shell/render"
 )
 
-// helpWidth is the most columns a line of --help takes.
-const helpWidth = 80
+// maxHelpWidth is the most columns a line of --help takes; minHelpWidth
+// the fewest it is wrapped to, however narrow the terminal.
+const (
+	maxHelpWidth = 80
+	minHelpWidth = 30
+)
+
+// helpWidth is the columns help written to out wraps at: the terminal's
+// width when out is a terminal, at most maxHelpWidth; maxHelpWidth for a
+// pipe or a file.
+func helpWidth(out io.Writer) int {
+	return max(min(tableWidth(out), maxHelpWidth), minHelpWidth)
+}
 
 // sharedFlagsKey is the annotation naming the shared (root) flags a
 // subcommand uses: its help lists those only.
@@ -39,11 +51,12 @@ func usesFlags(c *cobra.Command, names ...string) {
 	c.Annotations[sharedFlagsKey] = strings.Join(names, " ")
 }
 
-// setHelp makes every command's help fit helpWidth columns and list only
+// setHelp makes every command's help fit the terminal (helpWidth) and list only
 // the flags the command uses.
 func setHelp(root *cobra.Command) {
 	root.SetUsageFunc(func(c *cobra.Command) error {
-		fmt.Fprint(c.OutOrStderr(), usage(c))
+		out := c.OutOrStderr()
+		fmt.Fprint(out, usage(c, helpWidth(out)))
 		return nil
 	})
 	root.SetHelpFunc(func(c *cobra.Command, _ []string) {
@@ -52,19 +65,20 @@ func setHelp(root *cobra.Command) {
 			text = c.Short
 		}
 		out := c.OutOrStdout()
+		width := helpWidth(out)
 		if text != "" {
-			fmt.Fprintln(out, reflow(text, helpWidth))
+			fmt.Fprintln(out, reflow(text, width))
 			fmt.Fprintln(out)
 		}
 		if c.Runnable() || c.HasSubCommands() {
-			fmt.Fprint(out, usage(c))
+			fmt.Fprint(out, usage(c, width))
 		}
 	})
 }
 
-// usage is cobra's usage text, with the flags wrapped to helpWidth and a
+// usage is cobra's usage text, with the flags wrapped to width and a
 // subcommand's shared flags cut to those it uses.
-func usage(c *cobra.Command) string {
+func usage(c *cobra.Command, width int) string {
 	var b strings.Builder
 	b.WriteString("Usage:\n")
 	if c.Runnable() {
@@ -74,26 +88,81 @@ func usage(c *cobra.Command) string {
 		b.WriteString("  " + c.CommandPath() + " [command]\n")
 	}
 	if c.Example != "" {
-		b.WriteString("\nExamples:\n" + reflow(c.Example, helpWidth) + "\n")
+		b.WriteString("\nExamples:\n" + reflow(c.Example, width) + "\n")
 	}
 	if c.HasAvailableSubCommands() {
 		b.WriteString("\nAvailable Commands:\n")
 		for _, s := range c.Commands() {
 			if s.IsAvailableCommand() || s.Name() == "help" {
-				b.WriteString(render.WrapHelp(fmt.Sprintf("  %-*s %s", c.NamePadding(), s.Name(), s.Short), helpWidth) + "\n")
+				b.WriteString(render.WrapHelp(fmt.Sprintf("  %-*s %s", c.NamePadding(), s.Name(), s.Short), width) + "\n")
 			}
 		}
 	}
 	if fs := c.LocalFlags(); fs.HasAvailableFlags() {
-		b.WriteString("\nFlags:\n" + strings.TrimRight(fs.FlagUsagesWrapped(helpWidth), " \n") + "\n")
+		b.WriteString("\nFlags:\n" + flagUsages(fs, width) + "\n")
 	}
 	if fs := sharedUsed(c); fs.HasAvailableFlags() {
-		b.WriteString("\nShared flags:\n" + strings.TrimRight(fs.FlagUsagesWrapped(helpWidth), " \n") + "\n")
+		b.WriteString("\nShared flags:\n" + flagUsages(fs, width) + "\n")
 	}
 	if c.HasAvailableSubCommands() {
-		b.WriteString("\n" + render.WrapHelp("Use \""+c.CommandPath()+" [command] --help\" for more information about a command.", helpWidth) + "\n")
+		b.WriteString("\n" + render.WrapHelp("Use \""+c.CommandPath()+" [command] --help\" for more information about a command.", width) + "\n")
 	}
 	return b.String()
+}
+
+// flagDescIndent is where a flag's description starts when it goes under
+// the flag (see flagUsages).
+const flagDescIndent = 10
+
+// flagUsages lists fs's flags in width columns: pflag's two columns, the
+// description wrapped under its own column; when that column starts past
+// the middle (a long flag in a narrow terminal), each description goes on
+// the rows under its flag instead, indented flagDescIndent.
+func flagUsages(fs *pflag.FlagSet, width int) string {
+	lines := strings.Split(strings.TrimRight(fs.FlagUsagesWrapped(0), " \n"), "\n")
+	col := 0
+	for _, l := range lines {
+		if i := descColumn(l); i > 0 {
+			col = i
+			break
+		}
+	}
+	if col == 0 || col <= width/2 {
+		return render.WrapHelp(strings.Join(lines, "\n"), width)
+	}
+	var out []string
+	pad := strings.Repeat(" ", flagDescIndent)
+	for _, l := range lines {
+		name, desc := strings.TrimRight(l[:min(col, len(l))], " "), ""
+		if len(l) > col {
+			desc = strings.TrimSpace(l[col:])
+		}
+		if strings.TrimSpace(name) != "" {
+			out = append(out, name)
+		}
+		if desc != "" {
+			out = append(out, render.WrapHelp(pad+desc, width))
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// descColumn is where the description of a pflag usage line starts: after
+// the first run of two or more spaces following the flag; 0 for none.
+func descColumn(line string) int {
+	lead := len(line) - len(strings.TrimLeft(line, " "))
+	i := strings.Index(line[lead:], "  ")
+	if i < 0 {
+		return 0
+	}
+	j := lead + i
+	for j < len(line) && line[j] == ' ' {
+		j++
+	}
+	if j == len(line) {
+		return 0
+	}
+	return j
 }
 
 // sharedUsed is the inherited flags c uses (see usesFlags).

@@ -52,6 +52,36 @@ func TestHelpFitsEightyColumnsAndListsUsedFlags(t *testing.T) {
 	}
 }
 
+// TestHelpFitsTheTerminal: in a terminal narrower than 80 columns every
+// command's --help wraps to its width (the terminal would otherwise wrap
+// it, anywhere), in a wider one to 80; a JSON example is never broken
+// inside a string.
+func TestHelpFitsTheTerminal(t *testing.T) {
+	for _, cols := range []int{60, 100} {
+		for _, args := range [][]string{nil, {"serve"}, {"sessions"}, {"watch"}, {"agent"}, {"mcp"}} {
+			t.Run(fmt.Sprintf("%d/%v", cols, args), func(t *testing.T) {
+				tt := &tmuxTerm{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
+				tt.run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", "50",
+					fmt.Sprintf("%s %s --help; echo END-OF-HELP; exec cat", binary, strings.Join(args, " ")))
+				t.Cleanup(func() { exec.Command("tmux", "-S", tt.socket, "kill-server").Run() })
+				tt.waitScreen("the help", func(s string) bool { return strings.Contains(s, "END-OF-HELP") })
+				// -J joins the rows the terminal wrapped: a line the
+				// program wrote too wide shows as one.
+				s := tt.run("capture-pane", "-p", "-J", "-S", "-", "-t", "t")
+				for _, l := range strings.Split(s, "\n") {
+					l = strings.TrimRight(l, " ")
+					if n := utf8.RuneCountInString(l); n > min(cols, 80) {
+						t.Errorf("a line of %d columns (of %d): %q", n, cols, l)
+					}
+					if strings.Contains(l, `{"`) && strings.Count(l, `"`)%2 != 0 {
+						t.Errorf("a JSON example broken inside a string: %q", l)
+					}
+				}
+			})
+		}
+	}
+}
+
 // TestSessionsFitsTheTerminal: `sessions` with long items in progress
 // keeps its rows to 80 columns when piped and to the window's width in
 // tmux (issue 16.17).

@@ -12,7 +12,8 @@ import (
 // longer than the width is cut. A line with double quotes (a JSON example)
 // is never broken inside a quoted string: it breaks at spaces and after
 // commas outside strings only, and a piece that does not fit stays whole,
-// so an example copied from the help still parses.
+// so an example copied from the help still parses; its rows after the
+// first are indented two more than it.
 func WrapHelp(text string, width int) string {
 	if width <= 0 {
 		return text
@@ -32,22 +33,26 @@ func WrapHelp(text string, width int) string {
 			}
 		}
 		var rows []string
+		cont := indent // where the rows after the first start
 		if strings.Contains(line[indent:], `"`) {
-			rows = wrapOutsideStrings(line[indent:], width-indent)
+			if strings.Contains(line, `{"`) && indent == leadingSpaces(line) && indent+2 < width/2 {
+				cont = indent + 2 // a JSON example's rows go on under it, indented
+			}
+			rows = wrapOutsideStrings(line[indent:], width-cont)
 			// A piece too wide for the hanging column: under the line's
 			// own indentation, then at the margin.
 			for _, in := range []int{leadingSpaces(line), 0} {
-				if in >= indent || widest(rows) <= width-indent {
+				if in >= indent || widest(rows) <= width-cont {
 					continue
 				}
-				indent = in
+				indent, cont = in, in
 				rows = wrapOutsideStrings(strings.TrimLeft(line[indent:], " "), width-indent)
 				rows[0] = line[indent:len(line)-len(strings.TrimLeft(line[indent:], " "))] + rows[0]
 			}
 		} else {
 			rows = strings.Split(ansi.Wrap(line[indent:], width-indent, ""), "\n")
 		}
-		pad := strings.Repeat(" ", indent)
+		pad := strings.Repeat(" ", cont)
 		for i, r := range rows {
 			r = strings.TrimRight(r, " ")
 			if i == 0 {

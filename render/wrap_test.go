@@ -21,6 +21,8 @@ func TestWrapHelp(t *testing.T) {
 			"  /trace on|off   show each\n  call's JSON"},
 		{"indent kept", "    a b c d e f g h", 10, "    a b c\n    d e f\n    g h"},
 		{"long word cut", "abcdefghijkl", 5, "abcde\nfghij\nkl"},
+		{"JSON example goes on indented", `  TodoWrite '{"a":"x y","b":"z"}'`, 20,
+			"  TodoWrite\n    '{\"a\":\"x y\",\n    \"b\":\"z\"}'"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
