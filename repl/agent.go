@@ -144,8 +144,12 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 		printed = m.println(m.renderMarkdown(text))
 	case agent.TurnDone:
 		m.spent = ev
-		printed = m.println(m.styles.Dim.Render(render.Sanitize(agent.CostLine(ev.Usage, ev.Model) + fmt.Sprintf(" · ctx %.0f%%", 100*ev.Context))))
+		m.prompt.ctx = ctxText(ev.Context)
+		m.layout() // the prompt shows it
+		printed = m.println(m.styles.Dim.Render(render.Sanitize(agent.CostLine(ev.Usage, ev.Model) + " · " + m.prompt.ctx)))
 	case agent.Compacted:
+		m.prompt.ctx = "" // unknown until the next request
+		m.layout()
 		printed = m.println(m.styles.Dim.Render(fmt.Sprintf("Compacted the conversation: %d messages → %d (a summary, the plan verbatim, the last turn)", ev.Before, ev.After)))
 	case agent.PermissionAsked:
 		r.asking = &asking{q: ev.Question}

@@ -148,3 +148,61 @@ func TestCompactCommand(t *testing.T) {
 	enter(tm, "/compact")
 	waitLine(t, "Compacted the conversation: 12 messages → 2 (a summary, the plan verbatim, the last turn)")
 }
+
+// TestAgentPromptShowsContext: in agent mode the prompt line says how full
+// the context window is once a request was answered ("ctx 6% ✦"); after a
+// compaction it says nothing until the next request.
+func TestAgentPromptShowsContext(t *testing.T) {
+	cfg, _ := testConfig(t)
+	lastTranscript = &transcript{}
+	cfg.Transcript = lastTranscript
+	cfg.Agent = compactAgent{}
+	tm := runShell(t, cfg, 100, 20)
+	echoed := func(line string) {
+		t.Helper()
+		testwait.For(t, 10*time.Second, fmt.Sprintf("the echo %q", line),
+			func() bool { return strings.Contains(lastTranscript.String(), line+"\n") }, lastTranscript.String)
+	}
+	enter(tm, "first")
+	echoed(" ✦ first")
+	if strings.Contains(lastTranscript.String(), "ctx") {
+		t.Fatalf("a context share before any request:\n%s", lastTranscript.String())
+	}
+	waitLine(t, "↑ 12.3k in (12.0k cached) · ↓ 450 out · $0.011 · ctx 6%")
+	waitFor(t, tm, "project ctx 6% ✦")
+	enter(tm, "/compact")
+	echoed(" ctx 6% ✦ /compact")
+	waitLine(t, "Compacted the conversation: 12 messages → 2 (a summary, the plan verbatim, the last turn)")
+	enter(tm, "second")
+	echoed("project ✦ second")
+}
+
+func TestPromptParts(t *testing.T) {
+	tests := []struct {
+		name   string
+		agent  bool
+		status int
+		ctx    string
+		want   string
+	}{
+		{"shell", false, 0, "", "work ❯ "},
+		{"shell ignores ctx", false, 0, "ctx 41%", "work ❯ "},
+		{"agent before a request", true, 0, "", "work ✦ "},
+		{"agent", true, 0, "ctx 41%", "work ctx 41% ✦ "},
+		{"agent after a failure", true, 1, "ctx 41%", "work ✗1 ctx 41% ✦ "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := Model{dir: "/tmp/work", prompt: promptState{status: tt.status, ctx: tt.ctx}}
+			if tt.agent {
+				m.cfg.Agent = costAgent{}
+			}
+			if got := m.promptParts(); got != tt.want {
+				t.Fatalf("prompt %q, want %q", got, tt.want)
+			}
+		})
+	}
+	if got := ctxText(0.4149); got != "ctx 41%" {
+		t.Fatalf("ctxText %q", got)
+	}
+}

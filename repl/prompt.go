@@ -15,10 +15,12 @@ import (
 type promptState struct {
 	branch string // the directory's git branch, "" outside a repository
 	status int    // the last line's exit status
+	ctx    string // agent mode: how full the context window is ("ctx 41%"), "" before a request
 }
 
 // promptParts returns the prompt's plain text: "dir (branch) ✗1 ❯ " in the
-// shell, with "✦" instead of "❯" in agent mode.
+// shell, "dir (branch) ✗1 ctx 41% ✦ " in agent mode (the share of the
+// context window the last request filled, once there was one).
 func (m Model) promptParts() (text string) {
 	base := filepath.Base(m.dir)
 	if base == "." || base == "" || m.dir == "" {
@@ -33,6 +35,9 @@ func (m Model) promptParts() (text string) {
 		fmt.Fprintf(&b, " ✗%d", m.prompt.status)
 	}
 	if m.cfg.Agent != nil {
+		if m.prompt.ctx != "" {
+			b.WriteString(" " + m.prompt.ctx)
+		}
 		b.WriteString(" ✦ ")
 	} else {
 		b.WriteString(" ❯ ")
@@ -43,4 +48,9 @@ func (m Model) promptParts() (text string) {
 // continuationPrompt is "… " aligned under the end of the main prompt.
 func continuationPrompt(main string) string {
 	return strings.Repeat(" ", max(ansi.StringWidth(main)-2, 0)) + "… "
+}
+
+// ctxText is how full the context window is, for the prompt: "ctx 41%".
+func ctxText(share float64) string {
+	return fmt.Sprintf("ctx %.0f%%", 100*share)
 }
