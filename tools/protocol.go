@@ -143,6 +143,19 @@ func AppendJSONString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
+// AppendJSONStrings appends list to dst as a JSON array of strings, each as
+// AppendJSONString writes it; a nil list is the empty array [].
+func AppendJSONStrings(dst []byte, list []string) []byte {
+	dst = append(dst, '[')
+	for i, s := range list {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = AppendJSONString(dst, s)
+	}
+	return append(dst, ']')
+}
+
 // MarshalJSON encodes the result with a hand-written encoder: it is on the
 // hot path of the tool server.
 func (r ToolResult) MarshalJSON() ([]byte, error) {

@@ -128,6 +128,26 @@ func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+func TestAppendJSONStrings(t *testing.T) {
+	tests := []struct {
+		name string
+		list []string
+		want string
+	}{
+		{name: "nil", list: nil, want: `[]`},
+		{name: "empty", list: []string{}, want: `[]`},
+		{name: "one", list: []string{"a"}, want: `["a"]`},
+		{name: "escaped", list: []string{"1", "q\"b", "<&>"}, want: `["1","q\"b","<&>"]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := string(AppendJSONStrings([]byte("x"), tt.list)); got != "x"+tt.want {
+				t.Errorf("got %s, want x%s", got, tt.want)
+			}
+		})
+	}
+}
+
 func FuzzAppendJSONString(f *testing.F) {
 	f.Add("a\"b\x00\xff")
 	f.Fuzz(func(t *testing.T, s string) {

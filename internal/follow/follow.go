@@ -468,6 +468,12 @@ func Follow(ctx context.Context, target Target, send func(Update)) error {
 		return err
 	}
 	f.start()
+	return watchEvents(ctx, w, f.event)
+}
+
+// watchEvents hands each event of w to handle until ctx ends or w closes
+// (nil), or handle or w fails (the error).
+func watchEvents(ctx context.Context, w *fsnotify.Watcher, handle func(fsnotify.Event) error) error {
 	for {
 		select {
 		case <-ctx.Done():
@@ -481,7 +487,7 @@ func Follow(ctx context.Context, target Target, send func(Update)) error {
 			if !ok {
 				return nil
 			}
-			if err := f.event(ev); err != nil {
+			if err := handle(ev); err != nil {
 				return err
 			}
 		}

@@ -99,26 +99,14 @@ func (l TaskList) follow(ctx context.Context, send func(Update)) error {
 	if last == nil {
 		send(Update{Source: l.name("")})
 	}
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case err, ok := <-w.Errors:
-			if !ok {
-				return nil
-			}
-			return fmt.Errorf("watch: %w", err)
-		case ev, ok := <-w.Events:
-			if !ok {
-				return nil
-			}
-			if ev.Name == l.Dir || filepath.Dir(ev.Name) == l.Dir {
-				read()
-			} else if !watching && ev.Has(fsnotify.Create) && strings.HasPrefix(l.Dir, ev.Name+string(filepath.Separator)) {
-				// A directory on the way to the list appeared.
-				_ = w.Add(ev.Name)
-				read()
-			}
+	return watchEvents(ctx, w, func(ev fsnotify.Event) error {
+		if ev.Name == l.Dir || filepath.Dir(ev.Name) == l.Dir {
+			read()
+		} else if !watching && ev.Has(fsnotify.Create) && strings.HasPrefix(l.Dir, ev.Name+string(filepath.Separator)) {
+			// A directory on the way to the list appeared.
+			_ = w.Add(ev.Name)
+			read()
 		}
-	}
+		return nil
+	})
 }

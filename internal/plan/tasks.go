@@ -253,7 +253,7 @@ func appendExtra(dst []byte, v *Version, c Change) []byte {
 	}
 	if len(c.Notes) > 0 {
 		dst = append(dst, `,"notes":`...)
-		dst = appendStrings(dst, c.Notes)
+		dst = tools.AppendJSONStrings(dst, c.Notes)
 	}
 	if v.Info != nil {
 		dst = append(dst, `,"tasks":[`...)
@@ -268,23 +268,12 @@ func appendExtra(dst []byte, v *Version, c Change) []byte {
 			dst = append(dst, `,"description":`...)
 			dst = tools.AppendJSONString(dst, in.Description)
 			dst = append(dst, `,"blocks":`...)
-			dst = appendStrings(dst, in.Blocks)
+			dst = tools.AppendJSONStrings(dst, in.Blocks)
 			dst = append(dst, `,"blocked_by":`...)
-			dst = appendStrings(dst, in.BlockedBy)
+			dst = tools.AppendJSONStrings(dst, in.BlockedBy)
 			dst = append(dst, '}')
 		}
 		dst = append(dst, ']')
 	}
 	return append(dst, '}')
-}
-
-func appendStrings(dst []byte, list []string) []byte {
-	dst = append(dst, '[')
-	for i, s := range list {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = tools.AppendJSONString(dst, s)
-	}
-	return append(dst, ']')
 }

@@ -27,9 +27,9 @@ func AppendTask(dst []byte, t Task) []byte {
 		dst = tools.AppendJSONString(dst, t.Owner)
 	}
 	dst = append(dst, `,"blocks":`...)
-	dst = appendIDs(dst, t.Blocks)
+	dst = tools.AppendJSONStrings(dst, t.Blocks)
 	dst = append(dst, `,"blockedBy":`...)
-	dst = appendIDs(dst, t.BlockedBy)
+	dst = tools.AppendJSONStrings(dst, t.BlockedBy)
 	if len(t.Metadata) > 0 {
 		dst = append(dst, `,"metadata":`...)
 		dst = appendMetadata(dst, t.Metadata)
@@ -39,17 +39,6 @@ func AppendTask(dst []byte, t Task) []byte {
 
 // MarshalJSON encodes t as AppendTask does.
 func (t Task) MarshalJSON() ([]byte, error) { return AppendTask(nil, t), nil }
-
-func appendIDs(dst []byte, ids []string) []byte {
-	dst = append(dst, '[')
-	for i, id := range ids {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = tools.AppendJSONString(dst, id)
-	}
-	return append(dst, ']')
-}
 
 func appendMetadata(dst []byte, m Metadata) []byte {
 	dst = append(dst, '{')

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/todo-shell/todo-shell/tools/internal/hooks"
 )
 
 // Record is one accepted change as the journal keeps it: its version, when
@@ -30,13 +32,11 @@ type Record struct {
 type Store struct {
 	mu    sync.Mutex
 	st    State
-	hooks []*hook
+	hooks hooks.List[func(State, Record)]
 	dir   *Dir   // nil: in memory
 	lazy  string // a directory to attach at the first change (AttachLazy)
 	now   func() time.Time
 }
-
-type hook struct{ fn func(State, Record) }
 
 // NewStore returns an empty in-memory plan. now is the clock (nil means
 // time.Now).
@@ -146,8 +146,8 @@ func (s *Store) refreshLocked() {
 
 // emitLocked tells every hook of one version.
 func (s *Store) emitLocked(st State, rec Record) {
-	for _, h := range s.hooks {
-		h.fn(st, rec)
+	for fn := range s.hooks.All() {
+		fn(st, rec)
 	}
 }
 
@@ -155,20 +155,7 @@ func (s *Store) emitLocked(st State, rec Record) {
 // store locked. fn must be quick, must not modify the state and must not call
 // the store. The returned function unregisters it.
 func (s *Store) OnChange(fn func(State, Record)) (remove func()) {
-	h := &hook{fn: fn}
-	s.mu.Lock()
-	s.hooks = append(s.hooks, h)
-	s.mu.Unlock()
-	return func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		for i, x := range s.hooks {
-			if x == h {
-				s.hooks = append(s.hooks[:i:i], s.hooks[i+1:]...)
-				return
-			}
-		}
-	}
+	return s.hooks.Add(&s.mu, fn)
 }
 
 // Do runs compute on the latest plan — for a shared plan under its lock,

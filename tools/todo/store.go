@@ -3,6 +3,8 @@ package todo
 import (
 	"sync"
 	"time"
+
+	"github.com/todo-shell/todo-shell/tools/internal/hooks"
 )
 
 // Snapshot is a reader's copy of the list at one version.
@@ -39,12 +41,9 @@ type Store struct {
 	updated time.Time
 	version uint64
 	subs    map[*Subscription]struct{}
-	hooks   []*writeHook
+	hooks   hooks.List[func(Snapshot)] // OnWrite's
 	now     func() time.Time
 }
-
-// writeHook is a function registered with OnWrite.
-type writeHook struct{ fn func(Snapshot) }
 
 // NewStore returns an empty store. now is the clock (nil means time.Now).
 func NewStore(now func() time.Time) *Store {
@@ -88,8 +87,8 @@ func (s *Store) ReplaceFor(toolUseID string, items []Item) uint64 {
 	// Events share the stored slice: the store never modifies a slice it
 	// holds, and subscribers must not either.
 	event := Snapshot{Items: s.items, UpdatedAt: s.updated, Version: s.version, ToolUseID: toolUseID}
-	for _, h := range s.hooks {
-		h.fn(event)
+	for fn := range s.hooks.All() {
+		fn(event)
 	}
 	for sub := range s.subs {
 		sub.offer(event)
@@ -115,20 +114,7 @@ func (s *Store) Restore(snap Snapshot) {
 // Subscription). fn must be quick, must not modify the snapshot's Items and
 // must not call the store. The returned function unregisters it.
 func (s *Store) OnWrite(fn func(Snapshot)) (remove func()) {
-	h := &writeHook{fn: fn}
-	s.mu.Lock()
-	s.hooks = append(s.hooks, h)
-	s.mu.Unlock()
-	return func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		for i, x := range s.hooks {
-			if x == h {
-				s.hooks = append(s.hooks[:i:i], s.hooks[i+1:]...)
-				return
-			}
-		}
-	}
+	return s.hooks.Add(&s.mu, fn)
 }
 
 // Subscription receives the store's snapshot after each write; its Items

@@ -65,16 +65,8 @@ func (d *Decoder) unexpected(context string) error {
 // Object parses the object at the current offset, calling member for each
 // key with the offset just after the colon; member must consume the value.
 func (d *Decoder) Object(member func(key string) error) error {
-	d.depth++
-	if d.depth > maxDepth {
-		return d.Fail("exceeded max depth")
-	}
-	d.pos++ // '{'
-	d.WS()
-	if d.pos < len(d.s) && d.s[d.pos] == '}' {
-		d.pos++
-		d.depth--
-		return nil
+	if empty, err := d.open('}'); empty || err != nil {
+		return err
 	}
 	for {
 		d.WS()
@@ -93,19 +85,8 @@ func (d *Decoder) Object(member func(key string) error) error {
 		if err := member(key); err != nil {
 			return err
 		}
-		d.WS()
-		if d.pos >= len(d.s) {
-			return d.Fail("unexpected end of JSON input")
-		}
-		switch d.s[d.pos] {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
-			d.depth--
-			return nil
-		default:
-			return d.unexpected("after object key:value pair")
+		if done, err := d.next('}', "after object key:value pair"); done || err != nil {
+			return err
 		}
 	}
 }
@@ -113,36 +94,54 @@ func (d *Decoder) Object(member func(key string) error) error {
 // Array parses the array at the current offset, calling elem for each
 // element; elem must consume it.
 func (d *Decoder) Array(elem func() error) error {
-	d.depth++
-	if d.depth > maxDepth {
-		return d.Fail("exceeded max depth")
-	}
-	d.pos++ // '['
-	d.WS()
-	if d.pos < len(d.s) && d.s[d.pos] == ']' {
-		d.pos++
-		d.depth--
-		return nil
+	if empty, err := d.open(']'); empty || err != nil {
+		return err
 	}
 	for {
 		if err := elem(); err != nil {
 			return err
 		}
-		d.WS()
-		if d.pos >= len(d.s) {
-			return d.Fail("unexpected end of JSON input")
+		if done, err := d.next(']', "after array element"); done || err != nil {
+			return err
 		}
+	}
+}
+
+// open enters the object or array whose opening byte is at the current
+// offset and reports whether it is empty: its closing byte, end, follows at
+// once (and has been consumed).
+func (d *Decoder) open(end byte) (empty bool, err error) {
+	d.depth++
+	if d.depth > maxDepth {
+		return false, d.Fail("exceeded max depth")
+	}
+	d.pos++ // '{' or '['
+	d.WS()
+	if d.pos < len(d.s) && d.s[d.pos] == end {
+		d.pos++
+		d.depth--
+		return true, nil
+	}
+	return false, nil
+}
+
+// next consumes what follows a member or an element: a comma (more follow)
+// or the closing byte end (done, the container left). Anything else is an
+// error, described as coming after what.
+func (d *Decoder) next(end byte, after string) (done bool, err error) {
+	d.WS()
+	if d.pos < len(d.s) {
 		switch d.s[d.pos] {
 		case ',':
 			d.pos++
-		case ']':
+			return false, nil
+		case end:
 			d.pos++
 			d.depth--
-			return nil
-		default:
-			return d.unexpected("after array element")
+			return true, nil
 		}
 	}
+	return false, d.unexpected(after)
 }
 
 // Skip validates and consumes any value.
