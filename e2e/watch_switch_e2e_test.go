@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -47,12 +48,17 @@ func startPiped(t *testing.T, off, id string) *pipedSession {
 // plan writes a one-item plan and waits for it on disk.
 func (s *pipedSession) plan(step string) {
 	s.t.Helper()
+	s.todoWrite(`{"todos":[{"content":"` + step + `","activeForm":"Doing ` + step + `","status":"in_progress"}]}`)
+}
+
+// todoWrite runs TodoWrite with input and waits for the version on disk.
+func (s *pipedSession) todoWrite(input string) {
+	s.t.Helper()
 	before, _ := os.ReadFile(filepath.Join(s.dir, "todos.jsonl"))
-	line := `TodoWrite '{"todos":[{"content":"` + step + `","activeForm":"Doing ` + step + `","status":"in_progress"}]}'` + "\n"
-	if _, err := io.WriteString(s.stdin, line); err != nil {
+	if _, err := io.WriteString(s.stdin, "TodoWrite '"+input+"'\n"); err != nil {
 		s.t.Fatal(err)
 	}
-	testwait.For(s.t, 5*time.Second, "the plan "+step+" on disk", func() bool {
+	testwait.For(s.t, 5*time.Second, "the plan "+input+" on disk", func() bool {
 		b, _ := os.ReadFile(filepath.Join(s.dir, "todos.jsonl"))
 		return len(b) > len(before)
 	})
@@ -118,4 +124,40 @@ func TestWatchSwitchesToTheLiveSessionWithAPlan(t *testing.T) {
 			t.Fatalf("watch left session a:\n%s", text)
 		}
 	})
+}
+
+// TestWatchAllShowsLivePlansOnly: `watch --all` lists a live shared task
+// plan (--plan NAME); a todo-shell session with an empty list is shown
+// while its process is live and not once it has ended (its lock released),
+// and one that had ended before watch started is never shown.
+func TestWatchAllShowsLivePlansOnly(t *testing.T) {
+	for _, sz := range sizes {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			home := t.TempDir()
+			off, state := filepath.Join(home, "off"), filepath.Join(home, "state")
+			env := []string{"HOME=" + home, "XDG_STATE_HOME=" + state, "CODEX_HOME=", "CLAUDE_CONFIG_DIR="}
+			run := func(args ...string) {
+				cmd := exec.Command(binary, args...)
+				cmd.Env = append(os.Environ(), env...)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("%v: %v %s", args, err, out)
+				}
+			}
+			run("--offload-dir", off, "--session", "gone", "-c", `TodoWrite '{"todos":[]}'`)
+			run("--plan", "build", "-c", `TaskCreate '{"subject":"Read the spec","description":""}'`)
+			live := startPiped(t, off, "live")
+			live.todoWrite(`{"todos":[]}`)
+			tt := startTmuxWith(t, sz[0], sz[1], home, "live plan", env, "watch", "--all", "--offload-dir", off)
+			boxes := func(s string) int { return strings.Count(s, "╭─ todo-shell · ") }
+			tt.waitScreen("the shared plan and the live session", func(string) bool {
+				s := tt.screen()
+				return strings.Contains(s, "2 live plans") && strings.Contains(s, "╭─ todo-shell plan · build") && boxes(s) == 1
+			})
+			live.end()
+			tt.waitScreen("the ended session's box gone", func(string) bool {
+				s := tt.screen()
+				return strings.Contains(s, "1 live plan ") && strings.Contains(s, "╭─ todo-shell plan · build") && boxes(s) == 0
+			})
+		})
+	}
 }
