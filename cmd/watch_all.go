@@ -9,6 +9,7 @@ import (
 
 	"github.com/todo-shell/todo-shell/internal/allplans"
 	"github.com/todo-shell/todo-shell/internal/watchui"
+	"github.com/todo-shell/todo-shell/repl/history"
 )
 
 // allConfig is where `watch --all` looks.
@@ -33,7 +34,11 @@ func allConfig(wo *WatchOptions) (allplans.Config, error) {
 			return allplans.Config{}, err
 		}
 	}
-	return allplans.Config{Home: home, ClaudeDir: filepath.Dir(root), CodexDir: codex, OffloadDir: off}, nil
+	plans := ""
+	if base := history.DefaultDir(wo.Getenv); base != "" {
+		plans = filepath.Join(base, "plans") // as planDir: the shared plans (--plan NAME)
+	}
+	return allplans.Config{Home: home, ClaudeDir: filepath.Dir(root), CodexDir: codex, OffloadDir: off, PlansDir: plans}, nil
 }
 
 // watchAll runs `watch --all`.

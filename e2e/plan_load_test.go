@@ -66,8 +66,9 @@ func planServer(t testing.TB, dir, plan, client string, extra ...string) *mcp.Cl
 }
 
 // TestMCPTaskOwnerIsTheClient: a task an MCP client starts is owned by the
-// name it gave in initialize; another client cannot take it; --owner
-// overrides the name.
+// name it gave in initialize; another client cannot take it nor change
+// its status (an is_error result naming the owner, never "unchanged");
+// --owner overrides the name.
 func TestMCPTaskOwnerIsTheClient(t *testing.T) {
 	dir := t.TempDir()
 	plan := fmt.Sprintf("owners-%d", time.Now().UnixNano())
@@ -84,6 +85,8 @@ func TestMCPTaskOwnerIsTheClient(t *testing.T) {
 		{bob, "TaskCreate", `{"subject":"Write the tests","description":""}`, "Task #2 created successfully: Write the tests", false},
 		{alice, "TaskUpdate", `{"taskId":"1","status":"in_progress"}`, "Updated task #1 status, owner", false},
 		{bob, "TaskUpdate", `{"taskId":"1","owner":"builder"}`, "Task #1 is owned by alice", true},
+		{bob, "TaskUpdate", `{"taskId":"1","status":"completed"}`, "Task #1 is owned by alice; only they can change its status", true},
+		{bob, "TaskUpdate", `{"taskId":"1","status":"in_progress"}`, "Task #1 is owned by alice; only they can change its status", true},
 		{bob, "TaskUpdate", `{"taskId":"2","status":"in_progress"}`, "Updated task #2 status, owner", false},
 		{alice, "TaskList", `{}`, "#1 [in_progress] Write the parser (owner: alice)\n#2 [in_progress] Write the tests (owner: builder)", false},
 		{bob, "TaskUpdate", `{"taskId":"2","status":"done"}`, "Invalid status 'done'. Must be one of: pending, in_progress, completed, deleted", true},

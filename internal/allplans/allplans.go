@@ -1,7 +1,9 @@
 // Package allplans finds every live plan on this machine and follows them
 // all at once, for `todo-shell watch --all`: todo-shell sessions, Claude
-// Code sessions and task lists, Codex and Gemini CLI sessions. A plan is
-// live while its file changed less than MaxAge ago. It uses fsnotify on the
+// Code sessions and task lists, Codex and Gemini CLI sessions, and
+// todo-shell's shared task plans (--plan NAME). A plan is live while its
+// file changed less than MaxAge ago; a todo-shell session whose process has
+// ended and whose list is empty is not shown at all. It uses fsnotify on the
 // directories where each agent keeps its sessions (one watch a directory,
 // added as directories appear): it sleeps in the kernel while nothing
 // changes, with one timer for the next plan to go stale. Every file is read
@@ -26,11 +28,20 @@ import (
 
 	"github.com/todo-shell/todo-shell/internal/plan"
 	"github.com/todo-shell/todo-shell/internal/readgate"
+	"github.com/todo-shell/todo-shell/internal/session"
+	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/tools/task"
+)
+
+// Agent names of todo-shell's own plans.
+const (
+	agentSession = "todo-shell"      // a session's todo list
+	agentPlan    = "todo-shell plan" // a shared task plan (--plan NAME)
 )
 
 // Entry is one live plan.
 type Entry struct {
-	Agent   string        // "Claude Code", "Claude Code tasks", "Codex", "Gemini CLI", "todo-shell"
+	Agent   string        // "Claude Code", "Claude Code tasks", "Codex", "Gemini CLI", "todo-shell", "todo-shell plan"
 	Project string        // the project directory, or what names the plan
 	Path    string        // the session file, or the task-list directory
 	Version *plan.Version // the newest version
@@ -43,6 +54,7 @@ type Config struct {
 	ClaudeDir  string        // ~/.claude ($CLAUDE_CONFIG_DIR)
 	CodexDir   string        // ~/.codex ($CODEX_HOME)
 	OffloadDir string        // todo-shell's offload directory of this project
+	PlansDir   string        // where todo-shell's shared task plans are ($XDG_STATE_HOME/todo-shell/plans)
 	MaxAge     time.Duration // a plan idle longer drops out (0: one hour)
 	Now        func() time.Time
 }
@@ -55,13 +67,18 @@ type source struct {
 	depth    int
 	match    func(path string) bool
 	taskList bool // the plan is the directory of the matched files
+	journal  bool // the file is a task plan's journal (tasks.jsonl)
 }
 
 func (c *Config) sources() []source {
 	var s []source
 	if c.OffloadDir != "" {
-		s = append(s, source{agent: "todo-shell", root: c.OffloadDir, depth: 1,
-			match: func(p string) bool { return filepath.Base(p) == "todos.jsonl" }})
+		s = append(s, source{agent: agentSession, root: c.OffloadDir, depth: 1,
+			match: func(p string) bool { return filepath.Base(p) == session.JournalFile }})
+	}
+	if c.PlansDir != "" {
+		s = append(s, source{agent: agentPlan, root: c.PlansDir, depth: 1, journal: true,
+			match: func(p string) bool { return filepath.Base(p) == task.JournalFile }})
 	}
 	s = append(s,
 		source{agent: "Claude Code", root: filepath.Join(c.ClaudeDir, "projects"), depth: 1, match: func(p string) bool {
@@ -89,6 +106,7 @@ type tail struct {
 	off     int64
 	partial []byte
 	p       plan.Parser
+	tasks   task.State // a task plan's journal: the plan as read so far
 }
 
 // Watcher follows the live plans.
@@ -211,6 +229,12 @@ func (x *Watcher) handle(ev fsnotify.Event) bool {
 		return false
 	}
 	if !s.match(ev.Name) {
+		if s.agent == agentSession && filepath.Base(ev.Name) == session.LockFile {
+			// The session ended (or started again): an empty list is
+			// shown only while its session is live.
+			_, ok := x.entries[filepath.Join(dir, session.JournalFile)]
+			return ok
+		}
 		return false
 	}
 	info, err := os.Lstat(ev.Name)
@@ -255,8 +279,28 @@ func (x *Watcher) update(src int, path string, mod time.Time) bool {
 		x.tails[path] = t
 	}
 	var last *plan.Version
-	if err := t.read(path, func(v *plan.Version) { last = v }); err != nil || last == nil {
-		return false
+	if s.journal {
+		if t.off == 0 {
+			t.tasks = task.NewState()
+		}
+		read := func(line []byte) {
+			if rec, ok := task.ApplyLine(&t.tasks, line); ok {
+				last = planVersion(t.tasks, rec)
+			}
+		}
+		if err := t.read(path, read); err != nil || last == nil {
+			return false
+		}
+	} else {
+		emit := func(e plan.Event) {
+			if e.Kind == plan.KindVersion {
+				last = e.Version
+			}
+		}
+		read := func(line []byte) { _ = t.p.Feed(line, emit) } // an unreadable line is skipped
+		if err := t.read(path, read); err != nil || last == nil {
+			return false
+		}
 	}
 	e := x.entries[path]
 	if e == nil {
@@ -274,7 +318,9 @@ func (x *Watcher) project(src int, path string, p *plan.Parser) string {
 		return cwd
 	}
 	switch x.srcs[src].agent {
-	case "todo-shell":
+	case agentPlan:
+		return filepath.Base(filepath.Dir(path)) // the plan's name
+	case agentSession:
 		return filepath.Dir(filepath.Dir(filepath.Dir(path))) // <project>/.offload/<session>/todos.jsonl
 	case "Gemini CLI":
 		name := filepath.Base(filepath.Dir(filepath.Dir(path)))
@@ -286,25 +332,30 @@ func (x *Watcher) project(src int, path string, p *plan.Parser) string {
 	return filepath.Base(filepath.Dir(path))
 }
 
-// read feeds the whole lines added to path since the last read.
-func (t *tail) read(path string, version func(*plan.Version)) error {
+// planVersion is a task plan's version as a panel shows it: the tasks as
+// rows, keyed by their ids.
+func planVersion(st task.State, rec task.Record) *plan.Version {
+	v := &plan.Version{N: int(st.Version), Time: rec.Time, ToolUseID: rec.ToolUseID, Todos: render.TaskItems(st), Keys: make([]string, len(st.Tasks)), Tasks: true}
+	for i := range st.Tasks {
+		v.Keys[i] = st.Tasks[i].ID
+	}
+	return v
+}
+
+// read feeds the whole lines added to path since the last read to line.
+func (t *tail) read(path string, line func([]byte)) error {
 	f, info, err := readgate.Open(path)
 	if err != nil {
 		return err
 	}
 	defer func() { _ = f.Close() }()
 	if info.Size() < t.off {
-		*t = tail{} // replaced or cut: read again
+		*t = tail{tasks: task.NewState()} // replaced or cut: read again
 	}
 	if _, err := f.Seek(t.off, io.SeekStart); err != nil {
 		return err
 	}
 	buf := make([]byte, 64<<10)
-	emit := func(e plan.Event) {
-		if e.Kind == plan.KindVersion {
-			version(e.Version)
-		}
-	}
 	for {
 		n, rerr := f.Read(buf)
 		t.off += int64(n)
@@ -319,12 +370,12 @@ func (t *tail) read(path string, version func(*plan.Version)) error {
 				}
 				break
 			}
-			line := chunk[:i]
+			l := chunk[:i]
 			if len(t.partial) > 0 {
-				t.partial = append(t.partial, line...)
-				line = t.partial
+				t.partial = append(t.partial, l...)
+				l = t.partial
 			}
-			_ = t.p.Feed(line, emit) // an unreadable line is skipped
+			line(l)
 			t.partial = t.partial[:0]
 			chunk = chunk[i+1:]
 		}
@@ -338,7 +389,9 @@ func (t *tail) read(path string, version func(*plan.Version)) error {
 }
 
 // Entries returns the live plans, most recently changed first, and drops
-// those idle longer than MaxAge.
+// those idle longer than MaxAge. A todo-shell session with an empty list
+// is left out once its process has ended (its lock released): nothing is
+// coming to it.
 func (x *Watcher) Entries() []Entry {
 	now := x.cfg.Now()
 	out := make([]Entry, 0, len(x.entries))
@@ -346,6 +399,11 @@ func (x *Watcher) Entries() []Entry {
 		if now.Sub(e.Changed) >= x.cfg.MaxAge {
 			delete(x.entries, k)
 			continue
+		}
+		if e.Agent == agentSession && len(e.Version.Todos) == 0 {
+			if live, _ := session.Live(filepath.Dir(e.Path)); !live {
+				continue
+			}
 		}
 		out = append(out, *e)
 	}

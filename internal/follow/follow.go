@@ -156,11 +156,47 @@ func (s Session) better(next, cur string) (bool, string) {
 	if nr < 0 || nr < cr || (nr == cr && !nt.After(ct)) {
 		return false, ""
 	}
-	why := "a newer session"
-	if w := rankWords[nr]; w != "" {
-		why += " (" + w + ")"
+	if nr == cr {
+		why := "a newer session"
+		if w := rankWords[nr]; w != "" {
+			why += " (" + w + ")"
+		}
+		return true, why
 	}
-	return true, why
+	// It ranks higher: say what it has that cur lacks.
+	why := filepath.Base(next) + " is " + rankWords[nr]
+	if cr&1 == 0 && nr&1 == 1 {
+		why = filepath.Base(cur) + " has ended; " + why
+	}
+	return true, render.Sanitize(why)
+}
+
+// candidates lists the session directories under Dir, for watching them
+// all: an older session that gets a plan, or is picked up again, can then
+// be followed. With an ID there is only that one.
+func (s Session) candidates() []string {
+	if s.ID != "" {
+		return nil
+	}
+	entries, err := os.ReadDir(s.Dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		p := filepath.Join(s.Dir, e.Name())
+		if e.IsDir() && s.isCandidate(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ended reports whether a change to path, in the directory of the
+// candidate followed, may have lowered its rank: its lock was released
+// (the session ended) or taken again.
+func (s Session) ended(path string) bool {
+	return s.ID == "" && filepath.Base(path) == session.LockFile
 }
 
 func (s Session) file(c string) (string, string) { return filepath.Join(c, session.JournalFile), c }
@@ -539,8 +575,30 @@ func (f *follower) watchRoot() error {
 	}
 }
 
+// lister is a Target whose candidates are directories to watch from the
+// start (todo-shell sessions), not only once they are created, and that
+// says which change of the candidate followed may make another better.
+type lister interface {
+	candidates() []string
+	ended(path string) bool
+}
+
 // start follows the best candidate there is and reports what it holds.
 func (f *follower) start() {
+	if l, ok := f.target.(lister); ok && f.waitingFor == "" {
+		// Every session there is watched (its directory, not its files: a
+		// few bytes of kernel memory each), so that an older live session
+		// that gets a plan, or one picked up again, is seen. A watch
+		// refused (the inotify limit) leaves that session unseen until the
+		// next pick.
+		for _, c := range l.candidates() {
+			if _, dir := f.target.file(c); dir != f.root && !f.watched[dir] {
+				if f.w.Add(dir) == nil {
+					f.watched[dir] = true
+				}
+			}
+		}
+	}
 	if f.waitingFor == "" {
 		if cand, err := f.target.pick(); err == nil && cand != "" {
 			f.switchTo(cand, "")
@@ -637,6 +695,12 @@ func (f *follower) event(ev fsnotify.Event) error {
 		f.onNewCandidate(ev.Name)
 	case f.t != nil && ev.Name == f.t.path:
 		f.readNew("")
+	case dir == f.cur && f.endedOf(ev.Name):
+		// The session followed ended (or started again): another may now
+		// rank higher.
+		if cand, err := f.target.pick(); err == nil && cand != "" && cand != f.cur {
+			f.onCandidateChange(cand)
+		}
 	case f.t != nil && ev.Name == f.cur && ev.Has(fsnotify.Create):
 		// The named session's directory appeared: watch inside it.
 		if _, d := f.target.file(f.cur); d != f.root {
@@ -649,6 +713,13 @@ func (f *follower) event(ev fsnotify.Event) error {
 		f.onCandidateChange(dir)
 	}
 	return nil
+}
+
+// endedOf reports whether a change to path in the candidate followed may
+// have lowered its rank.
+func (f *follower) endedOf(path string) bool {
+	l, ok := f.target.(lister)
+	return ok && l.ended(path)
 }
 
 // onGone: the candidate followed went away (an empty session is removed

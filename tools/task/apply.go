@@ -82,7 +82,8 @@ type UpdateResult struct {
 // Update computes the change of a TaskUpdate on s made by caller ("" when
 // unknown: a person at the shell). It refuses an unknown task, a dependency
 // on an unknown task or one that would close a cycle, an owner change on a
-// task someone else owns, and too many tasks in progress for one owner. An
+// task someone else owns, a status change of a task someone else owns, and
+// too many tasks in progress for one owner. An
 // update that changes nothing returns ErrNoChange.
 func Update(s State, in UpdateInput, limits todo.Limits, caller string) (Change, UpdateResult, error) {
 	i := s.index(in.TaskID)
@@ -126,6 +127,13 @@ func Update(s State, in UpdateInput, limits todo.Limits, caller string) (Change,
 		return c, UpdateResult{Task: old, Deleted: true, Fields: []string{"status"}}, nil
 	}
 
+	// Status: only its owner (or a person at the shell) changes the status
+	// of an owned task; asked by anyone else, even for the status it has
+	// already, it is refused, so the caller cannot take "unchanged" for
+	// its own start or finish.
+	if in.Status != nil && old.Owner != "" && caller != "" && caller != old.Owner {
+		return Change{}, UpdateResult{}, planErr("Task #%s is owned by %s; only they can change its status", old.ID, old.Owner)
+	}
 	// Owner: claiming a task someone else holds is refused.
 	if in.Owner != nil && *in.Owner != t.Owner {
 		if t.Owner != "" && caller != "" && caller != t.Owner {

@@ -187,6 +187,14 @@ func applyLine(st *State, line []byte, emit func(State, Record)) bool {
 	return true
 }
 
+// ApplyLine applies one journal line to st, for a reader that reads the
+// journal as it grows, and returns its record; ok is false for a damaged
+// line (st is then unchanged).
+func ApplyLine(st *State, line []byte) (rec Record, ok bool) {
+	ok = applyLine(st, line, func(_ State, r Record) { rec = r })
+	return rec, ok
+}
+
 // ReadJournal reads a journal (tasks.jsonl) from r, calling fn (may be nil)
 // with every version in order, and returns the last. Damaged lines and a
 // last line without its newline are skipped.

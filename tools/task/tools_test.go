@@ -126,6 +126,11 @@ func TestOwners(t *testing.T) {
 		{caller: "alice", tool: UpdateName, input: `{"taskId":"1","status":"in_progress"}`, want: "Updated task #1 status, owner"},
 		{caller: "bob", tool: UpdateName, input: `{"taskId":"1","owner":"bob"}`, want: "Task #1 is owned by alice", isErr: true},
 		{caller: "bob", tool: UpdateName, input: `{"taskId":"1","status":"deleted"}`, want: "Task #1 is owned by alice; only they can delete it", isErr: true},
+		// Nor may bob change the status of alice's task, even to the one
+		// it has: "unchanged" would read as his own start.
+		{caller: "bob", tool: UpdateName, input: `{"taskId":"1","status":"completed"}`, want: "Task #1 is owned by alice; only they can change its status", isErr: true},
+		{caller: "bob", tool: UpdateName, input: `{"taskId":"1","status":"in_progress"}`, want: "Task #1 is owned by alice; only they can change its status", isErr: true},
+		{caller: "bob", tool: UpdateName, input: `{"taskId":"1","status":"pending","subject":"b2"}`, want: "Task #1 is owned by alice; only they can change its status", isErr: true},
 		{caller: "bob", tool: UpdateName, input: `{"taskId":"2","owner":"bob"}`, want: "Updated task #2 owner"},
 		{caller: "bob", tool: UpdateName, input: `{"taskId":"2","status":"in_progress"}`, want: "Updated task #2 status"},
 		// One in progress per owner: bob has #2.
