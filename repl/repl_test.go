@@ -231,7 +231,10 @@ func TestResize(t *testing.T) {
 	// Messages are handled in order: once this line's output is in, the
 	// resize was handled before it.
 	enter(tm, "echo resized | tr a-z A-Z")
-	waitFor(t, tm, "RESIZED")
+	// The finished output in the scrollback, not its first sight in the
+	// running command's live tail (under load the command is still
+	// running then).
+	waitLine(t, "RESIZED")
 	view := finalView(t, tm)
 	for _, line := range strings.Split(view, "\n") {
 		if w := lipgloss.Width(line); w > 24 {
