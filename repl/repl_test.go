@@ -208,6 +208,22 @@ func TestOffloadedResult(t *testing.T) {
 	golden(t, screen(finalView(t, tm), offDir))
 }
 
+// TestPrintedLinesAreNotBrokenAtTheWidth: a line printed into the
+// scrollback goes to the terminal whole, wider than the window or not, for
+// the terminal to wrap: it reflows when the window is resized, and a path
+// in it copies as one line.
+func TestPrintedLinesAreNotBrokenAtTheWidth(t *testing.T) {
+	tm, _ := start(t, 30, 20)
+	long := "/a/long/path/" + strings.Repeat("to/", 20) + "file.md"
+	enter(tm, "echo "+long)
+	waitLine(t, long)
+	waitFor(t, tm, long)
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	tm.WaitFinished(t)
+}
+
 func TestCtrlCCancelsRunningCommand(t *testing.T) {
 	tm, _ := start(t, 60, 20)
 	enter(tm, "echo started; sleep 30")
@@ -231,7 +247,7 @@ func TestResize(t *testing.T) {
 	// Messages are handled in order: once this line's output is in, the
 	// resize was handled before it.
 	enter(tm, "echo resized | tr a-z A-Z")
-	waitFor(t, tm, "RESIZED")
+	waitLine(t, "RESIZED") // printed: the command has ended (its live tail shows it before)
 	view := finalView(t, tm)
 	for _, line := range strings.Split(view, "\n") {
 		if w := lipgloss.Width(line); w > 24 {
