@@ -30,23 +30,18 @@ func (tt *tmuxTerm) dir() string {
 // TestTmuxResizeWhileRunningLeavesNoPanelFragments: resizing the window
 // while a command runs (its output redrawing the live area 60 times a
 // second) leaves no piece of the old panel — its wide border, its first
-// rows — in the scrollback (issue 16, item 12). A redraw that falls
-// between the terminal's rewrap and the shell's hearing of the new size
-// erased too few rows; the window is made narrower by 20 columns and wider
-// again six times, so that one redraw does fall there. (Sizes where the
-// old live area, rewrapped, no longer fits the window are left out: rows a
-// terminal pushes off its top are beyond any program's reach.)
+// rows — in the scrollback (issue 16, item 12). The window is made
+// narrower by 20 columns and wider again six times, each step waiting for
+// the shell to have redrawn at the new width.
 //
-// Open: it fails before and after this change, every cycle, once each
-// step waits for the shell to have redrawn at the new width. tmux reflows
-// its screen at once but tells the program the new size later; the rows
-// of the old panel that the reflow split are left above the erase. The
-// painter's erasing at the terminal's width at the moment of drawing does
-// not close it. The test runs with TODO_SHELL_OPEN_ISSUES=1.
+// tmux reflows its screen at once but tells the program the new size
+// later, and keeps the bottom of its screen in place (blank rows under the
+// cursor count): a narrower window splits the panel's wide rows and pushes
+// the live area up. A painter that climbed a counted number of rows to
+// erase left the split rows above it; one that let the redrawn, shorter
+// live area give rows back saw it pushed further up at each narrowing,
+// until its first rows went off the top.
 func TestTmuxResizeWhileRunningLeavesNoPanelFragments(t *testing.T) {
-	if os.Getenv("TODO_SHELL_OPEN_ISSUES") == "" {
-		t.Skip("issue 16 item 12 is open (see the comment); TODO_SHELL_OPEN_ISSUES=1 runs it")
-	}
 	for _, from := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", from[0], from[1]), func(t *testing.T) {
 			tt := startTmux(t, from[0], from[1])
@@ -57,7 +52,9 @@ func TestTmuxResizeWhileRunningLeavesNoPanelFragments(t *testing.T) {
 			// the test, and the live area redraws throughout.
 			tt.paste(fmt.Sprintf("until [ -e %s ]; do echo out; done; echo finished-running", gate))
 			tt.run("send-keys", "-t", "t", "Enter")
-			tt.waitScreen("the running command", func(s string) bool { return strings.Contains(s, "Running") && strings.Contains(s, "  out") })
+			// "Running until": the test's directory, in the command's
+			// echo and in the offload path, is named …WhileRunning….
+			tt.waitScreen("the running command", func(s string) bool { return strings.Contains(s, "Running until") && strings.Contains(s, "  out") })
 			for range 6 {
 				for _, to := range [][2]int{{from[0] - 20, from[1]}, from} {
 					tt.resize(to[0], to[1])
@@ -69,7 +66,7 @@ func TestTmuxResizeWhileRunningLeavesNoPanelFragments(t *testing.T) {
 			if err := os.WriteFile(gate, nil, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			all := tt.waitScreen("the command's end", func(s string) bool { return idle(s) && !strings.Contains(tt.screen(), "Running") })
+			all := tt.waitScreen("the command's end", func(s string) bool { return idle(s) && !strings.Contains(tt.screen(), "Running until") })
 			if n := count(all, "Tasks 1/4"); n != 1 {
 				t.Errorf("%d panel titles, want 1:\n%s", n, all)
 			}

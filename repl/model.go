@@ -640,11 +640,9 @@ func (m Model) println(text string) tea.Cmd {
 	if m.cfg.Transcript != nil {
 		_, _ = io.WriteString(m.cfg.Transcript, text+"\n") // a copy for tests, not a record: nothing to report
 	}
-	// Wrap here rather than let the terminal do it: the renderer clears
-	// only the rows it knows it wrote.
-	if m.width > 0 {
-		text = ansi.Hardwrap(text, m.width, true)
-	}
+	// No line breaks at the window's width: the terminal wraps a long line
+	// itself, so it reflows when the window is resized and copies as one
+	// line (an offloaded result's path, a long output line).
 	m.cfg.Painter.Print(text) // queued, in order; drawn by the painter
 	return nil
 }

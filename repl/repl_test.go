@@ -208,6 +208,22 @@ func TestOffloadedResult(t *testing.T) {
 	golden(t, screen(finalView(t, tm), offDir))
 }
 
+// TestPrintedLinesAreNotBrokenAtTheWidth: a line printed into the
+// scrollback goes to the terminal whole, wider than the window or not, for
+// the terminal to wrap: it reflows when the window is resized, and a path
+// in it copies as one line.
+func TestPrintedLinesAreNotBrokenAtTheWidth(t *testing.T) {
+	tm, _ := start(t, 30, 20)
+	long := "/a/long/path/" + strings.Repeat("to/", 20) + "file.md"
+	enter(tm, "echo "+long)
+	waitLine(t, long)
+	waitFor(t, tm, long)
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	tm.WaitFinished(t)
+}
+
 func TestCtrlCCancelsRunningCommand(t *testing.T) {
 	tm, _ := start(t, 60, 20)
 	enter(tm, "echo started; sleep 30")

@@ -51,19 +51,19 @@ type Painter struct {
 	// has the terminal.
 	drawMu sync.Mutex
 
-	// Owned by whoever holds drawMu.
-	height    int               // rows of the live area on the terminal
+	// Owned by whoever holds drawMu. The cursor is parked at column 0 of
+	// the first of pad blank rows, above the live area drawn last.
+	pad       int               // blank rows above the live area (see flush)
 	last      string            // the view drawn last
-	lastLines []string          // its lines as drawn
+	lastLines []int             // the widths of its lines as drawn
 	prep      map[string]string // fit's results for the view drawn last
 	lastWidth int               // the width it was drawn at
 }
 
 // New returns a Painter drawing to out. size, when not nil, reads the
 // terminal's size at the moment of drawing (Terminal.Size): between a
-// resize and the SetSize that follows it, the terminal has already
-// rewrapped what was drawn, and erasing it needs the new width. Call
-// Start, and Stop when done.
+// resize and the SetSize that follows it, a view made for the old width
+// is cut to the new one. Call Start, and Stop when done.
 func New(out io.Writer, size func() (width, rows int, err error)) *Painter {
 	return &Painter{out: out, size: size, wake: make(chan struct{}, 1), done: make(chan struct{}), stopped: make(chan struct{})}
 }
@@ -71,11 +71,22 @@ func New(out io.Writer, size func() (width, rows int, err error)) *Painter {
 // Start starts drawing.
 func (p *Painter) Start() { go p.run() }
 
-// Stop draws what is pending and stops, leaving the terminal's auto-wrap on.
+// Stop draws what is pending and stops, leaving the terminal's auto-wrap
+// on and the cursor at the start of the row under the live area (where it
+// is when the live area is empty).
 func (p *Painter) Stop() {
 	close(p.done)
 	<-p.stopped
-	p.write(ansi.SetModeAutoWrap)
+	p.drawMu.Lock()
+	defer p.drawMu.Unlock()
+	s := ansi.SetModeAutoWrap
+	if p.last != "" {
+		if down := p.pad + len(p.lastLines) - 1; down > 0 {
+			s += ansi.CursorDown(down)
+		}
+		s += "\r\n"
+	}
+	p.write(s)
 }
 
 // SetView records the live area to show.
@@ -165,7 +176,7 @@ type frameState struct {
 	printed   []string
 	clear     bool
 	width     int // the width to draw at
-	termWidth int // the terminal's width now, for erasing
+	termWidth int // the terminal's width now
 	rows      int
 }
 
@@ -189,14 +200,32 @@ func (p *Painter) take(final bool) (f frameState, ok bool) {
 // drawn with the terminal's auto-wrap off (and turned back on at the end
 // of the same write): a line the terminal finds wider than measured — an
 // emoji with a skin tone, a Devanagari cluster — is clipped rather than
-// wrapped, so the live area keeps exactly the rows counted and each redraw
-// erases all of it.
+// wrapped, so each line of the live area takes exactly one row.
 //
-// The old live area's rows are erased one by one (EL 2), never with "erase
-// below": tmux (scroll-on-clear) takes an erase below from the top left
-// corner for a clear screen and pushes the rows into the scrollback, so
-// once the live area reached the top of the window — after Ctrl+L, or in a
-// new window — every redraw left a copy of it behind.
+// After each frame the cursor is parked at column 0 of the live area's
+// first row (the terminal's cursor is hidden: the input draws its own). A
+// terminal that reflows its screen on a resize (tmux, VTE, kitty, iTerm2)
+// keeps the cursor at the start of that line, and tells the program the
+// new size only later: a draw that counted the rows to climb at the old
+// width — or at a width the program has not heard of yet — climbed too
+// few, and left rows of the old live area behind. From the top nothing
+// needs counting: everything from the cursor down is the live area, and
+// erasing below erases it all, however the terminal rewrapped it.
+//
+// A terminal made narrower splits the live area's wide rows and, keeping
+// the bottom of its screen in place, pushes everything above them up,
+// the live area's first row with it; redrawn at the new width, the live
+// area needs fewer rows, and the rows it gave back would be left under it.
+// tmux counts blank rows under the cursor as part of the screen, so each
+// narrower window would push the live area further up, until a reflow
+// pushed its first rows off the top, beyond any program's reach (issue
+// 16, item 12). The rows given back are kept instead, as blank rows above
+// the live area (pad): the live area ends on the row it ended on before.
+// Printed lines and a taller live area take those rows first.
+//
+// Printed lines go above the live area with auto-wrap on and no line
+// breaks of the painter's: the terminal wraps a long line itself, so it
+// reflows on a resize and copies as one line.
 func (p *Painter) flush(final bool) {
 	p.drawMu.Lock()
 	defer p.drawMu.Unlock()
@@ -208,7 +237,7 @@ func (p *Painter) flush(final bool) {
 	if p.size != nil {
 		if w, h, err := p.size(); err == nil && w > 0 && h > 0 {
 			// The terminal may have been resized since the view was made:
-			// erase and cut at the size it has now.
+			// cut at the size it has now.
 			f.termWidth, f.width, f.rows = w, min(f.width, w), h
 		}
 	}
@@ -216,68 +245,88 @@ func (p *Painter) flush(final bool) {
 		return
 	}
 	var b strings.Builder
-	p.erase(&b, f)
+	pad := p.pad
+	if f.clear {
+		b.WriteString(ansi.EraseEntireScreen + ansi.CursorHomePosition)
+		pad = 0
+	} else {
+		b.WriteString(eraseBelow)
+		pad += p.splitRows(f.termWidth)
+	}
 	for _, line := range f.printed {
 		b.WriteString(line)
 		b.WriteString("\r\n")
+		pad -= rowsAt(ansi.StringWidth(line), f.termWidth)
 	}
-	p.drawView(&b, f)
+	p.drawView(&b, f, pad)
 	p.write(b.String())
 }
 
-// erase moves to the first row of the live area on the terminal and
-// erases its rows, leaving the cursor there.
-func (p *Painter) erase(b *strings.Builder, f frameState) {
-	height := p.height // rows the live area takes on the terminal now
-	if f.termWidth > 0 && p.lastWidth > f.termWidth {
-		// The terminal got narrower and rewrapped (tmux, most emulators)
-		// what was drawn: each old line now takes as many rows as it needs
-		// at the new width.
-		height = 0
-		for _, line := range p.lastLines {
-			height += max(1, (ansi.StringWidth(line)+f.termWidth-1)/f.termWidth)
-		}
+// splitRows is how many rows the terminal added to the live area drawn
+// last when it rewrapped it at width: it splits lines wider than that.
+func (p *Painter) splitRows(width int) int {
+	if width <= 0 || width >= p.lastWidth {
+		return 0
 	}
-	if f.rows > 0 {
-		height = min(height, f.rows) // the rest went into the scrollback
+	n := 0
+	for _, w := range p.lastLines {
+		n += rowsAt(w, width) - 1
 	}
-	height = max(height, 1) // at least the cursor's row
-	b.WriteByte('\r')
-	if height > 1 {
-		b.WriteString(ansi.CursorUp(height - 1))
-	}
-	if f.clear {
-		b.WriteString(ansi.EraseEntireScreen + ansi.CursorHomePosition)
-		height = 0
-	}
-	for i := range height {
-		b.WriteString(ansi.EraseEntireLine)
-		if i < height-1 {
-			b.WriteString(ansi.CUD1) // never scrolls
-		}
-	}
-	if height > 1 {
-		b.WriteString(ansi.CursorUp(height - 1))
-	}
+	return n
 }
 
-// drawView draws the live area from the cursor's row down.
-func (p *Painter) drawView(b *strings.Builder, f frameState) {
+// rowsAt is how many rows a line w cells wide takes on a terminal width
+// cells wide that wraps it.
+func rowsAt(w, width int) int {
+	if width <= 0 {
+		return 1
+	}
+	return max(1, (w+width-1)/width)
+}
+
+// eraseBelow erases from the cursor's row (the live area's first) to the
+// bottom of the screen, leaving the cursor at its column 0. It never
+// erases below from the top left corner: tmux (scroll-on-clear) takes that
+// for a clear screen and pushes the rows into the scrollback, so once the
+// live area reached the top of the window — after Ctrl+L, or in a new
+// window — every redraw would leave a copy of it behind. The row is
+// erased whole first, then everything from its second column on.
+const eraseBelow = "\r" + ansi.EraseEntireLine + "\x1b[C" + ansi.EraseScreenBelow + "\r"
+
+// drawView draws pad blank rows (fewer if the live area grew, none below
+// zero, never so many that they and the live area overflow the screen)
+// and the live area under them, from the cursor's row down, and parks the
+// cursor at column 0 of the first.
+func (p *Painter) drawView(b *strings.Builder, f frameState, pad int) {
 	lines := strings.Split(f.view, "\n")
 	if f.rows > 0 && len(lines) > max(f.rows-2, 1) {
 		lines = lines[len(lines)-max(f.rows-2, 1):]
 	}
+	if grew := len(lines) - len(p.lastLines); grew > 0 && p.lastLines != nil {
+		pad -= grew
+	}
+	if f.rows > 0 {
+		pad = min(pad, f.rows-len(lines))
+	}
+	pad = max(pad, 0)
+	b.WriteString(strings.Repeat("\r\n", pad))
 	b.WriteString(ansi.ResetModeAutoWrap)
 	prep := make(map[string]string, len(lines))
+	widths := make([]int, len(lines))
 	for i := range lines {
 		lines[i] = p.fit(lines[i], f.width, prep)
+		widths[i] = ansi.StringWidth(lines[i])
 		b.WriteString(lines[i])
 		if i < len(lines)-1 {
 			b.WriteString("\r\n")
 		}
 	}
+	b.WriteByte('\r')
+	if up := pad + len(lines) - 1; up > 0 {
+		b.WriteString(ansi.CursorUp(up))
+	}
 	b.WriteString(ansi.SetModeAutoWrap)
-	p.height, p.last, p.lastLines, p.lastWidth, p.prep = len(lines), f.view, lines, f.width, prep
+	p.pad, p.last, p.lastLines, p.lastWidth, p.prep = pad, f.view, widths, f.width, prep
 }
 
 // fit prepares a line of the live area for a terminal width cells wide:
@@ -309,20 +358,15 @@ func (p *Painter) Suspend() {
 	p.printed = nil
 	p.mu.Unlock()
 	var b strings.Builder
-	b.WriteByte('\r')
-	if p.height > 1 {
-		b.WriteString(ansi.CursorUp(p.height - 1))
-	}
-	b.WriteString(ansi.EraseScreenBelow)
+	b.WriteString(eraseBelow) // the cursor is on the live area's first row
 	for _, line := range printed {
 		b.WriteString(line)
 		b.WriteString("\r\n")
 	}
 	p.write(b.String())
-	// Nothing of the live area is left on the terminal: a resize while the
-	// other program runs must not make the next draw erase rows of its
-	// output as if the old lines had been rewrapped.
-	p.height, p.last, p.lastLines = 1, "", nil
+	// Nothing of the live area is left on the terminal; the next draw
+	// starts on the cursor's row, below the other program's output.
+	p.pad, p.last, p.lastLines = 0, "", nil
 }
 
 // Resume starts drawing again, below whatever the other program left.

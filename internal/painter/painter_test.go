@@ -17,7 +17,9 @@ func TestPainterDraws(t *testing.T) {
 	s.SetSize(11, 24)
 	s.SetView("panel\nprompt ❯   ")
 	s.Flush()
-	if got := out.String(); got != "\r"+ansi.EraseEntireLine+ansi.ResetModeAutoWrap+"panel\r\nprompt ❯"+ansi.SetModeAutoWrap {
+	// Drawn from the cursor's row down, the cursor parked back on the
+	// first row of the live area.
+	if got := out.String(); got != eraseBelow+ansi.ResetModeAutoWrap+"panel\r\nprompt ❯\r"+ansi.CursorUp(1)+ansi.SetModeAutoWrap {
 		t.Fatalf("first draw %q", got)
 	}
 	out.Reset()
@@ -28,20 +30,19 @@ func TestPainterDraws(t *testing.T) {
 	s.Print("printed line\nsecond")
 	s.SetView("prompt ❯ this line is far too long")
 	s.Flush()
-	el := ansi.EraseEntireLine
-	want := "\r" + ansi.CursorUp(1) + el + ansi.CUD1 + el + ansi.CursorUp(1) + "printed line\r\nsecond\r\n" + ansi.ResetModeAutoWrap + "prompt ❯ t" + ansi.SetModeAutoWrap
+	want := eraseBelow + "printed line\r\nsecond\r\n" + ansi.ResetModeAutoWrap + "prompt ❯ t\r" + ansi.SetModeAutoWrap
 	if got := out.String(); got != want {
 		t.Fatalf("second draw\n got %q\nwant %q", got, want)
 	}
 	out.Reset()
 	s.Clear()
 	s.Flush()
-	if !strings.Contains(out.String(), ansi.EraseEntireScreen) {
+	if !strings.HasPrefix(out.String(), ansi.EraseEntireScreen) {
 		t.Fatalf("clear: %q", out.String())
 	}
 }
 
-// TestScreenKeepsToTheHeight: the live area is never taller than the
+// TestPainterKeepsToTheHeight: the live area is never taller than the
 // terminal minus two rows; the bottom (the prompt) is what stays.
 func TestPainterKeepsToTheHeight(t *testing.T) {
 	var out bytes.Buffer
@@ -49,16 +50,153 @@ func TestPainterKeepsToTheHeight(t *testing.T) {
 	s.SetSize(80, 6)
 	s.SetView("1\n2\n3\n4\n5\n6\n7\nprompt")
 	s.Flush()
-	if got := out.String(); !strings.HasSuffix(ansi.Strip(got), "5\r\n6\r\n7\r\nprompt") || strings.Contains(got, "4") {
+	if got := out.String(); !strings.HasSuffix(ansi.Strip(got), "5\r\n6\r\n7\r\nprompt\r") || strings.Contains(got, "4") {
 		t.Fatalf("%q", got)
 	}
 	out.Reset()
 	s.SetView("prompt")
 	s.Flush()
-	el := ansi.EraseEntireLine
-	want := "\r" + ansi.CursorUp(3) + strings.Repeat(el+ansi.CUD1, 3) + el + ansi.CursorUp(3) + ansi.ResetModeAutoWrap + "prompt" + ansi.SetModeAutoWrap
+	want := eraseBelow + ansi.ResetModeAutoWrap + "prompt\r" + ansi.SetModeAutoWrap
 	if got := out.String(); got != want {
 		t.Fatalf("shorter view:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestPainterErasesFromTheTopOfTheLiveArea: every draw erases from the
+// row the cursor was parked on — the live area's first — down, without
+// climbing: after a terminal rewrapped the live area (a narrower window),
+// no count of rows is right, and rows left above the erase stay in the
+// scrollback for good (issue 16, item 12). It never erases below from
+// column 0, which tmux takes for a clear screen in the top row.
+func TestPainterErasesFromTheTopOfTheLiveArea(t *testing.T) {
+	tests := []struct {
+		name  string
+		width int // of the terminal at the second draw
+	}{
+		{"same width", 100},
+		{"narrower", 60},
+		{"wider", 120},
+	}
+	cursorUp := regexp.MustCompile(`\x1b\[\d*A`)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			width := 100
+			s := New(&out, func() (int, int, error) { return width, 30, nil })
+			s.SetSize(100, 30)
+			wide := strings.Repeat("x", 90)
+			s.SetView(wide + "\n" + wide + "\nprompt")
+			s.Flush()
+			if got := out.String(); !strings.HasSuffix(got, "prompt\r"+ansi.CursorUp(2)+ansi.SetModeAutoWrap) {
+				t.Fatalf("not parked at the top: %q", got)
+			}
+			width = tc.width // resized; SetSize has not come yet
+			out.Reset()
+			s.Print("printed")
+			s.SetView(wide + "\n" + wide + "\nprompt 1")
+			s.Flush()
+			got := out.String()
+			if !strings.HasPrefix(got, eraseBelow+"printed\r\n") {
+				t.Fatalf("erased %q, want from the cursor's row down", got)
+			}
+			if loc := cursorUp.FindStringIndex(got); loc != nil && loc[0] < strings.Index(got, "prompt 1") {
+				t.Fatalf("climbed before drawing: %q", got)
+			}
+			if strings.Contains(ansi.Strip(got), strings.Repeat("x", min(tc.width, 100))) {
+				t.Fatalf("drew wider than the terminal: %q", got)
+			}
+		})
+	}
+	if strings.HasPrefix(eraseBelow, "\r"+ansi.EraseScreenBelow) || !strings.Contains(eraseBelow, ansi.EraseEntireLine) {
+		t.Fatalf("eraseBelow %q erases below from column 0", eraseBelow)
+	}
+}
+
+// TestPainterKeepsTheRowsANarrowerWindowAdded: a terminal made narrower
+// splits the live area's wide rows and pushes its top up; the next draw
+// keeps those rows, blank, above the live area, so that it ends where it
+// ended and the next narrowing does not push it further up. Printed lines
+// and a taller live area take the blank rows first; a shorter live area
+// adds none.
+func TestPainterKeepsTheRowsANarrowerWindowAdded(t *testing.T) {
+	wide := strings.Repeat("x", 90) // 2 rows at 60, 3 at 40
+	tests := []struct {
+		name    string
+		width   int // the terminal's after the resize
+		printed []string
+		view    string
+		pad     int // blank rows drawn above the live area
+	}{
+		{"the same width", 100, nil, wide + "\nprompt 1", 0},
+		{"wider", 120, nil, wide + "\nprompt 1", 0},
+		{"narrower", 60, nil, wide + "\nprompt 1", 2},
+		{"much narrower", 40, nil, wide + "\nprompt 1", 4},
+		{"narrower, printing", 60, []string{"one"}, wide + "\nprompt 1", 1},
+		{"narrower, printing a long line", 60, []string{strings.Repeat("y", 70)}, wide + "\nprompt 1", 0},
+		{"narrower, a taller view", 60, nil, wide + "\nmore\nmore\nprompt 1", 1},
+		{"narrower, a shorter view", 60, nil, "prompt 1", 2},
+		{"narrower, in a short window", 40, nil, wide + "\nprompt 1", 3}, // 5 rows: 2 for the view
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			width, rows := 100, 30
+			s := New(&out, func() (int, int, error) { return width, rows, nil })
+			s.SetSize(100, 30)
+			s.SetView(wide + "\n" + wide + "\nprompt")
+			s.Flush()
+			width = tc.width
+			if strings.Contains(tc.name, "short window") {
+				rows = 5
+			}
+			out.Reset()
+			for _, l := range tc.printed {
+				s.Print(l)
+			}
+			s.SetView(tc.view)
+			s.Flush()
+			got := out.String()
+			prefix := eraseBelow
+			for _, l := range tc.printed {
+				prefix += l + "\r\n"
+			}
+			prefix += strings.Repeat("\r\n", tc.pad) + ansi.ResetModeAutoWrap
+			if !strings.HasPrefix(got, prefix) {
+				t.Fatalf("got %q\nwant it to start %q", got, prefix)
+			}
+			lines := strings.Count(tc.view, "\n") + 1
+			if up := tc.pad + lines - 1; up > 0 && !strings.HasSuffix(got, ansi.CursorUp(up)+ansi.SetModeAutoWrap) {
+				t.Fatalf("not parked %d rows up: %q", up, got)
+			}
+			// The blank rows stay until something takes them.
+			out.Reset()
+			s.SetView(tc.view + " 2")
+			s.Flush()
+			if again := out.String(); !strings.HasPrefix(again, eraseBelow+strings.Repeat("\r\n", tc.pad)+ansi.ResetModeAutoWrap) {
+				t.Fatalf("next draw %q, want %d blank rows kept", again, tc.pad)
+			}
+		})
+	}
+}
+
+// TestPainterPrintsLongLinesWhole: a printed line wider than the terminal
+// goes out whole, with auto-wrap on, for the terminal to wrap (and rewrap
+// on a resize, and copy as one line).
+func TestPainterPrintsLongLinesWhole(t *testing.T) {
+	var out bytes.Buffer
+	s := New(&out, nil)
+	s.SetSize(20, 10)
+	long := "/a/long/path/" + strings.Repeat("x", 40) + ".md"
+	s.Print(long)
+	s.SetView("prompt")
+	s.Flush()
+	got := out.String()
+	i := strings.Index(got, long+"\r\n")
+	if i < 0 {
+		t.Fatalf("the line is not whole: %q", got)
+	}
+	if off := strings.Index(got, ansi.ResetModeAutoWrap); off >= 0 && off < i {
+		t.Fatalf("printed with auto-wrap off: %q", got)
 	}
 }
 
@@ -139,7 +277,7 @@ func TestPainterDrawsNothingBeforeTheSize(t *testing.T) {
 	}
 	s.SetSize(40, 24)
 	s.Flush()
-	if got := ansi.Strip(out.String()); !strings.HasPrefix(got, "\rprinted\r\n") || strings.Count(got, "a wide") != 21 {
+	if got := ansi.Strip(out.String()); !strings.HasPrefix(got, "\r\rprinted\r\n") || strings.Count(got, "a wide") != 21 {
 		t.Fatalf("after the size: %q", got)
 	}
 	var out2 safeBuffer
@@ -150,30 +288,6 @@ func TestPainterDrawsNothingBeforeTheSize(t *testing.T) {
 	u.Stop()
 	if got := out2.String(); !strings.Contains(got, "bye\r\n") || strings.Contains(got, "prompt") {
 		t.Fatalf("stopped unsized: %q", got)
-	}
-}
-
-// TestPainterErasesAtTheTerminalsWidthNow: after the terminal got narrower
-// but before the view was made for the new size, a draw erases every row
-// the terminal rewrapped the old live area into (issue 16, item 12).
-func TestPainterErasesAtTheTerminalsWidthNow(t *testing.T) {
-	var out bytes.Buffer
-	width := 100
-	s := New(&out, func() (int, int, error) { return width, 30, nil })
-	s.SetSize(100, 30)
-	wide := strings.Repeat("x", 90)
-	s.SetView(wide + "\n" + wide + "\nprompt")
-	s.Flush()
-	width = 60 // resized; SetSize has not come yet
-	out.Reset()
-	s.SetView(wide + "\n" + wide + "\nprompt 1")
-	s.Flush()
-	el := ansi.EraseEntireLine
-	if got := out.String(); !strings.HasPrefix(got, "\r"+ansi.CursorUp(4)+strings.Repeat(el+ansi.CUD1, 4)+el) {
-		t.Fatalf("erased %q, want the 5 rows the terminal shows", got)
-	}
-	if got := ansi.Strip(out.String()); strings.Contains(got, strings.Repeat("x", 60)) {
-		t.Fatalf("drew wider than the terminal: %q", got)
 	}
 }
 
@@ -196,7 +310,7 @@ func TestPainterAfterHandoverErasesNothingOfTheProgram(t *testing.T) {
 	s.SetSize(60, 20)
 	s.SetView(wide + "\nprompt")
 	s.Flush()
-	if got := out.String(); regexp.MustCompile(`\x1b\[\d*A`).MatchString(got) {
-		t.Fatalf("climbed over the program's output: %q", got)
+	if got := out.String(); !strings.HasPrefix(got, eraseBelow+ansi.ResetModeAutoWrap) {
+		t.Fatalf("climbed over the program's output, or kept rows for it: %q", got)
 	}
 }
