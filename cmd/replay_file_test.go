@@ -41,3 +41,17 @@ func TestReplayFile(t *testing.T) {
 		}
 	}
 }
+
+// TestReplaySaysOneMoreUnreadableLine: two unreadable lines before the
+// first record are reported as the first and "1 more unreadable line".
+func TestReplaySaysOneMoreUnreadableLine(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "todos.jsonl")
+	rec := `{"version":1,"time":"2026-01-01T00:00:00Z","tool_use_id":"toolu_1","todos":[{"content":"a","status":"pending","activeForm":"a"}]}` + "\n"
+	if err := os.WriteFile(file, []byte("not json\nnot json either\n"+rec), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "", nil, "replay", "--summary", file)
+	if r.code != 0 || !strings.Contains(r.stderr, ": 1 more unreadable line before the first record\n") {
+		t.Fatalf("replay --summary: %+v", r)
+	}
+}

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
@@ -82,20 +82,39 @@ func sessionsRun(o *sessionsOptions) error {
 	return nil
 }
 
+// Columns of the sessions table that give way when it does not fit.
+const (
+	minDoingWidth = 10 // IN PROGRESS is never cut narrower while a column can go
+	maxDoingWidth = 40 // nor shown wider
+)
+
+// tableColumn is one column of the sessions table.
+type tableColumn struct {
+	head  string
+	cells []string
+}
+
 // writeSessionTable prints list as a table width columns wide: the column
 // of what is in progress gets the room the others leave (at most 40
-// columns), and TURNS shows only when a session has agent turns.
+// columns), and TURNS shows only when a session has agent turns. When the
+// columns do not fit, they give way in turn: FILES loses its size, then
+// TURNS, MODE, FILES, CHANGED and LIVE go, until IN PROGRESS has 10
+// columns (or the row fits). Widths are display widths (CJK and emoji take two).
 func writeSessionTable(w io.Writer, list []session.Info, now time.Time, safe bool, width int) {
 	turns := false
 	for i := range list {
 		turns = turns || list[i].AgentTurns > 0
 	}
-	head := []string{"ID", "CHANGED", "MODE", "DONE", "FILES", "LIVE"}
+	cols := map[string]*tableColumn{}
+	order := []string{"ID", "CHANGED", "MODE", "DONE", "IN PROGRESS", "FILES", "LIVE"}
 	if turns {
-		head = append(head, "TURNS")
+		order = append(order, "TURNS")
 	}
-	rows := [][]string{head}
-	doings := []string{"IN PROGRESS"}
+	for _, h := range order {
+		cols[h] = &tableColumn{head: h}
+	}
+	add := func(h, cell string) { cols[h].cells = append(cols[h].cells, cell) }
+	var filesShort []string // FILES without sizes
 	for i := range list {
 		s := &list[i]
 		mode := render.Sanitize(s.Mode)
@@ -110,38 +129,77 @@ func writeSessionTable(w io.Writer, list []session.Info, now time.Time, safe boo
 		if doing == "" {
 			doing = "-"
 		}
-		files := "-"
+		files, short := "-", "-"
 		if s.Files > 0 {
-			files = fmt.Sprintf("%d (%s)", s.Files, humanBytes(s.FilesBytes))
+			files, short = fmt.Sprintf("%d (%s)", s.Files, humanBytes(s.FilesBytes)), strconv.Itoa(s.Files)
 		}
+		filesShort = append(filesShort, short)
 		live := "-"
 		if s.Live {
 			live = "pid " + strconv.Itoa(s.PID)
 		}
-		row := []string{s.ID, ago(now.Sub(s.LastChange)), mode, fmt.Sprintf("%d/%d", s.Done, s.Total), files, live}
+		add("ID", render.Sanitize(s.ID))
+		add("CHANGED", ago(now.Sub(s.LastChange)))
+		add("MODE", mode)
+		add("DONE", fmt.Sprintf("%d/%d", s.Done, s.Total))
+		add("IN PROGRESS", doing)
+		add("FILES", files)
+		add("LIVE", live)
 		if turns {
-			row = append(row, strconv.Itoa(s.AgentTurns))
+			add("TURNS", strconv.Itoa(s.AgentTurns))
 		}
-		rows = append(rows, row)
-		doings = append(doings, doing)
 	}
 	// The room the other columns leave, each with its gap of two.
-	used := 0
-	for c := range head {
-		cw := 0
-		for _, r := range rows {
-			cw = max(cw, ansi.StringWidth(r[c]))
+	room := func() int {
+		used := 0
+		for _, h := range order {
+			if h != "IN PROGRESS" {
+				used += columnWidth(cols[h]) + 2
+			}
 		}
-		used += cw + 2
+		return width - used
 	}
-	room := min(max(width-used, len("IN PROGRESS")), 40)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for i, r := range rows {
-		doing := ansi.Truncate(doings[i], room, "…")
-		cells := append(append(append([]string{}, r[:4]...), doing), r[4:]...)
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	for _, give := range []string{"FILES size", "TURNS", "MODE", "FILES", "CHANGED", "LIVE"} {
+		if room() >= minDoingWidth {
+			break
+		}
+		if give == "FILES size" {
+			cols["FILES"].cells = filesShort
+			continue
+		}
+		order = slices.DeleteFunc(order, func(h string) bool { return h == give })
 	}
-	_ = tw.Flush() // standard output: nothing to do on failure
+	doing := cols["IN PROGRESS"]
+	doingW := min(max(room(), 4), maxDoingWidth) // "IN …" when nothing else can go
+	doing.head = ansi.Truncate(doing.head, doingW, "…")
+	for i, c := range doing.cells {
+		doing.cells[i] = ansi.Truncate(c, doingW, "…")
+	}
+	var b strings.Builder
+	for row := -1; row < len(list); row++ {
+		b.Reset()
+		for i, h := range order {
+			c := cols[h]
+			cell := c.head
+			if row >= 0 {
+				cell = c.cells[row]
+			}
+			b.WriteString(cell)
+			if i < len(order)-1 {
+				b.WriteString(strings.Repeat(" ", columnWidth(c)-ansi.StringWidth(cell)+2))
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
+
+// columnWidth is the display width of c's widest cell or heading.
+func columnWidth(c *tableColumn) int {
+	n := ansi.StringWidth(c.head)
+	for _, cell := range c.cells {
+		n = max(n, ansi.StringWidth(cell))
+	}
+	return n
 }
 
 // escapeC1 writes the C1 controls (U+0080–U+009F) of encoded JSON as

@@ -84,7 +84,7 @@ func TestHelpFitsTheTerminal(t *testing.T) {
 
 // TestSessionsFitsTheTerminal: `sessions` with long items in progress
 // keeps its rows to 80 columns when piped and to the window's width in
-// tmux (issue 16.17).
+// tmux, 60 columns too, where columns give way (issue 16.17).
 func TestSessionsFitsTheTerminal(t *testing.T) {
 	dir := t.TempDir()
 	off := filepath.Join(dir, "off")
@@ -103,7 +103,7 @@ func TestSessionsFitsTheTerminal(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	checkWidth(t, "piped", string(out), 80)
-	for _, cols := range []int{100, 80} {
+	for _, cols := range []int{100, 80, 60} {
 		// The pane waits on cat after the table, so it stays to be read.
 		tt := &tmuxTerm{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
 		tt.run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", "24",

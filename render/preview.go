@@ -47,11 +47,24 @@ func PreviewAround(o *tools.Offloaded, last []string) (head []string, more int, 
 // lines", the tail, one line each (not neutralised).
 func PreviewText(head []string, more int, tail []string) []string {
 	lines := append([]string(nil), head...)
-	switch {
-	case more == 1:
-		lines = append(lines, "… 1 more line")
-	case more > 1:
-		lines = append(lines, fmt.Sprintf("… %d more lines", more))
+	if more > 0 {
+		lines = append(lines, MoreLines(more))
 	}
 	return append(lines, tail...)
+}
+
+// MoreLines is "… 1 more line" or "… N more lines".
+func MoreLines(n int) string {
+	if n == 1 {
+		return "… 1 more line"
+	}
+	return fmt.Sprintf("… %d more lines", n)
+}
+
+// Lines is "1 line" or "N lines".
+func Lines(n int) string {
+	if n == 1 {
+		return "1 line"
+	}
+	return fmt.Sprintf("%d lines", n)
 }

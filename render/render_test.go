@@ -277,6 +277,30 @@ func TestTaskBoxWidth(t *testing.T) {
 	}
 }
 
+// TestPlainShowsActiveFormOnlyWhenItDiffers: TodoRead's plain form shows an
+// item in progress as "[>] content <- activeForm" only when the activeForm
+// says something else, and a task plan reads as the list does, its id once.
+func TestPlainShowsActiveFormOnlyWhenItDiffers(t *testing.T) {
+	for _, tc := range []struct {
+		name, got, want string
+	}{
+		{"todo, same", Plain(todo.Snapshot{Items: []todo.Item{{Content: "Docs", ActiveForm: "Docs", Status: "in_progress"}}}),
+			"[>] Docs\n\n(0/1 completed)"},
+		{"todo, differs", Plain(todo.Snapshot{Items: []todo.Item{{Content: "Docs", ActiveForm: "Writing docs", Status: "in_progress"}}}),
+			"[>] Docs <- Writing docs\n\n(0/1 completed)"},
+		{"tasks", PlainTasks(task.State{Tasks: []task.Task{
+			{ID: "1", Subject: "Read", Status: task.StatusCompleted, Blocks: []string{"2"}},
+			{ID: "2", Subject: "Write", ActiveForm: "Writing", Status: task.StatusInProgress, Owner: "bob", BlockedBy: []string{"1"}, Blocks: []string{"4"}},
+			{ID: "3", Subject: "Docs", Status: task.StatusInProgress},
+			{ID: "4", Subject: "Test\x1b[2J", Status: task.StatusPending, BlockedBy: []string{"2"}},
+		}}), "[x] #1 Read\n[>] #2 Write <- Writing @bob\n[>] #3 Docs\n[ ] #4 Test␛[2J ⊘ blocked by #2\n\n(1/4 completed)"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.name, tc.got, tc.want)
+		}
+	}
+}
+
 func TestTaskItems(t *testing.T) {
 	st := task.State{Tasks: []task.Task{
 		{ID: "1", Subject: "Read", Status: task.StatusCompleted, Blocks: []string{"2"}},

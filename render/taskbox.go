@@ -248,7 +248,9 @@ func summary(items []todo.Item, where string) string {
 //
 //	(1/3 completed)
 //
-// or "No todos." for an empty list. Text is neutralised by Sanitize.
+// or "No todos." for an empty list. The item in progress shows its
+// activeForm only when it differs from its content. Text is neutralised by
+// Sanitize.
 func Plain(snap todo.Snapshot) string {
 	if len(snap.Items) == 0 {
 		return "No todos."
@@ -259,7 +261,10 @@ func Plain(snap todo.Snapshot) string {
 		case todo.StatusCompleted:
 			b.WriteString("[x] " + Sanitize(it.Content))
 		case todo.StatusInProgress:
-			b.WriteString("[>] " + Sanitize(it.Content) + " <- " + Sanitize(it.ActiveForm))
+			b.WriteString("[>] " + Sanitize(it.Content))
+			if it.ActiveForm != "" && it.ActiveForm != it.Content {
+				b.WriteString(" <- " + Sanitize(it.ActiveForm))
+			}
 		default:
 			b.WriteString("[ ] " + Sanitize(it.Content))
 		}

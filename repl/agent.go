@@ -204,7 +204,7 @@ func (m Model) resultSummary(ev agent.ToolDone) string {
 	res := ev.Result
 	text := res.Content
 	if res.Offloaded != nil {
-		text = fmt.Sprintf("%s (%d lines)", res.Content, res.Offloaded.Lines)
+		text = fmt.Sprintf("%s (%s)", res.Content, render.Lines(res.Offloaded.Lines))
 	}
 	lines := lastLines(render.SanitizeOutput(strings.TrimRight(text, "\n")), 4)
 	if len(lines) == 0 {

@@ -188,7 +188,7 @@ func (m Model) formatOutput(out router.Output) string {
 			parts = append(parts, m.styles.Dim.Render(m.fit("  "+render.SanitizeOutput(l))))
 		}
 		if more > 0 {
-			parts = append(parts, m.styles.Dim.Render(fmt.Sprintf("  … %d more lines", more)))
+			parts = append(parts, m.styles.Dim.Render("  "+render.MoreLines(more)))
 		}
 	} else if out.Stdout != "" {
 		parts = append(parts, cleanOutput(out.Stdout))

@@ -23,7 +23,7 @@ func TestTaskCommands(t *testing.T) {
 		{`TaskUpdate '{"taskId":"1","status":"in_progress","owner":"bob"}'`, "Updated task #1 status, owner", "", 0},
 		{"TaskList", "#1 [in_progress] Read the spec (owner: bob)\n#2 [pending] Write (blocked by #1)", "", 0},
 		{`TaskGet '{"taskId":"1"}'`, "Task #1: Read the spec\nStatus: in_progress\nOwner: bob\nBlocks: #2\nDescription: (none)", "", 0},
-		{"TodoRead", "[>] #1 Read the spec @bob <- #1 Read the spec @bob\n[ ] #2 Write ⊘ blocked by #1\n\n(0/2 completed)", "", 0},
+		{"TodoRead", "[>] #1 Read the spec @bob\n[ ] #2 Write ⊘ blocked by #1\n\n(0/2 completed)", "", 0},
 		{"TodoRead --json", `{"todos":[]}`, "", 0},
 	}
 	for _, tt := range tests {

@@ -134,7 +134,7 @@ func (b *badLines) flushHeld() {
 	if b.first != nil {
 		fmt.Fprintf(b.errOut, "todo-shell: replay: %s:%v (skipped)\n", render.Sanitize(b.file), render.Sanitize(strings.TrimPrefix(b.first.Error(), "line ")))
 		if b.held > 1 {
-			fmt.Fprintf(b.errOut, "todo-shell: replay: %s: %d more unreadable lines before the first record\n", b.file, b.held-1)
+			fmt.Fprintf(b.errOut, "todo-shell: replay: %s: %d more unreadable %s before the first record\n", render.Sanitize(b.file), b.held-1, plural(b.held-1))
 		}
 		b.first = nil
 	}

@@ -260,3 +260,43 @@ func TestLatestPassesOverEmptySessions(t *testing.T) {
 		t.Fatalf("Latest = %q, %v; want planned", id, err)
 	}
 }
+
+// TestLatestPassesOverAFailedAgentAttempt: a newer agent session whose only
+// turn failed (a request in its transcript, no response, no plan) is
+// passed over by --continue; a conversation (counted or found in the
+// transcript) or a task plan is something to continue.
+func TestLatestPassesOverAFailedAgentAttempt(t *testing.T) {
+	const request = `{"type":"request","time":"2026-11-26T10:00:00Z","messages":[{"role":"user","content":"hi"}]}` + "\n"
+	const response = `{"type":"response","time":"2026-11-26T10:00:01Z","message":{"role":"assistant","content":[]}}` + "\n"
+	for _, tc := range []struct {
+		name  string
+		files map[string]string // the newer session's files
+		want  string
+	}{
+		{"failed attempt", map[string]string{MetaFile: `{"id":"newer","mode":"agent"}`, TranscriptFile: request}, "planned"},
+		{"failed attempt with a long request", map[string]string{MetaFile: `{"id":"newer","mode":"agent"}`,
+			TranscriptFile: `{"type":"request","x":"` + strings.Repeat(`{"type":"response"`, 10000) + `"}` + "\n"}, "planned"},
+		{"a counted conversation", map[string]string{MetaFile: `{"id":"newer","mode":"agent","agent_turns":1}`, TranscriptFile: request + response}, "newer"},
+		{"a conversation not counted", map[string]string{MetaFile: `{"id":"newer","mode":"agent"}`, TranscriptFile: request + response}, "newer"},
+		{"a task plan only", map[string]string{MetaFile: `{"id":"newer","mode":"shell"}`, "tasks.jsonl": `{"version":1}` + "\n"}, "newer"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			newSession(t, dir, "planned")
+			newer := filepath.Join(dir, "newer")
+			if err := os.Mkdir(newer, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			for name, data := range tc.files {
+				if err := os.WriteFile(filepath.Join(newer, name), []byte(data), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			future := time.Now().Add(time.Minute)
+			os.Chtimes(newer, future, future)
+			if id, _, err := Latest(dir); err != nil || id != tc.want {
+				t.Fatalf("Latest = %q, %v; want %s", id, err, tc.want)
+			}
+		})
+	}
+}

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -44,13 +46,16 @@ type Info struct {
 	Warnings []string `json:"warnings,omitempty"`
 	Path     string   `json:"-"`
 
-	journalBytes, transcriptBytes int64
-	lockBad                       bool // the lock failed the gate
+	journalBytes, tasksBytes int64
+	conversation             bool // the transcript holds a response of the model
+	lockBad                  bool // the lock failed the gate
 }
 
 // HasWork reports whether the session holds something to continue: a plan
-// version or a conversation.
-func (i *Info) HasWork() bool { return i.journalBytes > 0 || i.transcriptBytes > 0 }
+// version (todos or tasks) or a conversation, one response of the model at
+// least. An agent session whose only turn failed (an API error) holds a
+// request and no response: nothing to continue.
+func (i *Info) HasWork() bool { return i.journalBytes > 0 || i.tasksBytes > 0 || i.conversation }
 
 // HasPlan reports whether the session has written a plan version.
 func (i *Info) HasPlan() bool { return i.journalBytes > 0 }
@@ -59,7 +64,7 @@ func (i *Info) HasPlan() bool { return i.journalBytes > 0 }
 // offloaded result.
 var known = map[string]bool{TodosFile: true, JournalFile: true, MetaFile: true, LockFile: true, TranscriptFile: true,
 	// The task plan's files (package tools/task).
-	"tasks.json": true, "tasks.jsonl": true, "tasks.lock": true}
+	"tasks.json": true, tasksJournal: true, "tasks.lock": true}
 
 // anyList are limits any saved list meets.
 var anyList = todo.Limits{MaxItems: 1 << 30, MaxContentLength: 1 << 30}
@@ -122,7 +127,7 @@ func Stat(path string) (Info, bool) {
 	}
 	info := Info{ID: filepath.Base(path), Path: path, LastChange: mtime(&st)}
 	names, _ := dir.Readdirnames(-1)
-	lockHeld := false
+	lockHeld, transcript := false, false
 	for _, name := range names {
 		if unix.Fstatat(dfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT == unix.S_IFDIR {
 			continue
@@ -133,7 +138,9 @@ func Stat(path string) (Info, bool) {
 		case JournalFile:
 			info.journalBytes = st.Size
 		case TranscriptFile:
-			info.transcriptBytes = st.Size
+			transcript = st.Size > 0 && st.Mode&unix.S_IFMT == unix.S_IFREG
+		case tasksJournal:
+			info.tasksBytes = st.Size
 		}
 		if known[name] && st.Mode&unix.S_IFMT != unix.S_IFREG {
 			// Say why through the gate, in its words.
@@ -179,10 +186,43 @@ func Stat(path string) (Info, bool) {
 			}
 		}
 	}
+	// agent_turns counts the responses; a transcript without it (written
+	// before it was counted, or session.json lost) is read to find one.
+	info.conversation = transcript && (info.AgentTurns > 0 || hasResponse(dfd, path))
 	if lockHeld {
 		info.Live, info.PID = Live(path)
 	}
 	return info, true
+}
+
+// tasksJournal is the task plan's journal (package tools/task).
+const tasksJournal = "tasks.jsonl"
+
+// hasResponse reports whether the transcript of the session at path (open
+// as dfd) holds a response line; it reads through the gate, up to the
+// first one.
+func hasResponse(dfd int, path string) bool {
+	f, _, err := readgate.OpenAt(dfd, path, TranscriptFile)
+	if err != nil {
+		return false
+	}
+	defer func() { _ = f.Close() }() // only read
+	r := bufio.NewReaderSize(f, 64<<10)
+	start := true // at the start of a line
+	for {
+		line, err := r.ReadSlice('\n')
+		if start && bytes.HasPrefix(line, []byte(`{"type":"response"`)) {
+			return true
+		}
+		switch {
+		case err == nil:
+			start = true
+		case errors.Is(err, bufio.ErrBufferFull):
+			start = false // the rest of a long line
+		default:
+			return false
+		}
+	}
 }
 
 // read reads the file name of the session through the gate; nil when it is
@@ -208,7 +248,7 @@ func skipped(path, name string, err error) string {
 func mtime(st *unix.Stat_t) time.Time { return time.Unix(st.Mtim.Unix()) }
 
 // Latest returns the id of the most recently changed session under dir
-// that has something to continue (a plan version or a conversation), or ""
+// that has something to continue (see Info.HasWork), or ""
 // when there is none. A session whose files fail the reading gate is passed
 // over; passed lists the warnings of those newer than the one returned.
 func Latest(dir string) (id string, passed []string, err error) {

@@ -229,7 +229,7 @@ func (t readTool) Call(_ context.Context, raw json.RawMessage) (tools.Result, er
 		return tools.ErrorResult(fmt.Sprintf("Cannot read %s: %v", in.FilePath, err)), nil
 	}
 	if shown == 0 {
-		return tools.TextResult(fmt.Sprintf("(%s has %d lines; offset %d is past the end)", in.FilePath, total, offset)), nil
+		return tools.TextResult(fmt.Sprintf("(%s has %d %s; offset %d is past the end)", in.FilePath, total, plural(total, "line", "lines"), offset)), nil
 	}
 	if offset+shown-1 < total {
 		text += fmt.Sprintf("(lines %d-%d of %d; use offset and limit to read more)\n", offset, offset+shown-1, total)
@@ -328,7 +328,7 @@ func (t writeTool) Call(_ context.Context, raw json.RawMessage) (tools.Result, e
 	if exists {
 		verb = "Overwrote"
 	}
-	return tools.TextResult(fmt.Sprintf("%s %s (%d bytes, %d lines)", verb, in.FilePath, len(*in.Content), lineCount(*in.Content))), nil
+	return tools.TextResult(fmt.Sprintf("%s %s (%d %s, %d %s)", verb, in.FilePath, len(*in.Content), plural(len(*in.Content), "byte", "bytes"), lineCount(*in.Content), plural(lineCount(*in.Content), "line", "lines"))), nil
 }
 
 // editInput is Edit's input.

@@ -41,6 +41,7 @@ func TestRead(t *testing.T) {
 		fmt.Fprintf(&long, "line %d\n", i)
 	}
 	small := write("small.txt", "alpha\nbeta\r\ngamma")
+	one := write("one.txt", "only\n")
 	empty := write("empty.txt", "")
 	bin := write("bin.dat", "PK\x03\x04\x00\x00data")
 	many := write("many.txt", long.String())
@@ -60,6 +61,7 @@ func TestRead(t *testing.T) {
 		{"offset and limit", map[string]any{"file_path": small, "offset": 2, "limit": 1}, false, []string{"     2\tbeta\n", "(lines 2-2 of 3"}, []string{"alpha"}},
 		{"2000 lines by default", map[string]any{"file_path": many}, false, []string{"  2000\tline 2000\n", "(lines 1-2000 of 2500"}, []string{"line 2001"}},
 		{"past the end", map[string]any{"file_path": small, "offset": 9}, false, []string{"offset 9 is past the end"}, nil},
+		{"past the end of one line", map[string]any{"file_path": one, "offset": 5}, false, []string{"has 1 line; offset 5"}, nil},
 		{"long line cut", map[string]any{"file_path": wide}, false, []string{"[line cut at 2000 characters]", "     2\tshort"}, []string{strings.Repeat("x", 2001)}},
 		{"empty", map[string]any{"file_path": empty}, false, []string{"exists and is empty"}, nil},
 		{"binary", map[string]any{"file_path": bin}, false, []string{"binary file of 10 bytes"}, nil},
@@ -87,6 +89,17 @@ func TestRead(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestWriteSaysOneLine: Write's result counts in words: "1 line", "1 byte".
+func TestWriteSaysOneLine(t *testing.T) {
+	reg := newReg(t)
+	for content, want := range map[string]string{"x": "(1 byte, 1 line)", "ab\n": "(3 bytes, 1 line)", "a\nb\n": "(4 bytes, 2 lines)"} {
+		p := filepath.Join(t.TempDir(), "f.txt")
+		if res := call(t, reg, WriteName, map[string]any{"file_path": p, "content": content}); !strings.HasSuffix(res.Content, want) {
+			t.Errorf("Write %q: %q, want it to end %q", content, res.Content, want)
+		}
 	}
 }
 

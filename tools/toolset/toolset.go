@@ -55,7 +55,7 @@ func New(o Options) (*Set, error) {
 		if len(st.Tasks) == 0 {
 			return text
 		}
-		tasks := render.Plain(todo.Snapshot{Items: render.TaskItems(st)})
+		tasks := render.PlainTasks(st)
 		if len(snap.Items) == 0 {
 			return tasks
 		}
