@@ -74,9 +74,9 @@ type Config struct {
 	// ContextWindow is the model's context window in tokens; 0 means
 	// DefaultContextWindow.
 	ContextWindow int64
-	// CompactAt is the share of the window past which the next prompt
-	// first compacts the conversation; 0 means DefaultCompactAt, 1 or more
-	// never.
+	// CompactAt is the share of the window past which the conversation
+	// is compacted, before the next prompt or the next round of a tool
+	// loop; 0 means DefaultCompactAt, 1 or more never.
 	CompactAt float64
 	// Plan returns the current plan as TodoRead gives it; a compaction
 	// keeps it verbatim.
@@ -103,6 +103,7 @@ type Agent struct {
 	prompted   bool
 	usage      Usage // the session's token use (this process's requests)
 	lastInput  int64 // input tokens of the last request (the context used)
+	added      int64 // tokens added to the conversation since (estimated)
 	logErr     error // the first failure to write the transcript
 }
 
@@ -200,10 +201,9 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 	if emit == nil {
 		emit = func(Event) {}
 	}
-	if a.needsCompaction() {
-		if err := a.Compact(ctx, emit); err != nil {
-			return Result{}, fmt.Errorf("compaction failed: %w", err)
-		}
+	var res Result
+	if err := a.compactIfFull(ctx, emit, &res); err != nil {
+		return res, err
 	}
 	content := []anthropic.ContentBlockParamUnion{textBlock(prompt)}
 	if !a.prompted {
@@ -212,7 +212,6 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 	}
 	a.messages = append(a.messages, userMessage(content))
 
-	var res Result
 	for {
 		if res.NumTurns == a.cfg.MaxTurns {
 			return res, fmt.Errorf("%w (%d turns; raise --max-turns)", ErrMaxTurns, a.cfg.MaxTurns)
@@ -227,7 +226,7 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 			return res, describe(ctx, err)
 		}
 		u := usageOf(msg.Usage)
-		a.lastInput = u.AllInput()
+		a.lastInput, a.added = u.AllInput(), u.OutputTokens
 		res.Usage = res.Usage.Add(u)
 		a.usage = a.usage.Add(u)
 		price, _ := PriceOf(a.cfg.Model)
@@ -253,11 +252,51 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 			results = append([]anthropic.ContentBlockParamUnion{textBlock(NagReminder)}, results...)
 		}
 		a.messages = append(a.messages, userMessage(results))
+		a.added += textTokens(results)
 		if ctx.Err() != nil {
 			a.logRequests() // record the results that close the turn
 			return res, describe(ctx, ctx.Err())
 		}
+		// A long tool loop compacts as it goes, not only between prompts.
+		if err := a.compactIfFull(ctx, emit, &res); err != nil {
+			return res, err
+		}
 	}
+}
+
+// compactIfFull compacts the conversation when it fills more of the
+// window than the threshold, adding what the summary cost to res.
+func (a *Agent) compactIfFull(ctx context.Context, emit func(Event), res *Result) error {
+	if !a.needsCompaction() {
+		return nil
+	}
+	u, err := a.compact(ctx, emit)
+	res.Usage = res.Usage.Add(u)
+	price, _ := PriceOf(a.cfg.Model)
+	res.CostUSD += u.Cost(price)
+	if err != nil {
+		return fmt.Errorf("compaction failed: %w", err)
+	}
+	return nil
+}
+
+// textTokens estimates the tokens of the text in blocks (text blocks and
+// tool results' text), at 4 bytes a token.
+func textTokens(blocks []anthropic.ContentBlockParamUnion) int64 {
+	n := 0
+	for _, b := range blocks {
+		switch {
+		case b.OfText != nil:
+			n += len(b.OfText.Text)
+		case b.OfToolResult != nil:
+			for _, c := range b.OfToolResult.Content {
+				if c.OfText != nil {
+					n += len(c.OfText.Text)
+				}
+			}
+		}
+	}
+	return int64(n / 4)
 }
 
 // errIdle cancels a request whose response went quiet.
