@@ -85,7 +85,7 @@ Needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL and ANTHROPIC_MODEL are honoured.`,
 	f.Int64Var(&opts.MaxTokens, "max-tokens", 8192, "most tokens in one response")
 	f.StringVar(&opts.System, "system", "", "text appended to the system prompt")
 	f.DurationVar(&opts.IdleTimeout, "stream-idle-timeout", agent.DefaultStreamIdleTimeout, "give up on a response when nothing arrives for this long")
-	f.Float64Var(&opts.CompactAt, "compact-at", agent.DefaultCompactAt, "compact the conversation before a prompt once the context window is this full (0.1-0.99; 1 never)")
+	f.Float64Var(&opts.CompactAt, "compact-at", agent.DefaultCompactAt, "compact the conversation once the context window is this full, before a prompt or between tool rounds (0.1-0.99; 1 never)")
 	f.Float64Var(&opts.MaxBudgetUSD, "max-budget-usd", 0, "stop before the next request once the session has cost this many US dollars (0: no limit)")
 	f.StringSliceVar(&opts.Permissions.Allowed, "allowedTools", nil, `rules that allow calls without asking: "Bash(git status)", "Bash(npm run test:*)", "Edit(src/**)"`)
 	f.StringSliceVar(&opts.Permissions.Disallowed, "disallowedTools", nil, `rules that refuse calls (they win over allow rules): "Bash(rm:*)", "Read(~/.ssh/**)"`)

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/todo-shell/todo-shell/internal/agent"
 	"github.com/todo-shell/todo-shell/render"
@@ -102,7 +104,13 @@ func (m Model) permissionKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return m, m.answer(a)
 }
 
-// permissionLines is the question in the live area.
+// maxQuestionRows bounds the rows the call takes in a question: a long
+// command shows its start, and the answers stay on screen.
+const maxQuestionRows = 4
+
+// permissionLines is the question in the live area, wrapped to the
+// terminal's width less its one-column margin (continuation rows indented
+// two columns).
 func (m Model) permissionLines() []string {
 	r := m.running
 	if r == nil || r.asking == nil {
@@ -117,11 +125,98 @@ func (m Model) permissionLines() []string {
 	if !q.Rule.HasSpec {
 		rule = render.Sanitize(q.Rule.Tool)
 	}
-	lines := []string{m.styles.Warning.Render(m.fit(fmt.Sprintf("Allow %s?", what)))}
-	if r.asking.reasoning {
-		return append(lines, m.styles.Dim.Render(m.fit("  Tell Claude why (Enter sends; Ctrl+C interrupts the turn)")))
+	w := m.width - 1
+	var lines []string
+	for _, l := range wrapRows(fmt.Sprintf("Allow %s?", what), w, maxQuestionRows) {
+		lines = append(lines, m.styles.Warning.Render(l))
 	}
-	return append(lines, m.fit(fmt.Sprintf("  y yes · a always (this session, %s) · n no, and tell Claude why", rule)))
+	if r.asking.reasoning {
+		for _, l := range wrapRows("  Tell Claude why (Enter sends; Ctrl+C interrupts the turn)", w, 0) {
+			lines = append(lines, m.styles.Dim.Render(l))
+		}
+		return lines
+	}
+	return append(lines, wrapParts([]string{"y yes", fmt.Sprintf("a always (this session, %s)", rule), "n no, and tell Claude why"}, " · ", w)...)
+}
+
+// questionIndent starts the continuation rows of a question.
+const questionIndent = "  "
+
+// wrapRows wraps s to width cells at spaces (cutting a word wider than a
+// row), the rows after the first indented by questionIndent; more than
+// maxRows rows (0: no limit) end with "…". s is plain text (neutralised,
+// no escape sequences). A width under 10 (unknown, or a terminal too
+// narrow to wrap in) leaves s on one row.
+func wrapRows(s string, width, maxRows int) []string {
+	if width < 10 {
+		return []string{s}
+	}
+	body := strings.TrimLeft(s, " ")
+	var rows []string
+	row := s[:len(s)-len(body)] // the first row keeps s's own indentation
+	empty := true               // row holds no word yet
+	for _, word := range strings.Split(body, " ") {
+		for {
+			sep := " "
+			if empty {
+				sep = ""
+			}
+			if ansi.StringWidth(row)+len(sep)+ansi.StringWidth(word) <= width {
+				row, empty = row+sep+word, false
+				break
+			}
+			if !empty { // the word goes to the next row
+				rows, row, empty = append(rows, row), questionIndent, true
+				continue
+			}
+			// Wider than a whole row: cut it.
+			piece := ansi.Truncate(word, width-ansi.StringWidth(row), "")
+			if piece == "" {
+				_, n := utf8.DecodeRuneInString(word)
+				piece = word[:n]
+			}
+			rows, row = append(rows, row+piece), questionIndent
+			if word = word[len(piece):]; word == "" {
+				break
+			}
+		}
+	}
+	if !empty || len(rows) == 0 {
+		rows = append(rows, row)
+	}
+	if maxRows > 0 && len(rows) > maxRows {
+		rows = rows[:maxRows]
+		rows[maxRows-1] = ansi.Truncate(rows[maxRows-1], width-1, "") + "…"
+	}
+	return rows
+}
+
+// wrapParts lays out parts joined by sep, indented by questionIndent, in
+// rows of width cells: a row breaks between parts, and a part wider than a
+// row wraps on its own.
+func wrapParts(parts []string, sep string, width int) []string {
+	if width < 10 {
+		return []string{questionIndent + strings.Join(parts, sep)}
+	}
+	var rows []string
+	row := ""
+	for _, p := range parts {
+		switch {
+		case row == "":
+			row = questionIndent + p
+		case ansi.StringWidth(row+sep+p) <= width:
+			row += sep + p
+		default:
+			rows = append(rows, row)
+			row = questionIndent + p
+		}
+		if ansi.StringWidth(row) > width {
+			wrapped := wrapRows(row, width, 0)
+			rows = append(rows, wrapped[:len(wrapped)-1]...)
+			row = wrapped[len(wrapped)-1]
+		}
+	}
+	return append(rows, row)
 }
 
 // costText is /cost: the session's use and cost so far.

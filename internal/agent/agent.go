@@ -74,9 +74,9 @@ type Config struct {
 	// ContextWindow is the model's context window in tokens; 0 means
 	// DefaultContextWindow.
 	ContextWindow int64
-	// CompactAt is the share of the window past which the next prompt
-	// first compacts the conversation; 0 means DefaultCompactAt, 1 or more
-	// never.
+	// CompactAt is the share of the window past which the conversation
+	// is compacted, before the next prompt or the next round of a tool
+	// loop; 0 means DefaultCompactAt, 1 or more never.
 	CompactAt float64
 	// Plan returns the current plan as TodoRead gives it; a compaction
 	// keeps it verbatim.
@@ -103,6 +103,7 @@ type Agent struct {
 	prompted   bool
 	usage      Usage // the session's token use (this process's requests)
 	lastInput  int64 // input tokens of the last request (the context used)
+	added      int64 // tokens added to the conversation since (estimated)
 	logErr     error // the first failure to write the transcript
 }
 
@@ -200,10 +201,9 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 	if emit == nil {
 		emit = func(Event) {}
 	}
-	if a.needsCompaction() {
-		if err := a.Compact(ctx, emit); err != nil {
-			return Result{}, fmt.Errorf("compaction failed: %w", err)
-		}
+	var res Result
+	if err := a.compactIfFull(ctx, emit, &res); err != nil {
+		return res, err
 	}
 	content := []anthropic.ContentBlockParamUnion{textBlock(prompt)}
 	if !a.prompted {
@@ -212,7 +212,6 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 	}
 	a.messages = append(a.messages, userMessage(content))
 
-	var res Result
 	for {
 		if res.NumTurns == a.cfg.MaxTurns {
 			return res, fmt.Errorf("%w (%d turns; raise --max-turns)", ErrMaxTurns, a.cfg.MaxTurns)
@@ -227,7 +226,7 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 			return res, describe(ctx, err)
 		}
 		u := usageOf(msg.Usage)
-		a.lastInput = u.AllInput()
+		a.lastInput, a.added = u.AllInput(), u.OutputTokens
 		res.Usage = res.Usage.Add(u)
 		a.usage = a.usage.Add(u)
 		price, _ := PriceOf(a.cfg.Model)
@@ -253,24 +252,60 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 			results = append([]anthropic.ContentBlockParamUnion{textBlock(NagReminder)}, results...)
 		}
 		a.messages = append(a.messages, userMessage(results))
+		a.added += textTokens(results)
 		if ctx.Err() != nil {
 			a.logRequests() // record the results that close the turn
 			return res, describe(ctx, ctx.Err())
 		}
+		// A long tool loop compacts as it goes, not only between prompts.
+		if err := a.compactIfFull(ctx, emit, &res); err != nil {
+			return res, err
+		}
 	}
+}
+
+// compactIfFull compacts the conversation when it fills more of the
+// window than the threshold, adding what the summary cost to res.
+func (a *Agent) compactIfFull(ctx context.Context, emit func(Event), res *Result) error {
+	if !a.needsCompaction() {
+		return nil
+	}
+	u, err := a.compact(ctx, emit)
+	res.Usage = res.Usage.Add(u)
+	price, _ := PriceOf(a.cfg.Model)
+	res.CostUSD += u.Cost(price)
+	if err != nil {
+		return fmt.Errorf("compaction failed: %w", err)
+	}
+	return nil
+}
+
+// textTokens estimates the tokens of the text in blocks (text blocks and
+// tool results' text), at 4 bytes a token.
+func textTokens(blocks []anthropic.ContentBlockParamUnion) int64 {
+	n := 0
+	for _, b := range blocks {
+		switch {
+		case b.OfText != nil:
+			n += len(b.OfText.Text)
+		case b.OfToolResult != nil:
+			for _, c := range b.OfToolResult.Content {
+				if c.OfText != nil {
+					n += len(c.OfText.Text)
+				}
+			}
+		}
+	}
+	return int64(n / 4)
 }
 
 // errIdle cancels a request whose response went quiet.
 var errIdle = errors.New("stream idle")
 
-// stream makes one request and accumulates its streamed response. Nothing
-// arriving for StreamIdleTimeout abandons it; a response that stops before
-// message_stop is a failure of its own ("ended early"), not a network one.
-//
-// Text is accumulated here, one builder per block, not by
-// anthropic.Message.Accumulate: that appends each delta to a string, which
-// copies the whole text so far for every delta (4 MB in 100-byte deltas is
-// 40,000 copies of up to 4 MB), and re-encodes it at each stop.
+// stream makes one request and reads its streamed response (see
+// response for how the events become the message). Nothing arriving for
+// StreamIdleTimeout abandons it; a response that stops before message_stop
+// is a failure of its own ("ended early"), not a network one.
 func (a *Agent) stream(ctx context.Context, emit func(Event)) (anthropic.Message, error) {
 	a.logRequests()
 	reqCtx, cancel := context.WithCancelCause(ctx)
@@ -281,72 +316,105 @@ func (a *Agent) stream(ctx context.Context, emit func(Event)) (anthropic.Message
 	stream := a.cfg.Client.Messages.NewStreaming(reqCtx, a.params(),
 		option.WithMiddleware(noLongRetries(min(MaxRetryWait, idle/2))))
 	defer func() { _ = stream.Close() }() // read in full or abandoned: nothing to do if closing fails
-	var msg anthropic.Message
-	var texts []*strings.Builder // by block index
+	r := response{emit: emit}
 	started := false
 	for stream.Next() {
 		timer.Reset(idle)
 		started = true
-		ev := stream.Current()
-		if ev.Type == "content_block_delta" {
-			if ev.Delta.Type == "text_delta" {
-				i := int(ev.Index)
-				if i < 0 || i >= len(msg.Content) {
-					return msg, fmt.Errorf("read response: text for block %d of %d", i, len(msg.Content))
-				}
-				for len(texts) <= i {
-					texts = append(texts, nil)
-				}
-				if texts[i] == nil {
-					texts[i] = new(strings.Builder)
-					texts[i].WriteString(msg.Content[i].Text)
-				}
-				if d := ev.Delta.Text; d != "" {
-					texts[i].WriteString(d)
-					emit(TextDelta{Text: d})
-				}
-				continue
-			}
-		}
-		if err := msg.Accumulate(ev); err != nil {
-			return msg, fmt.Errorf("read response: %w", err)
-		}
-		if ev.Type == "content_block_stop" {
-			if i := int(ev.Index); i < len(texts) && texts[i] != nil && texts[i].Len() > 0 {
-				emit(TextDone{Text: texts[i].String()})
-			}
+		if err := r.add(stream.Current()); err != nil {
+			return r.msg, err
 		}
 	}
-	// The text goes into the message only now: while the stream runs the
-	// SDK re-encodes a block's JSON from its text at every block and message
-	// stop, copies of copies that a long answer cannot afford. The message's
-	// own JSON (RawJSON) therefore lacks the text; nothing here reads it.
-	for i, b := range texts {
-		if b != nil && i < len(msg.Content) {
-			msg.Content[i].Text = b.String()
-		}
-	}
-	err := stream.Err()
+	msg := r.message()
+	return msg, streamErr(ctx, reqCtx, stream.Err(), started, idle, msg)
+}
+
+// streamErr is how a stream that stopped sending ended: nil when the
+// message is complete, else the failure to report. reqCtx is the request's
+// context, cancelled with errIdle when it went quiet for idle.
+func streamErr(ctx, reqCtx context.Context, err error, started bool, idle time.Duration, msg anthropic.Message) error {
 	if cause := context.Cause(reqCtx); errors.Is(cause, errIdle) && ctx.Err() == nil {
 		what := "the response stopped"
 		if !started {
 			what = "no response started"
 		}
-		return msg, &Failure{Kind: "timeout", Msg: fmt.Sprintf("Timed out: %s; nothing arrived from the Anthropic API for %s (--stream-idle-timeout)", what, idle), Err: errIdle}
+		return &Failure{Kind: "timeout", Msg: fmt.Sprintf("Timed out: %s; nothing arrived from the Anthropic API for %s (--stream-idle-timeout)", what, idle), Err: errIdle}
 	}
 	if err != nil {
 		if f, ok := tooLarge(err); ok {
-			return msg, f
+			return f
 		}
 		if started && ctx.Err() == nil {
-			return msg, endedEarly(err)
+			return endedEarly(err)
 		}
-		return msg, err
+		return err
 	}
 	if msg.StopReason == "" {
-		return msg, endedEarly(nil)
+		return endedEarly(nil)
 	}
-	return msg, nil
+	return nil
+}
+
+// response accumulates a streamed response, reporting its text as it
+// comes.
+//
+// Text is accumulated here, one builder per block, not by
+// anthropic.Message.Accumulate: that appends each delta to a string, which
+// copies the whole text so far for every delta (4 MB in 100-byte deltas is
+// 40,000 copies of up to 4 MB), and re-encodes it at each stop.
+type response struct {
+	msg   anthropic.Message
+	texts []*strings.Builder // by block index
+	emit  func(Event)
+}
+
+// add takes one event of the stream.
+func (r *response) add(ev anthropic.MessageStreamEventUnion) error {
+	if ev.Type == "content_block_delta" && ev.Delta.Type == "text_delta" {
+		return r.addText(int(ev.Index), ev.Delta.Text)
+	}
+	if err := r.msg.Accumulate(ev); err != nil {
+		return fmt.Errorf("read response: %w", err)
+	}
+	if ev.Type == "content_block_stop" {
+		if i := int(ev.Index); i < len(r.texts) && r.texts[i] != nil && r.texts[i].Len() > 0 {
+			r.emit(TextDone{Text: r.texts[i].String()})
+		}
+	}
+	return nil
+}
+
+// addText appends a text delta to block i.
+func (r *response) addText(i int, d string) error {
+	if i < 0 || i >= len(r.msg.Content) {
+		return fmt.Errorf("read response: text for block %d of %d", i, len(r.msg.Content))
+	}
+	for len(r.texts) <= i {
+		r.texts = append(r.texts, nil)
+	}
+	if r.texts[i] == nil {
+		r.texts[i] = new(strings.Builder)
+		r.texts[i].WriteString(r.msg.Content[i].Text)
+	}
+	if d != "" {
+		r.texts[i].WriteString(d)
+		r.emit(TextDelta{Text: d})
+	}
+	return nil
+}
+
+// message is the message read so far, its text included. The text goes
+// into the message only now: while the stream runs the SDK re-encodes a
+// block's JSON from its text at every block and message stop, copies of
+// copies that a long answer cannot afford. The message's own JSON
+// (RawJSON) therefore lacks the text; nothing here reads it.
+func (r *response) message() anthropic.Message {
+	for i, b := range r.texts {
+		if b != nil && i < len(r.msg.Content) {
+			r.msg.Content[i].Text = b.String()
+		}
+	}
+	return r.msg
 }
 
 // endedEarly is a response that began and then stopped before message_stop:

@@ -23,6 +23,7 @@ type cacheLedger struct {
 	min      int64 // minimum cacheable prefix, in tokens (1024 for Sonnet)
 	cached   map[[32]byte]bool
 	total    Usage // everything billed
+	peak     int64 // the largest request, in tokens
 	requests int
 }
 
@@ -79,6 +80,7 @@ func (c *cacheLedger) account(body map[string]any) map[string]any {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.requests++
+	c.peak = max(c.peak, n)
 	var read, write int64
 	hit := -1
 	for i := len(points) - 1; i >= 0; i-- {

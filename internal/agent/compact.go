@@ -15,8 +15,8 @@ import (
 // Claude models' standard 200k tokens).
 const DefaultContextWindow = 200_000
 
-// DefaultCompactAt is the share of the window past which a new prompt first
-// compacts the conversation.
+// DefaultCompactAt is the share of the window past which the conversation
+// is compacted, before a prompt or between two tool rounds.
 const DefaultCompactAt = 0.8
 
 // summaryRequest asks the model for the summary a compaction keeps, in
@@ -34,87 +34,146 @@ func (Compacted) isEvent() {}
 // ContextUsed is the share of the context window the last request filled
 // (0 before any request).
 func (a *Agent) ContextUsed() float64 {
-	w := a.cfg.ContextWindow
-	if w <= 0 {
-		w = DefaultContextWindow
-	}
-	return float64(a.lastInput) / float64(w)
+	return float64(a.lastInput) / float64(a.window())
 }
 
-// needsCompaction reports whether the last request filled more of the
-// window than the threshold.
+// needsCompaction reports whether the conversation fills more of the window
+// than the threshold: the last request, plus what was added since (its
+// answer and any tool results, at 4 bytes a token).
 func (a *Agent) needsCompaction() bool {
 	at := a.cfg.CompactAt
 	if at <= 0 {
 		at = DefaultCompactAt
 	}
-	return at < 1 && a.ContextUsed() > at
+	return at < 1 && float64(a.lastInput+a.added)/float64(a.window()) > at
 }
 
+// window is the model's context window in tokens.
+func (a *Agent) window() int64 {
+	if w := a.cfg.ContextWindow; w > 0 {
+		return w
+	}
+	return DefaultContextWindow
+}
+
+// Prefixes of the blocks of a compacted conversation's first message.
+const (
+	summaryPrefix  = "[summary] "
+	planPrefix     = "[plan] "
+	lastTurnPrefix = "[last turn] The last request was:\n\n"
+)
+
 // Compact replaces the conversation by a summary the model writes, the
-// current plan verbatim (Config.Plan) and the last turn (its request and
-// final answer as text). It is recorded in the transcript, so that a
-// resumed session continues from it. It must be called between runs (the
-// conversation ends with an answer), as /compact and Run do.
+// current plan verbatim (Config.Plan) and the last turn. It is recorded in
+// the transcript, so that a resumed session continues from it. Between
+// runs (/compact, or Run before a prompt) the last turn is the last
+// request and the final answer, as text; in the middle of a run (Run,
+// when a tool round filled the window past the threshold) it is the
+// request being worked on, then the last response and its tool results as
+// they are, so the loop goes on from them.
 func (a *Agent) Compact(ctx context.Context, emit func(Event)) error {
+	_, err := a.compact(ctx, emit)
+	return err
+}
+
+// compact is Compact; it returns what the summary request used.
+func (a *Agent) compact(ctx context.Context, emit func(Event)) (Usage, error) {
 	if emit == nil {
 		emit = func(Event) {}
 	}
 	if len(a.messages) < 2 {
-		return errors.New("nothing to compact yet")
+		return Usage{}, errors.New("nothing to compact yet")
 	}
 	before := len(a.messages)
+	midRun := a.messages[before-1].Role == anthropic.MessageParamRoleUser
 	lastPrompt, lastAnswer := a.lastTurn()
-	// Ask for the summary over the whole conversation (its prefix is
-	// cached), then drop the question from the conversation whatever
-	// happens.
-	a.messages = append(a.messages, userMessage([]anthropic.ContentBlockParamUnion{textBlock(summaryRequest)}))
-	msg, err := a.stream(ctx, func(Event) {})
-	a.messages = a.messages[:len(a.messages)-1]
-	a.logged = min(a.logged, len(a.messages))
+	msg, err := a.askSummary(ctx)
 	if err != nil {
-		return describe(ctx, err)
+		return Usage{}, describe(ctx, err)
 	}
-	a.usage = a.usage.Add(usageOf(msg.Usage))
+	u := usageOf(msg.Usage)
+	a.usage = a.usage.Add(u)
 	summary := strings.TrimSpace(finalText(msg))
 	if summary == "" {
-		return errors.New("compaction: the model wrote no summary")
+		return u, errors.New("compaction: the model wrote no summary")
 	}
 	plan := "(no plan)"
 	if a.cfg.Plan != nil {
 		plan = a.cfg.Plan()
 	}
 	blocks := []anthropic.ContentBlockParamUnion{
-		textBlock("[summary] This conversation was compacted. Summary of the work so far:\n\n" + summary),
-		textBlock("[plan] The current plan, exactly as TodoRead returns it:\n\n" + plan),
+		textBlock(summaryPrefix + "This conversation was compacted. Summary of the work so far:\n\n" + summary),
+		textBlock(planPrefix + "The current plan, exactly as TodoRead returns it:\n\n" + plan),
 	}
 	if lastPrompt != "" {
-		blocks = append(blocks, textBlock("[last turn] The last request was:\n\n"+lastPrompt))
+		blocks = append(blocks, textBlock(lastTurnPrefix+lastPrompt))
 	}
-	if lastAnswer == "" {
-		lastAnswer = "(no answer)"
+	if midRun {
+		// The last response (its tool_use blocks) and its results, as
+		// they are: the next request continues from them.
+		a.messages = []anthropic.MessageParam{userMessage(blocks), a.messages[before-2], a.messages[before-1]}
+	} else {
+		if lastAnswer == "" {
+			lastAnswer = "(no answer)"
+		}
+		a.messages = []anthropic.MessageParam{
+			userMessage(blocks),
+			{Role: anthropic.MessageParamRoleAssistant, Content: []anthropic.ContentBlockParamUnion{textBlock(lastAnswer)}},
+		}
 	}
-	a.messages = []anthropic.MessageParam{
-		userMessage(blocks),
-		{Role: anthropic.MessageParamRoleAssistant, Content: []anthropic.ContentBlockParamUnion{textBlock(lastAnswer)}},
-	}
-	a.raw, a.cachedUpTo, a.lastInput = nil, 0, 0
+	a.raw, a.cachedUpTo, a.lastInput, a.added = nil, 0, 0, 0
 	a.logCompaction()
 	emit(Compacted{Before: before, After: len(a.messages)})
-	return nil
+	return u, nil
+}
+
+// askSummary asks the model for the summary over the whole conversation
+// (its prefix is cached) and leaves the conversation as it was. The
+// conversation is recorded first; the question is not. In the middle of a
+// run, the conversation ends with the tool results: the question joins
+// that message (a user message may not follow another).
+func (a *Agent) askSummary(ctx context.Context) (anthropic.Message, error) {
+	a.logRequests()
+	n := len(a.messages)
+	ask := textBlock(summaryRequest)
+	if last := a.messages[n-1]; last.Role == anthropic.MessageParamRoleUser {
+		asked := last
+		asked.Content = append(append([]anthropic.ContentBlockParamUnion(nil), last.Content...), ask)
+		a.messages[n-1] = asked
+		defer func() { a.messages[n-1] = last }()
+	} else {
+		a.messages = append(a.messages, userMessage([]anthropic.ContentBlockParamUnion{ask}))
+		defer func() { a.messages = a.messages[:n] }()
+	}
+	defer func() {
+		// The question's encoding is not the conversation's.
+		a.raw = a.raw[:min(len(a.raw), n-1)]
+		a.logged = n
+	}()
+	a.logged = len(a.messages)
+	return a.stream(ctx, func(Event) {})
 }
 
 // lastTurn returns the text of the last prompt (the last user message with
-// text that is not a reminder) and of the last answer.
+// text that is not a reminder; after a compaction, the request it kept)
+// and of the last answer.
 func (a *Agent) lastTurn() (prompt, answer string) {
 	for i := len(a.messages) - 1; i >= 0 && (prompt == "" || answer == ""); i-- {
 		m := &a.messages[i]
 		var texts []string
 		for j := range m.Content {
 			b := &m.Content[j]
-			if b.OfText != nil && !strings.HasPrefix(b.OfText.Text, "<reminder>") {
-				texts = append(texts, b.OfText.Text)
+			if b.OfText == nil {
+				continue
 			}
+			t := b.OfText.Text
+			switch {
+			case strings.HasPrefix(t, "<reminder>"), strings.HasPrefix(t, summaryPrefix), strings.HasPrefix(t, planPrefix):
+				continue
+			case strings.HasPrefix(t, lastTurnPrefix):
+				t = strings.TrimPrefix(t, lastTurnPrefix)
+			}
+			texts = append(texts, t)
 		}
 		if len(texts) == 0 {
 			continue

@@ -58,6 +58,8 @@ type fakeAPI struct {
 	started chan struct{} // a hanging reply has begun
 	forget  bool          // keep no request bodies (benchmarks)
 	cache   *cacheLedger  // when set, usage accounts for prompt caching
+	// respond, when set, answers each request instead of the script.
+	respond func(body map[string]any) reply
 }
 
 func newFakeAPI(t testing.TB, replies ...reply) *fakeAPI {
@@ -100,6 +102,9 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	if !f.forget {
 		f.bodies = append(f.bodies, body)
 		f.raw = append(f.raw, raw)
+	}
+	if f.respond != nil {
+		f.replies = append(f.replies, f.respond(body))
 	}
 	if f.next >= len(f.replies) {
 		f.mu.Unlock()
