@@ -106,59 +106,19 @@ func runScript(o *Options, in io.Reader) error {
 	defer done()
 	batchGC(o.Getenv)
 	failed, last := false, 0
-	lines := newLineReader(in)
-	// A command can go on over several lines (an open quote, a trailing
-	// backslash, a here-document): they collect in pending, and the scanner follows them in
-	// linear time, so an unclosed quote costs a pass over the input, not a
-	// pass per line.
-	var (
-		pending strings.Builder
-		sc      = router.Scanner{Heredocs: true} // lines are bash: here-documents too
-		lineNo  int                              // lines read
-		first   int                              // the line the pending command began on
-	)
+	cmds := newCommandReader(in)
 	for ctx.Err() == nil {
-		if lines.drained() {
-			r.flush() // about to wait for input: show what is done
-		}
-		raw, rerr := lines.next()
-		line := unsafe.String(unsafe.SliceData(raw), len(raw)) // a view: see lineReader
-		if rerr != nil && !errors.Is(rerr, io.EOF) {
-			return fmt.Errorf("read input: %w", rerr)
-		}
-		if line == "" && rerr != nil {
-			if pending.Len() > 0 {
-				r.print(r.errOut, "Error: unexpected end of input: "+sc.Problem(first))
+		text, final, err := cmds.next(ctx, r.flush)
+		if err != nil {
+			var unfinished *unfinishedError
+			if errors.As(err, &unfinished) {
+				r.print(r.errOut, "Error: "+err.Error())
 				failed = true
+			} else if !errors.Is(err, io.EOF) && ctx.Err() == nil {
+				return fmt.Errorf("read input: %w", err)
 			}
 			break
 		}
-		lineNo++
-		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
-		continuing := pending.Len() > 0 // an incomplete line is never empty
-		if !continuing {
-			first = lineNo
-		}
-		incomplete := sc.Line(line)
-		text := line
-		if continuing {
-			pending.WriteByte('\n')
-			pending.WriteString(line)
-			text = pending.String()
-		}
-		if incomplete {
-			if rerr == nil {
-				if !continuing {
-					pending.WriteString(line)
-				}
-				continue
-			}
-			r.print(r.errOut, "Error: unexpected end of input: "+sc.Problem(first))
-			failed = true
-			break
-		}
-		pending.Reset()
-		sc.Reset()
 		code, exit := r.runLine(ctx, text)
 		if exit {
 			// `exit N` ends the script with N, and a plain `exit` with the
@@ -175,7 +135,7 @@ func runScript(o *Options, in io.Reader) error {
 			failed = true
 		}
 		last = code
-		if rerr != nil {
+		if final {
 			break
 		}
 	}
@@ -183,6 +143,80 @@ func runScript(o *Options, in io.Reader) error {
 		return &ExitError{ExitFailed}
 	}
 	return nil
+}
+
+// commandReader reads a script's commands from its lines. A command can go
+// on over several lines (an open quote, a trailing backslash, a
+// here-document): they collect in pending, and the scanner follows them in
+// linear time, so an unclosed quote costs a pass over the input, not a pass
+// per line.
+type commandReader struct {
+	lines   *lineReader
+	pending strings.Builder
+	sc      router.Scanner // lines are bash: here-documents too
+	lineNo  int            // lines read
+	first   int            // the line the pending command began on
+}
+
+func newCommandReader(in io.Reader) *commandReader {
+	return &commandReader{lines: newLineReader(in), sc: router.Scanner{Heredocs: true}}
+}
+
+// unfinishedError is input that ended inside a command.
+type unfinishedError struct{ problem string }
+
+func (e *unfinishedError) Error() string { return "unexpected end of input: " + e.problem }
+
+// next returns the next whole command, a view valid until the next call,
+// and whether the input ended with it (final). wait is called before a
+// read that may block: the input read so far is all handled. At the end of
+// the input next returns io.EOF, or an *unfinishedError when it ended
+// inside a command; when ctx ends, its error.
+func (c *commandReader) next(ctx context.Context, wait func()) (text string, final bool, err error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return "", false, err
+		}
+		if c.lines.drained() {
+			wait()
+		}
+		raw, rerr := c.lines.next()
+		line := unsafe.String(unsafe.SliceData(raw), len(raw)) // a view: see lineReader
+		if rerr != nil && !errors.Is(rerr, io.EOF) {
+			return "", false, rerr
+		}
+		if line == "" && rerr != nil {
+			if c.pending.Len() > 0 {
+				return "", false, &unfinishedError{c.sc.Problem(c.first)}
+			}
+			return "", false, io.EOF
+		}
+		c.lineNo++
+		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		continuing := c.pending.Len() > 0 // an incomplete line is never empty
+		if !continuing {
+			c.first = c.lineNo
+		}
+		incomplete := c.sc.Line(line)
+		text := line
+		if continuing {
+			c.pending.WriteByte('\n')
+			c.pending.WriteString(line)
+			text = c.pending.String()
+		}
+		if incomplete {
+			if rerr != nil {
+				return "", false, &unfinishedError{c.sc.Problem(c.first)}
+			}
+			if !continuing {
+				c.pending.WriteString(line)
+			}
+			continue
+		}
+		c.pending.Reset()
+		c.sc.Reset()
+		return text, rerr != nil, nil
+	}
 }
 
 // exitWithLast is runLine's status for a plain `exit`: leave with the last

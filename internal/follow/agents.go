@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -42,23 +41,10 @@ func (c Codex) pick() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var best string
-	var bestTime time.Time
 	// Newest day first: stop at the first day holding a session of Dir.
+	var best string
 	for i := len(days) - 1; i >= 0 && best == ""; i-- {
-		entries, err := os.ReadDir(days[i])
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			p := filepath.Join(days[i], e.Name())
-			if e.IsDir() || !isRollout(p) || codexCwd(p) != c.Dir {
-				continue
-			}
-			if t := newest(p); best == "" || t.After(bestTime) {
-				best, bestTime = p, t
-			}
-		}
+		best, _ = newestFile(days[i], func(p string) bool { return isRollout(p) && codexCwd(p) == c.Dir })
 	}
 	return best, nil
 }
@@ -134,24 +120,7 @@ func GeminiChatsDir(home, dir string) string {
 
 func (g Gemini) root() string { return g.ChatsDir }
 
-func (g Gemini) pick() (string, error) {
-	entries, err := os.ReadDir(g.ChatsDir)
-	if err != nil {
-		return "", err
-	}
-	var best string
-	var bestTime time.Time
-	for _, e := range entries {
-		p := filepath.Join(g.ChatsDir, e.Name())
-		if e.IsDir() || !g.isCandidate(p) {
-			continue
-		}
-		if t := newest(p); best == "" || t.After(bestTime) {
-			best, bestTime = p, t
-		}
-	}
-	return best, nil
-}
+func (g Gemini) pick() (string, error) { return newestFile(g.ChatsDir, g.isCandidate) }
 
 func (g Gemini) isCandidate(p string) bool {
 	b := filepath.Base(p)

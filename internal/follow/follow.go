@@ -213,25 +213,7 @@ type Claude struct {
 
 func (c Claude) root() string { return c.ProjectDir }
 
-func (c Claude) pick() (string, error) {
-	entries, err := os.ReadDir(c.ProjectDir)
-	if err != nil {
-		return "", err
-	}
-	var best string
-	var bestTime time.Time
-	for _, e := range entries {
-		p := filepath.Join(c.ProjectDir, e.Name())
-		if e.IsDir() || !c.isCandidate(p) {
-			continue
-		}
-		t := newest(p)
-		if best == "" || t.After(bestTime) {
-			best, bestTime = p, t
-		}
-	}
-	return best, nil
-}
+func (c Claude) pick() (string, error) { return newestFile(c.ProjectDir, c.isCandidate) }
 
 func (c Claude) isCandidate(path string) bool {
 	b := filepath.Base(path)
@@ -270,6 +252,27 @@ func ClaudeProjectDir(root, dir string) string {
 		}
 	}
 	return filepath.Join(root, b.String())
+}
+
+// newestFile returns the file in dir, accepted by ok, changed last ("" for
+// none).
+func newestFile(dir string, ok func(path string) bool) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", err
+	}
+	var best string
+	var bestTime time.Time
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if e.IsDir() || !ok(p) {
+			continue
+		}
+		if t := newest(p); best == "" || t.After(bestTime) {
+			best, bestTime = p, t
+		}
+	}
+	return best, nil
 }
 
 // newest returns the latest modification time of the paths that exist.

@@ -64,37 +64,25 @@ func RunAll(ctx context.Context, o AllOptions) error {
 
 // allScreen draws the boxes on the alternate screen through the painter.
 func allScreen(ctx context.Context, o AllOptions, out *os.File, updates <-chan []allplans.Entry, errc <-chan error) error {
-	in, _ := o.In.(*os.File)
-	tty, err := painter.Open(in, out, painter.Modes{Raw: true, AltScreen: true})
+	scr, err := openAltScreen(o.In, out)
 	if err != nil {
 		return err
 	}
-	defer func() { _ = tty.Close() }() // the terminal as it was, however it went
+	defer scr.close()
 	keys := make(chan allKey, 16)
-	if tty.In != nil {
-		go readAllKeys(tty.In, keys)
+	if scr.tty.In != nil {
+		go readAllKeys(scr.tty.In, keys)
 	}
-	sizes := make(chan [2]int, 1)
-	tty.OnResize(func(w, h int) {
-		select {
-		case <-sizes: // only the newest matters
-		default:
-		}
-		sizes <- [2]int{w, h}
-	})
 	st, width := Styles(out, o.NoColor)
 	v := &allView{st: st, width: width, height: 24}
-	if _, h, err := tty.Size(); err == nil && h > 0 {
+	if _, h, err := scr.tty.Size(); err == nil && h > 0 {
 		v.height = h
 	}
-	pnt := painter.New(out, tty.Size)
-	pnt.Start()
-	defer pnt.Stop()
 	// Ages are redrawn once a minute while plans are shown.
 	ages := time.NewTimer(time.Minute)
 	defer ages.Stop()
 	for {
-		pnt.SetView(v.String(time.Now()))
+		scr.pnt.SetView(v.String(time.Now()))
 		if v.open == "" {
 			ages.Reset(time.Minute)
 		}
@@ -107,10 +95,9 @@ func allScreen(ctx context.Context, o AllOptions, out *os.File, updates <-chan [
 			}
 			v.key(k)
 		case <-ages.C:
-		case sz := <-sizes:
+		case sz := <-scr.sizes:
 			v.width, v.height = sz[0], sz[1]
-			pnt.SetSize(sz[0], sz[1])
-			pnt.Clear() // the alternate screen has no scrollback to keep
+			scr.resize(sz)
 		case err := <-errc:
 			return err
 		case <-ctx.Done():

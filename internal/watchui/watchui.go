@@ -130,32 +130,20 @@ func once(o Options) error {
 // screen draws the panel on the alternate screen, redrawing it at each
 // new version and each resize.
 func screen(ctx context.Context, o Options, out *os.File, updates <-chan follow.Update, errc <-chan error) error {
-	in, _ := o.In.(*os.File)
-	tty, err := painter.Open(in, out, painter.Modes{Raw: true, AltScreen: true})
-	if err != nil {
-		return err
-	}
-	defer func() { _ = tty.Close() }() // the terminal as it was, however it went
-	keys := make(chan painter.Key, 16)
-	if tty.In != nil {
-		go painter.ReadKeys(tty.In, keys)
-	}
-	sizes := make(chan [2]int, 1)
-	tty.OnResize(func(w, h int) {
-		select {
-		case <-sizes: // only the newest matters
-		default:
-		}
-		sizes <- [2]int{w, h}
-	})
 	var prog *termprogress.Progress
 	if o.Progress {
 		prog = termprogress.New(out, o.Bar)
-		defer prog.Close()
+		defer prog.Close() // after the terminal is given back
 	}
-	pnt := painter.New(out, tty.Size)
-	pnt.Start()
-	defer pnt.Stop()
+	scr, err := openAltScreen(o.In, out)
+	if err != nil {
+		return err
+	}
+	defer scr.close()
+	keys := make(chan painter.Key, 16)
+	if scr.tty.In != nil {
+		go painter.ReadKeys(scr.tty.In, keys)
+	}
 	st, _ := Styles(out, o.NoColor)
 	v := view{st: st, what: o.What}
 	for {
@@ -170,16 +158,15 @@ func screen(ctx context.Context, o Options, out *os.File, updates <-chan follow.
 				return nil
 			}
 			continue
-		case s := <-sizes:
-			v.width, v.rows = s[0], s[1]
-			pnt.SetSize(s[0], s[1])
-			pnt.Clear() // the alternate screen has no scrollback to keep
+		case sz := <-scr.sizes:
+			v.width, v.rows = sz[0], sz[1]
+			scr.resize(sz)
 		case err := <-errc:
 			return err
 		case <-ctx.Done():
 			return nil
 		}
-		pnt.SetView(v.String())
+		scr.pnt.SetView(v.String())
 	}
 }
 

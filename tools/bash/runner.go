@@ -131,29 +131,12 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 		r.setDir(dir)
 	}
 
-	stateFile := os.DevNull
-	if state, err := os.CreateTemp("", stateFilePrefix()); err == nil {
-		_ = state.Close() // empty: the command writes it
-		stateFile = state.Name()
-		defer func() { _ = os.Remove(stateFile) }() // best effort: a temp file
-	} else {
-		// A full or read-only temporary directory must not stop commands.
-		fmt.Fprintf(out, "todo-shell: cannot record where this command ends (%v): a cd in it will not carry over\n", err)
-	}
+	stateFile, removeState := newStateFile(out)
+	defer removeState()
 
-	var pr, pw *os.File
-	var src io.Reader // what the output is read from: pr, or pr coalesced
-	if cols := terminalFrom(ctx); cols > 0 {
-		pr, pw, _ = openTerminal(cols) // none: a pipe
-		src = coalesced(pr)
-	}
-	if pr == nil {
-		var err error
-		if pr, pw, err = os.Pipe(); err != nil {
-			return Outcome{}, fmt.Errorf("bash: %w", err)
-		}
-		growPipe(pr)
-		src = pr
+	pr, pw, src, err := openOutput(ctx)
+	if err != nil {
+		return Outcome{}, err
 	}
 	defer func() { _ = pr.Close() }() // only read
 
@@ -184,7 +167,56 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
 
-	outcome := Outcome{Timeout: timeout}
+	outcome := Outcome{Timeout: timeout, Moved: moved}
+	werr := waitGroup(ctx, pgid, timeout, waited, &outcome)
+	select {
+	case <-copied:
+	default:
+		drain(copied, progress, pr)
+	}
+	outcome.ExitCode = exitCode(cmd, werr)
+	r.takeState(stateFile, &outcome)
+	return outcome, nil
+}
+
+// newStateFile makes the empty file the command records where it ends in,
+// and returns its path and its removal. Without one (a full or read-only
+// temporary directory must not stop commands) it says so on out and
+// returns os.DevNull.
+func newStateFile(out io.Writer) (path string, remove func()) {
+	state, err := os.CreateTemp("", stateFilePrefix())
+	if err != nil {
+		fmt.Fprintf(out, "todo-shell: cannot record where this command ends (%v): a cd in it will not carry over\n", err)
+		return os.DevNull, func() {}
+	}
+	_ = state.Close() // empty: the command writes it
+	path = state.Name()
+	return path, func() { _ = os.Remove(path) } // best effort: a temp file
+}
+
+// openOutput opens what the command writes to, pw, and its reading end pr:
+// a terminal of its own when ctx asks for one (src then reads it
+// coalesced), a pipe otherwise (src is pr).
+func openOutput(ctx context.Context) (pr, pw *os.File, src io.Reader, err error) {
+	if cols := terminalFrom(ctx); cols > 0 {
+		if pr, pw, err = openTerminal(cols); err == nil {
+			return pr, pw, coalesced(pr), nil
+		}
+		// none: a pipe
+	}
+	if pr, pw, err = os.Pipe(); err != nil {
+		return nil, nil, nil, fmt.Errorf("bash: %w", err)
+	}
+	growPipe(pr)
+	return pr, pw, pr, nil
+}
+
+// waitGroup waits for the command whose process group is pgid to end
+// (waited), killing the group at the timeout (0: none) or interrupting it
+// when ctx ends (SIGINT, then SIGKILL after InterruptGrace); outcome says
+// which. A group killed or interrupted is then killed whole, so nothing of
+// the command is left behind. It returns the command's Wait error.
+func waitGroup(ctx context.Context, pgid int, timeout time.Duration, waited <-chan error, outcome *Outcome) error {
 	var timer <-chan time.Time
 	if timeout > 0 {
 		t := time.NewTimer(timeout)
@@ -193,7 +225,8 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	}
 	var werr error
 	select {
-	case werr = <-waited:
+	case err := <-waited:
+		return err
 	case <-timer:
 		outcome.TimedOut = true
 		_ = syscall.Kill(-pgid, syscall.SIGKILL) // ESRCH: already gone
@@ -208,31 +241,28 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 			werr = <-waited
 		}
 	}
-	if outcome.TimedOut || outcome.Interrupted {
-		// Leave nothing of the command behind.
-		_ = syscall.Kill(-pgid, syscall.SIGKILL) // ESRCH: already gone
-	}
-	select {
-	case <-copied:
-	default:
-		drain(copied, progress, pr)
-	}
+	_ = syscall.Kill(-pgid, syscall.SIGKILL) // ESRCH: already gone
+	return werr
+}
 
-	outcome.ExitCode = exitCode(cmd, werr)
-	outcome.Moved = moved
-	if b, err := os.ReadFile(stateFile); err == nil {
-		st := parseState(string(b))
-		outcome.Exited = st.exited && !outcome.TimedOut && !outcome.Interrupted
-		if st.dir != "" {
-			if fi, err := os.Stat(st.dir); err == nil && fi.IsDir() {
-				r.setDir(st.dir)
-			}
-		}
-		if st.oldDir != "" {
-			r.oldDir = st.oldDir
+// takeState reads where the command ended from stateFile: the runner moves
+// to its directory (when it still is one) and keeps its OLDPWD; outcome
+// learns whether it ran exit (not when it was killed).
+func (r *Runner) takeState(stateFile string, outcome *Outcome) {
+	b, err := os.ReadFile(stateFile)
+	if err != nil {
+		return
+	}
+	st := parseState(string(b))
+	outcome.Exited = st.exited && !outcome.TimedOut && !outcome.Interrupted
+	if st.dir != "" {
+		if fi, err := os.Stat(st.dir); err == nil && fi.IsDir() {
+			r.setDir(st.dir)
 		}
 	}
-	return outcome, nil
+	if st.oldDir != "" {
+		r.oldDir = st.oldDir
+	}
 }
 
 // Kill ends the running command, if any, and every process any command

@@ -187,7 +187,7 @@ func Update(s State, in UpdateInput, limits todo.Limits, caller string) (Change,
 			return nil
 		}
 		if path := pathBetween(blocked, blocker, touched, s); path != nil {
-			return planErr("Task #%s cannot be blocked by #%s: that would make a cycle (%s)", blocked, blocker, cycleText(append(path, blocked)))
+			return planErr("Task #%s cannot be blocked by #%s: that would make a cycle (%s)", blocked, blocker, hashIDs(append(path, blocked), " → "))
 		}
 		a.Blocks = append(a.Blocks, blocked)
 		b.BlockedBy = append(b.BlockedBy, blocker)
@@ -285,14 +285,6 @@ func pathBetween(from, to string, touched map[string]*Task, s State) []string {
 		}
 	}
 	return nil
-}
-
-func cycleText(path []string) string {
-	parts := make([]string, len(path))
-	for i, id := range path {
-		parts[i] = "#" + id
-	}
-	return strings.Join(parts, " → ")
 }
 
 func metadataEqual(a, b Metadata) bool {

@@ -23,7 +23,7 @@ func ListText(st State) string {
 			notes = append(notes, "owner: "+t.Owner)
 		}
 		if open := st.OpenBlockers(*t); len(open) > 0 {
-			notes = append(notes, "blocked by "+hashIDs(open))
+			notes = append(notes, "blocked by "+hashIDs(open, ", "))
 		}
 		if st.Free(*t) {
 			notes = append(notes, "free")
@@ -58,7 +58,7 @@ func GetText(st State, t Task) string {
 		b.WriteString("Blocked by: " + strings.Join(parts, ", ") + "\n")
 	}
 	if len(t.Blocks) > 0 {
-		b.WriteString("Blocks: " + hashIDs(t.Blocks) + "\n")
+		b.WriteString("Blocks: " + hashIDs(t.Blocks, ", ") + "\n")
 	}
 	if len(t.Metadata) > 0 {
 		b.WriteString("Metadata: " + string(appendMetadata(nil, t.Metadata)) + "\n")

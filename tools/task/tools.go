@@ -204,17 +204,18 @@ func UpdatedText(r UpdateResult) string {
 	}
 	s := "Updated task #" + r.Task.ID + " " + strings.Join(r.Fields, ", ")
 	if len(r.OpenBlockers) > 0 {
-		s += " (completed while still blocked by " + hashIDs(r.OpenBlockers) + ", not completed yet)"
+		s += " (completed while still blocked by " + hashIDs(r.OpenBlockers, ", ") + ", not completed yet)"
 	}
 	return s
 }
 
-func hashIDs(ids []string) string {
+// hashIDs writes ids as #1, #2 (sep between them).
+func hashIDs(ids []string, sep string) string {
 	parts := make([]string, len(ids))
 	for i, id := range ids {
 		parts[i] = "#" + id
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, sep)
 }
 
 // ListHandler returns the TaskList handler.

@@ -166,13 +166,20 @@ func (c *checker) err() error {
 	return &ValidationError{Messages: c.msgs}
 }
 
-// top checks the object as a whole and its unknown keys.
-func (c *checker) top(obj object) bool {
+// decodeInput decodes a tool's input, keeping the values of the known keys,
+// and starts its checker. The error is a *SyntaxError when the input is not
+// JSON, a *ValidationError when it is no object.
+func decodeInput(input []byte, limits todo.Limits, known ...string) (object, *checker, error) {
+	obj, err := decodeObject(input, known...)
+	if err != nil {
+		return obj, nil, err
+	}
+	c := &checker{limits: limits}
 	if !obj.isObject {
 		c.add("Input must be a JSON object")
-		return false
+		return obj, nil, c.err()
 	}
-	return true
+	return obj, c, nil
 }
 
 func (c *checker) unknown(obj object) {
@@ -316,13 +323,9 @@ const statusChoices = "Must be one of: pending, in_progress, completed, deleted"
 // ValidateCreate decodes and checks a TaskCreate input: a *SyntaxError
 // when it is not JSON, a *ValidationError listing every problem.
 func ValidateCreate(input []byte, limits todo.Limits) (CreateInput, error) {
-	obj, err := decodeObject(input, "subject", "description", "activeForm", "metadata")
+	obj, c, err := decodeInput(input, limits, "subject", "description", "activeForm", "metadata")
 	if err != nil {
 		return CreateInput{}, err
-	}
-	c := &checker{limits: limits}
-	if !c.top(obj) {
-		return CreateInput{}, c.err()
 	}
 	var in CreateInput
 	if s, _ := c.text(obj, "subject", true); s != nil {
@@ -343,13 +346,9 @@ func ValidateCreate(input []byte, limits todo.Limits) (CreateInput, error) {
 // Whether the task exists, and what the change would do to the plan, is
 // for Update to say.
 func ValidateUpdate(input []byte, limits todo.Limits) (UpdateInput, error) {
-	obj, err := decodeObject(input, "taskId", "subject", "description", "activeForm", "status", "owner", "metadata", "addBlocks", "addBlockedBy")
+	obj, c, err := decodeInput(input, limits, "taskId", "subject", "description", "activeForm", "status", "owner", "metadata", "addBlocks", "addBlockedBy")
 	if err != nil {
 		return UpdateInput{}, err
-	}
-	c := &checker{limits: limits}
-	if !c.top(obj) {
-		return UpdateInput{}, c.err()
 	}
 	var in UpdateInput
 	in.TaskID = c.taskID(obj)
@@ -387,13 +386,9 @@ func ValidateUpdate(input []byte, limits todo.Limits) (UpdateInput, error) {
 
 // ValidateGet decodes and checks a TaskGet input.
 func ValidateGet(input []byte) (GetInput, error) {
-	obj, err := decodeObject(input, "taskId")
+	obj, c, err := decodeInput(input, todo.Limits{}, "taskId")
 	if err != nil {
 		return GetInput{}, err
-	}
-	c := &checker{}
-	if !c.top(obj) {
-		return GetInput{}, c.err()
 	}
 	in := GetInput{TaskID: c.taskID(obj)}
 	c.unknown(obj)
@@ -405,13 +400,10 @@ func ValidateList(input []byte) error {
 	if len(input) == 0 || string(input) == "null" || string(input) == "{}" {
 		return nil
 	}
-	obj, err := decodeObject(input)
+	obj, c, err := decodeInput(input, todo.Limits{})
 	if err != nil {
 		return err
 	}
-	c := &checker{}
-	if c.top(obj) {
-		c.unknown(obj)
-	}
+	c.unknown(obj)
 	return c.err()
 }
