@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/todo-shell/todo-shell/internal/allplans"
+	"github.com/todo-shell/todo-shell/internal/opencodedb"
 	"github.com/todo-shell/todo-shell/internal/watchui"
 )
 
@@ -33,7 +34,8 @@ func allConfig(wo *WatchOptions) (allplans.Config, error) {
 			return allplans.Config{}, err
 		}
 	}
-	return allplans.Config{Home: home, ClaudeDir: filepath.Dir(root), CodexDir: codex, OffloadDir: off}, nil
+	return allplans.Config{Home: home, ClaudeDir: filepath.Dir(root), CodexDir: codex, OffloadDir: off,
+		OpencodeDir: opencodedb.DataDir(wo.Getenv, home)}, nil
 }
 
 // watchAll runs `watch --all`.
