@@ -108,7 +108,7 @@ def rounds(info, n, filler):
     for r in range(n):
         t = base + r * 1000
         mid = "msg_z%08d" % r
-        todos = [{"id": str(i), "content": "Task %d of the plan" % i, "priority": "medium",
+        todos = [{"id": str(i), "content": "Task %d of round %d" % (i, r), "priority": "medium",
                   "status": "completed" if i < r % 10 else ("in_progress" if i == r % 10 else "pending")}
                  for i in range(10)]
         out.append({"info": {"id": mid, "role": "assistant", "time": {"created": t, "completed": t + 500}},
