@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,7 +93,7 @@ func TestWatchClaudeCode2_1_330(t *testing.T) {
 }
 
 // TestReplayAgents replays the session files real Codex, Gemini CLI and
-// opencode wrote, and watches the first two once.
+// opencode wrote, and watches them once (opencode's from its database).
 func TestReplayAgents(t *testing.T) {
 	for _, tc := range []struct {
 		file string
@@ -139,8 +140,22 @@ func TestReplayAgents(t *testing.T) {
 		}
 	}
 	r := run(t, "", map[string]string{"HOME": home}, "watch", "--once", "--opencode", project)
-	if r.code != 1 || !strings.Contains(r.stderr, "opencode export SESSION > s.json && todo-shell replay s.json") {
-		t.Errorf("--opencode: exit %d %s", r.code, r.stderr)
+	if r.code != 0 || !strings.Contains(r.stdout, "waiting for a plan") {
+		t.Errorf("--opencode, no database: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	// opencode's database, the session's rows still in the -wal file.
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 to make an opencode database with")
+	}
+	db := filepath.Join(home, ".local", "share", "opencode", "opencode.db")
+	os.MkdirAll(filepath.Dir(db), 0o700)
+	if out, err := exec.Command(py, "../internal/opencodedb/testdata/mkdb.py", db, "--keep-wal", "--sessions", "3", "--directory", project).CombinedOutput(); err != nil {
+		t.Fatalf("mkdb.py: %v\n%s", err, out)
+	}
+	r = run(t, "", map[string]string{"HOME": home}, "watch", "--once", "--opencode", project)
+	if r.code != 0 || !strings.Contains(r.stdout, "Tasks 2/2") || !strings.Contains(r.stdout, "✓ Write unit tests") {
+		t.Errorf("--opencode: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
 

@@ -81,7 +81,7 @@ q or Ctrl+C quits.`,
 	f.BoolVar(&wo.Gemini, "gemini", false, "follow a Gemini CLI session of DIR (its write_todos list)")
 	f.BoolVar(&wo.Opencode, "opencode", false, "follow an opencode session of DIR (its todowrite list)")
 	f.BoolVar(&wo.ClaudeTasks, "claude-tasks", false, "follow a Claude Code task list LIST (~/.claude/tasks/LIST; default: CLAUDE_CODE_TASK_LIST_ID, or the newest session's)")
-	f.BoolVar(&wo.All, "all", false, "show every live plan on this machine: todo-shell sessions and shared plans, Claude Code sessions and task lists, Codex, Gemini CLI")
+	f.BoolVar(&wo.All, "all", false, "show every live plan on this machine: todo-shell sessions and shared plans, Claude Code sessions and task lists, Codex, Gemini CLI, opencode")
 	cmd.MarkFlagsMutuallyExclusive("claude", "codex", "gemini", "opencode", "claude-tasks", "all")
 	f.BoolVar(&wo.Once, "once", false, "print the panel once and exit")
 	f.BoolVar(&wo.JSON, "json", false, "print each plan version as a JSON line as it happens")
@@ -181,7 +181,7 @@ func watchRun(wo *WatchOptions) error {
 	if err != nil {
 		return err
 	}
-	if wo.Once && !wo.Claude && !wo.Codex && !wo.Gemini && !wo.ClaudeTasks && wo.Arg != "" {
+	if wo.Once && !wo.Claude && !wo.Codex && !wo.Gemini && !wo.Opencode && !wo.ClaudeTasks && wo.Arg != "" {
 		// Asked once about one session: a session that is not there is an
 		// error, not an empty plan (a typo would look like "no plan yet").
 		if _, err := os.Stat(filepath.Join(wo.OffloadDir, wo.Arg)); err != nil {

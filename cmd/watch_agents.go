@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/todo-shell/todo-shell/internal/follow"
+	"github.com/todo-shell/todo-shell/internal/opencodedb"
 	"github.com/todo-shell/todo-shell/tools/offload"
 )
 
@@ -47,9 +48,8 @@ func agentTarget(wo *WatchOptions) (target follow.Target, what string, ok bool, 
 		chats := follow.GeminiChatsDir(filepath.Join(home, ".gemini"), dir)
 		return follow.Gemini{ChatsDir: chats}, "Gemini CLI sessions of " + dir + " (" + chats + ")", true, nil
 	}
-	return nil, "", true, fmt.Errorf("watch --opencode: opencode 1.x keeps its sessions in a SQLite database " +
-		"(~/.local/share/opencode/opencode.db), which todo-shell does not read; replay an export instead: " +
-		"opencode export SESSION > s.json && todo-shell replay s.json")
+	db := filepath.Join(opencodedb.DataDir(wo.Getenv, home), opencodedb.FileName)
+	return follow.Opencode{DB: db, Dir: dir}, "opencode sessions of " + dir + " (" + db + ")", true, nil
 }
 
 // taskListTarget is the Claude Code task list `watch --claude-tasks [LIST]`

@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/todo-shell/todo-shell/internal/allplans"
+	"github.com/todo-shell/todo-shell/internal/opencodedb"
 	"github.com/todo-shell/todo-shell/internal/watchui"
 	"github.com/todo-shell/todo-shell/repl/history"
 )
@@ -38,7 +39,8 @@ func allConfig(wo *WatchOptions) (allplans.Config, error) {
 	if base := history.DefaultDir(wo.Getenv); base != "" {
 		plans = filepath.Join(base, "plans") // as planDir: the shared plans (--plan NAME)
 	}
-	return allplans.Config{Home: home, ClaudeDir: filepath.Dir(root), CodexDir: codex, OffloadDir: off, PlansDir: plans}, nil
+	return allplans.Config{Home: home, ClaudeDir: filepath.Dir(root), CodexDir: codex, OffloadDir: off, PlansDir: plans,
+		OpencodeDir: opencodedb.DataDir(wo.Getenv, home)}, nil
 }
 
 // watchAll runs `watch --all`.

@@ -1,6 +1,7 @@
 // Package allplans finds every live plan on this machine and follows them
 // all at once, for `todo-shell watch --all`: todo-shell sessions, Claude
-// Code sessions and task lists, Codex and Gemini CLI sessions, and
+// Code sessions and task lists, Codex, Gemini CLI and opencode sessions
+// (opencode's from its SQLite database, internal/opencodedb), and
 // todo-shell's shared task plans (--plan NAME). A plan is live while its
 // file changed less than MaxAge ago; a todo-shell session whose process has
 // ended and whose list is empty is not shown at all. It uses fsnotify on the
@@ -26,6 +27,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/todo-shell/todo-shell/internal/opencodedb"
 	"github.com/todo-shell/todo-shell/internal/plan"
 	"github.com/todo-shell/todo-shell/internal/readgate"
 	"github.com/todo-shell/todo-shell/internal/session"
@@ -41,22 +43,25 @@ const (
 
 // Entry is one live plan.
 type Entry struct {
-	Agent   string        // "Claude Code", "Claude Code tasks", "Codex", "Gemini CLI", "todo-shell", "todo-shell plan"
+	Agent   string        // "Claude Code", "Claude Code tasks", "Codex", "Gemini CLI", "opencode", "todo-shell", "todo-shell plan"
 	Project string        // the project directory, or what names the plan
-	Path    string        // the session file, or the task-list directory
+	Path    string        // the session file, the task-list directory, or opencode's database#session
 	Version *plan.Version // the newest version
 	Changed time.Time     // when its file last changed
 }
 
 // Config says where to look.
 type Config struct {
-	Home       string        // the home directory
-	ClaudeDir  string        // ~/.claude ($CLAUDE_CONFIG_DIR)
-	CodexDir   string        // ~/.codex ($CODEX_HOME)
-	OffloadDir string        // todo-shell's offload directory of this project
-	PlansDir   string        // where todo-shell's shared task plans are ($XDG_STATE_HOME/todo-shell/plans)
-	MaxAge     time.Duration // a plan idle longer drops out (0: one hour)
-	Now        func() time.Time
+	Home      string // the home directory
+	ClaudeDir string // ~/.claude ($CLAUDE_CONFIG_DIR)
+	CodexDir  string // ~/.codex ($CODEX_HOME)
+	// OpencodeDir is opencode's data directory, which holds its
+	// database (~/.local/share/opencode); "" for none.
+	OpencodeDir string
+	OffloadDir  string        // todo-shell's offload directory of this project
+	PlansDir    string        // where todo-shell's shared task plans are ($XDG_STATE_HOME/todo-shell/plans)
+	MaxAge      time.Duration // a plan idle longer drops out (0: one hour)
+	Now         func() time.Time
 }
 
 // source is one kind of place plans are kept: files depth directories
@@ -68,6 +73,7 @@ type source struct {
 	match    func(path string) bool
 	taskList bool // the plan is the directory of the matched files
 	journal  bool // the file is a task plan's journal (tasks.jsonl)
+	opencode bool // the matched file is opencode's database (or its -wal)
 }
 
 func (c *Config) sources() []source {
@@ -98,6 +104,12 @@ func (c *Config) sources() []source {
 			return filepath.Base(filepath.Dir(p)) == "chats" && strings.HasPrefix(b, "session-") && strings.HasSuffix(b, ".jsonl")
 		}},
 	)
+	if c.OpencodeDir != "" {
+		s = append(s, source{agent: "opencode", root: c.OpencodeDir, depth: 0, opencode: true, match: func(p string) bool {
+			b := filepath.Base(p)
+			return b == opencodedb.FileName || b == opencodedb.FileName+"-wal"
+		}})
+	}
 	return s
 }
 
@@ -118,6 +130,7 @@ type Watcher struct {
 	tails   map[string]*tail
 	entries map[string]*Entry // by Path
 	gemini  map[string]string // Gemini CLI's short project names -> directories
+	oc      *opencodedb.DB    // opencode's database, once open
 }
 
 // New returns a Watcher for cfg; Close it.
@@ -143,7 +156,12 @@ func New(cfg Config) (*Watcher, error) {
 }
 
 // Close stops watching.
-func (x *Watcher) Close() error { return x.w.Close() }
+func (x *Watcher) Close() error {
+	if x.oc != nil {
+		_ = x.oc.Close()
+	}
+	return x.w.Close()
+}
 
 // addTree watches dir (level below its source's root) and the directories
 // under it down to the level of the files, and reads the files there that
@@ -251,6 +269,9 @@ func (x *Watcher) handle(ev fsnotify.Event) bool {
 // reports whether its entry changed.
 func (x *Watcher) update(src int, path string, mod time.Time) bool {
 	s := &x.srcs[src]
+	if s.opencode {
+		return x.updateOpencode(filepath.Join(s.root, opencodedb.FileName))
+	}
 	if s.taskList {
 		dir := filepath.Dir(path)
 		v, _, err := plan.ReadTaskList(dir)
@@ -310,6 +331,55 @@ func (x *Watcher) update(src int, path string, mod time.Time) bool {
 	e.Version, e.Changed = last, mod
 	e.Project = x.project(src, path, &t.p)
 	return true
+}
+
+// updateOpencode reads opencode's database: an entry for each session
+// updated within MaxAge that has a plan (keyed database#session).
+func (x *Watcher) updateOpencode(db string) bool {
+	if x.oc == nil {
+		oc, err := opencodedb.Open(db)
+		if err != nil {
+			return false
+		}
+		x.oc = oc
+	}
+	if x.oc.Refresh() != nil {
+		// A damaged file, or a checkpoint racing the read; a replaced
+		// database is opened anew. The next change reads again.
+		_ = x.oc.Close()
+		x.oc = nil
+		return false
+	}
+	sessions, err := x.oc.Sessions("")
+	if err != nil {
+		return false
+	}
+	changed := false
+	now := x.cfg.Now()
+	for _, ss := range sessions {
+		if now.Sub(ss.Updated) >= x.cfg.MaxAge {
+			break // the most recently updated first
+		}
+		key := db + "#" + ss.ID
+		e := x.entries[key]
+		// Read again whatever the session's time says (a part's change
+		// need not touch it): what was read before is kept, so it is cheap.
+		vs, err := x.oc.Versions(ss.ID)
+		if err != nil || len(vs) == 0 {
+			continue
+		}
+		last := vs[len(vs)-1]
+		if e != nil && e.Version.N == last.N && plan.SameList(e.Version, last) && e.Changed.Equal(ss.Updated) {
+			continue
+		}
+		if e == nil {
+			e = &Entry{Agent: "opencode", Project: ss.Directory, Path: key}
+			x.entries[key] = e
+		}
+		e.Version, e.Changed = last, ss.Updated
+		changed = true
+	}
+	return changed
 }
 
 // project is how an entry's project is shown.

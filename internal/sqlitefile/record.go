@@ -181,3 +181,22 @@ func (r *Record) IsNull(i int) bool {
 	}
 	return i < 0 || i >= len(r.types) || r.types[i] == 0
 }
+
+// Prefix returns at most n bytes from the start of column i's text or
+// blob, without reading overflow pages: what of it is on the record's own
+// page. whole reports whether that is the whole column.
+func (r *Record) Prefix(i, n int) (b []byte, whole bool) {
+	if i < 0 || i >= len(r.types) || r.err != nil || r.types[i] < 12 {
+		return nil, true
+	}
+	off := r.offs[i]
+	end := off + colSize(r.types[i])
+	avail := min(end, len(r.payload))
+	if off >= avail {
+		return nil, end == off
+	}
+	if avail-off > n {
+		return r.payload[off : off+n], false
+	}
+	return r.payload[off:avail], avail == end
+}

@@ -20,6 +20,9 @@ fixture by default): its session, messages and parts become rows.
 --sessions  N-1 more sessions of other directories before the export's.
 --rounds    N more rounds (a todowrite and a bash part with --filler bytes
             of output each) in the export's session.
+--serve     then stay open, as opencode does, in WAL mode: each line on
+            standard input "round N" adds round N to the session in one
+            transaction, and is answered "ok" once committed.
 """
 import argparse
 import json
@@ -95,15 +98,7 @@ def add_session(db, info, messages):
          info["directory"], info.get("title", ""), info.get("version", "1.18.33"),
          json.dumps(info.get("permission", [])), t.get("created", 0), t.get("updated", 0),
          info.get("agent"), json.dumps(info.get("model"))))
-    for m in messages:
-        mi = m["info"]
-        created = mi.get("time", {}).get("created", 0)
-        db.execute("INSERT INTO message VALUES (?,?,?,?,?)",
-                   (mi["id"], info["id"], created, created, json.dumps(strip(mi, "id", "sessionID"))))
-        for p in m.get("parts", []):
-            db.execute("INSERT INTO part VALUES (?,?,?,?,?,?)",
-                       (p["id"], mi["id"], info["id"], created, created,
-                        json.dumps(strip(p, "id", "sessionID", "messageID"))))
+    add_messages(db, info["id"], messages)
 
 
 def rounds(info, n, filler):
@@ -113,7 +108,7 @@ def rounds(info, n, filler):
     for r in range(n):
         t = base + r * 1000
         mid = "msg_z%08d" % r
-        todos = [{"id": str(i), "content": "Task %d of the plan" % i, "priority": "medium",
+        todos = [{"id": str(i), "content": "Task %d of round %d" % (i, r), "priority": "medium",
                   "status": "completed" if i < r % 10 else ("in_progress" if i == r % 10 else "pending")}
                  for i in range(10)]
         out.append({"info": {"id": mid, "role": "assistant", "time": {"created": t, "completed": t + 500}},
@@ -129,6 +124,33 @@ def rounds(info, n, filler):
     return out
 
 
+def serve(path, info, filler):
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    for line in sys.stdin:
+        cmd, _, arg = line.strip().partition(" ")
+        if cmd == "round":
+            r = int(arg)
+            db.execute("BEGIN")
+            for m in rounds(info, r + 1, filler)[r:]:
+                add_messages(db, info["id"], [m])
+            db.execute("UPDATE session SET time_updated = time_updated + 1 WHERE id = ?", (info["id"],))
+            db.execute("COMMIT")
+        print("ok", flush=True)
+
+
+def add_messages(db, sid, messages):
+    for m in messages:
+        mi = m["info"]
+        created = mi.get("time", {}).get("created", 0)
+        db.execute("INSERT INTO message VALUES (?,?,?,?,?)",
+                   (mi["id"], sid, created, created, json.dumps(strip(mi, "id", "sessionID"))))
+        for p in m.get("parts", []):
+            db.execute("INSERT INTO part VALUES (?,?,?,?,?,?)",
+                       (p["id"], mi["id"], sid, created, created,
+                        json.dumps(strip(p, "id", "sessionID", "messageID"))))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
@@ -139,6 +161,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=0)
     ap.add_argument("--filler", type=int, default=2000)
     ap.add_argument("--directory")
+    ap.add_argument("--serve", action="store_true")
     a = ap.parse_args()
     with open(a.export) as f:
         doc = json.load(f)
@@ -162,7 +185,11 @@ def main():
     db.execute("BEGIN")
     add_session(db, info, doc["messages"] + rounds(info, a.rounds, a.filler))
     db.execute("COMMIT")
-    if a.keep_wal:
+    if a.serve:
+        db.close()
+        shutil.copy(path, a.out)
+        serve(a.out, info, a.filler)
+    elif a.keep_wal:
         # Copy while the connection is open: the last transaction is only
         # in the -wal file.
         shutil.copy(path, a.out)

@@ -1,0 +1,208 @@
+package follow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/todo-shell/todo-shell/internal/opencodedb"
+	"github.com/todo-shell/todo-shell/internal/plan"
+	"github.com/todo-shell/todo-shell/internal/readgate"
+	"github.com/todo-shell/todo-shell/render"
+)
+
+// Opencode follows the newest opencode session of a project directory in
+// opencode's database (opencode.db, SQLite in WAL mode): its todowrite
+// plan, read with internal/opencodedb. It watches the database's
+// directory with fsnotify for writes to the database and its -wal file
+// (no polling): each write is read at once, the database as of its last
+// commit. A newer session of the directory is followed when it starts.
+type Opencode struct {
+	DB  string // the database: <opencode data dir>/opencode.db
+	Dir string // the project directory, absolute
+}
+
+func (o Opencode) root() string                         { return filepath.Dir(o.DB) }
+func (o Opencode) pick() (string, error)                { return o.DB, nil }
+func (o Opencode) isCandidate(path string) bool         { return path == o.DB }
+func (o Opencode) file(c string) (string, string)       { return c, filepath.Dir(c) }
+func (o Opencode) name(id string) string                { return "opencode session " + render.Sanitize(id) }
+func (o Opencode) journal() bool                        { return false }
+func (o Opencode) newest() bool                         { return false }
+func (o Opencode) better(string, string) (bool, string) { return false, "" }
+
+// ocState is one Follow's (or Once's) reading of the database.
+type ocState struct {
+	o       Opencode
+	db      *opencodedb.DB
+	info    os.FileInfo // the database file open
+	cur     string      // the session followed
+	sent    int         // its versions sent
+	last    *plan.Version
+	refused string // why the last read failed, once said
+}
+
+func (s *ocState) close() {
+	if s.db != nil {
+		_ = s.db.Close()
+		s.db = nil
+	}
+}
+
+// read reads the database as it is now and returns the update to send,
+// if any (ok false: nothing new).
+func (s *ocState) read() (u Update, ok bool) {
+	fi, err := os.Lstat(s.o.DB)
+	if err != nil {
+		s.close()
+		return Update{}, false
+	}
+	if s.db != nil && !os.SameFile(fi, s.info) {
+		s.close() // replaced: open the new one
+	}
+	if s.db == nil {
+		db, err := opencodedb.Open(s.o.DB)
+		if err != nil {
+			return s.warn(err)
+		}
+		s.db, s.info = db, fi
+	}
+	if err := s.db.Refresh(); err != nil {
+		return s.warn(err)
+	}
+	sessions, err := s.db.Sessions(s.o.Dir)
+	if err != nil {
+		return s.warn(err)
+	}
+	s.refused = ""
+	if len(sessions) == 0 {
+		return Update{}, false
+	}
+	note := ""
+	if id := sessions[0].ID; id != s.cur {
+		if s.cur != "" {
+			note = "switched from " + s.o.name(s.cur) + " to " + s.o.name(id) + ": a newer session"
+		}
+		s.cur, s.sent, s.last = id, 0, nil
+	}
+	vs, err := s.db.Versions(s.cur)
+	if err != nil {
+		return s.warn(err)
+	}
+	u = Update{Source: s.o.name(s.cur), Note: note}
+	switch {
+	case len(vs) > s.sent:
+		u.New = vs[s.sent:]
+		if len(u.New) > MaxBatch {
+			u.New = u.New[len(u.New)-MaxBatch:]
+		}
+	case len(vs) > 0 && !plan.SameList(vs[len(vs)-1], s.last):
+		u.New = vs[len(vs)-1:] // the newest changed (a call that was running failed)
+	case note == "" && s.sent > 0:
+		return Update{}, false
+	}
+	s.sent = len(vs)
+	if len(vs) > 0 {
+		s.last = vs[len(vs)-1]
+	}
+	u.Version = s.last
+	return u, true
+}
+
+// warn makes an update of a read that failed, once for each reason: a
+// checkpoint racing the read, or a damaged file. The next change reads
+// again.
+func (s *ocState) warn(err error) (Update, bool) {
+	why := readgate.Reason(err)
+	if errors.Is(err, fs.ErrNotExist) || why == s.refused {
+		return Update{}, false
+	}
+	s.refused = why
+	return Update{Source: s.o.name(s.cur), Version: s.last, Warnings: []string{render.Sanitize(s.o.DB) + " not read: " + render.Sanitize(why)}}, true
+}
+
+func (o Opencode) once() (Update, error) {
+	s := &ocState{o: o}
+	defer s.close()
+	u, _ := s.read()
+	if len(u.New) > 2 {
+		u.New = u.New[len(u.New)-2:]
+	}
+	return u, nil
+}
+
+func (o Opencode) follow(ctx context.Context, send func(Update)) error {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return fmt.Errorf("watch: %w", err)
+	}
+	defer func() { _ = w.Close() }()
+	dir := filepath.Dir(o.DB)
+	// Watch the database's directory, or until it exists the nearest
+	// directory above it.
+	watching := ""
+	watchDir := func() {
+		for d := dir; ; d = filepath.Dir(d) {
+			if err := w.Add(d); err == nil {
+				if watching != "" && watching != d {
+					_ = w.Remove(watching)
+				}
+				watching = d
+				return
+			}
+			if d == filepath.Dir(d) {
+				return
+			}
+		}
+	}
+	watchDir()
+	s := &ocState{o: o}
+	defer s.close()
+	if u, ok := s.read(); ok {
+		send(u)
+	} else {
+		send(Update{Source: s.o.name(s.cur)})
+	}
+	wal := o.DB + "-wal"
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case err, ok := <-w.Errors:
+			if !ok {
+				return nil
+			}
+			return fmt.Errorf("watch: %w", err)
+		case ev, ok := <-w.Events:
+			if !ok {
+				return nil
+			}
+			relevant := ev.Name == o.DB || ev.Name == wal
+			if watching != dir && ev.Has(fsnotify.Create) {
+				watchDir()
+				relevant = true
+			}
+			// Take the events already queued: one read for a burst of
+			// writes (a transaction writes many frames).
+			for more := true; more; {
+				select {
+				case ev := <-w.Events:
+					relevant = relevant || ev.Name == o.DB || ev.Name == wal
+				default:
+					more = false
+				}
+			}
+			if !relevant {
+				continue
+			}
+			if u, ok := s.read(); ok {
+				send(u)
+			}
+		}
+	}
+}

@@ -1,0 +1,134 @@
+package opencodedb
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/todo-shell/todo-shell/internal/plan"
+)
+
+const fixture = "../plan/testdata/opencode-1.18.33_export.json"
+
+// MakeDB runs testdata/mkdb.py (python3's sqlite3: SQLite itself) to write
+// an opencode database of the real opencode 1.18.33's export.
+func makeDB(t testing.TB, args ...string) string {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 to make an opencode database with")
+	}
+	path := filepath.Join(t.TempDir(), FileName)
+	out, err := exec.Command(py, append([]string{"testdata/mkdb.py", path}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("mkdb.py: %v\n%s", err, out)
+	}
+	return path
+}
+
+// exportVersions are the versions plan's reader finds in the export.
+func exportVersions(t *testing.T) []*plan.Version {
+	b, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p plan.Parser
+	var vs []*plan.Version
+	emit := func(e plan.Event) {
+		if e.Kind == plan.KindVersion {
+			vs = append(vs, e.Version)
+		}
+	}
+	// The export is one document over many lines.
+	if err := p.Feed(bytesOneLine(b), emit); err != nil {
+		t.Fatal(err)
+	}
+	p.Flush(emit)
+	return vs
+}
+
+func bytesOneLine(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for _, c := range b {
+		if c == '\n' || c == '\r' {
+			c = ' '
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// TestVersionsAsTheExport: the plan read from the database is the plan
+// read from `opencode export` of the same session, in rollback and WAL
+// mode and with the session's rows only in the -wal file.
+func TestVersionsAsTheExport(t *testing.T) {
+	want := exportVersions(t)
+	if len(want) < 2 {
+		t.Fatalf("the fixture has %d versions", len(want))
+	}
+	tests := []struct {
+		args     []string
+		sessions int
+	}{
+		{nil, 1},
+		{[]string{"--wal"}, 1},
+		{[]string{"--keep-wal", "--sessions", "30"}, 30},
+	}
+	for _, tt := range tests {
+		mode := tt.args
+		path := makeDB(t, mode...)
+		db, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss, err := db.Sessions("/tmp/rec/p-oc")
+		if err != nil || len(ss) != 1 || ss[0].ID != "ses_dede8f183ffeujAsihqtVt37gx" {
+			t.Fatalf("%v: sessions %+v, %v", mode, ss, err)
+		}
+		got, err := db.Versions(ss[0].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%v: %d versions, want %d", mode, len(got), len(want))
+		}
+		for i := range want {
+			if !reflect.DeepEqual(got[i].Todos, want[i].Todos) || !got[i].Time.Equal(want[i].Time) || got[i].ToolUseID != want[i].ToolUseID {
+				t.Errorf("%v: version %d: %+v\nwant %+v", mode, i+1, got[i], want[i])
+			}
+		}
+		if all, _ := db.Sessions(""); len(all) != tt.sessions {
+			t.Errorf("%v: %d sessions in all", mode, len(all))
+		}
+		db.Close()
+	}
+}
+
+// TestManyRounds: a session of many rounds, each with a long
+// bash output on overflow pages: the plan is every todowrite, and a
+// second read (nothing changed) reuses what the first kept.
+func TestManyRounds(t *testing.T) {
+	path := makeDB(t, "--wal", "--rounds", "50", "--filler", "20000")
+	db, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for range 2 {
+		if err := db.Refresh(); err != nil {
+			t.Fatal(err)
+		}
+		vs, err := db.Versions("ses_dede8f183ffeujAsihqtVt37gx")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(exportVersions(t)) + 50; len(vs) != n {
+			t.Fatalf("%d versions, want %d", len(vs), n)
+		}
+		if last := vs[len(vs)-1]; len(last.Todos) != 10 || last.Todos[9].Status != "in_progress" {
+			t.Errorf("last version %+v", last.Todos)
+		}
+	}
+}
