@@ -48,58 +48,77 @@ func commentStart(lang string) string {
 func highlight(line, lang string, st codeStyles, base lipgloss.Style) string {
 	cm := commentStart(lang)
 	var b strings.Builder
-	plain := func(s string) {
-		if s != "" {
-			b.WriteString(base.Render(s))
+	for i := 0; i < len(line); {
+		kind, j := token(line, i, cm)
+		style := base
+		switch kind {
+		case tokenComment:
+			style = st.comment
+		case tokenString:
+			style = st.str
+		case tokenNumber:
+			style = st.number
+		case tokenWord:
+			if keywords[line[i:j]] {
+				style = st.keyword
+			}
 		}
-	}
-	i := 0
-	for i < len(line) {
-		c := line[i]
-		switch {
-		case cm != "" && strings.HasPrefix(line[i:], cm) && (cm != "#" || i == 0 || line[i-1] == ' ' || line[i-1] == '\t'):
-			b.WriteString(st.comment.Render(line[i:]))
-			return b.String()
-		case c == '"' || c == '\'' || c == '`':
-			j := i + 1
-			for j < len(line) && line[j] != c {
-				if line[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			j = min(j+1, len(line))
-			b.WriteString(st.str.Render(line[i:j]))
-			i = j
-		case c >= '0' && c <= '9' && (i == 0 || !isWord(line[i-1])):
-			j := i
-			for j < len(line) && (isWord(line[j]) || line[j] == '.') {
-				j++
-			}
-			b.WriteString(st.number.Render(line[i:j]))
-			i = j
-		case isWord(c):
-			j := i
-			for j < len(line) && isWord(line[j]) {
-				j++
-			}
-			if w := line[i:j]; keywords[w] {
-				b.WriteString(st.keyword.Render(w))
-			} else {
-				plain(w)
-			}
-			i = j
-		default:
-			j := i + 1
-			for j < len(line) && !isWord(line[j]) && line[j] != '"' && line[j] != '\'' && line[j] != '`' && (cm == "" || !strings.HasPrefix(line[j:], cm)) && (line[j] < '0' || line[j] > '9') {
-				j++
-			}
-			plain(line[i:j])
-			i = j
-		}
+		b.WriteString(style.Render(line[i:j]))
+		i = j
 	}
 	return b.String()
 }
+
+// tokenKind is what a token of a line of code is.
+type tokenKind uint8
+
+const (
+	tokenPlain   tokenKind = iota // punctuation and space
+	tokenComment                  // to the end of the line
+	tokenString                   // quoted: "…", '…' or `…`
+	tokenNumber
+	tokenWord // a keyword or a name
+)
+
+// token returns the kind of the token that starts at line[i] and where it
+// ends; cm is the language's line comment marker ("" for none).
+func token(line string, i int, cm string) (tokenKind, int) {
+	c := line[i]
+	switch {
+	case cm != "" && strings.HasPrefix(line[i:], cm) && (cm != "#" || i == 0 || line[i-1] == ' ' || line[i-1] == '\t'):
+		return tokenComment, len(line)
+	case isQuote(c):
+		j := i + 1
+		for j < len(line) && line[j] != c {
+			if line[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		return tokenString, min(j+1, len(line))
+	case isDigit(c) && (i == 0 || !isWord(line[i-1])):
+		j := i
+		for j < len(line) && (isWord(line[j]) || line[j] == '.') {
+			j++
+		}
+		return tokenNumber, j
+	case isWord(c):
+		j := i
+		for j < len(line) && isWord(line[j]) {
+			j++
+		}
+		return tokenWord, j
+	}
+	j := i + 1
+	for j < len(line) && !isWord(line[j]) && !isQuote(line[j]) && (cm == "" || !strings.HasPrefix(line[j:], cm)) {
+		j++
+	}
+	return tokenPlain, j
+}
+
+func isQuote(c byte) bool { return c == '"' || c == '\'' || c == '`' }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func isWord(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
