@@ -74,3 +74,33 @@ func TestReplayOfATaskPlanKeepsItsOwnRules(t *testing.T) {
 		t.Fatalf("replay: %q %q", r.stdout, r.stderr)
 	}
 }
+
+// TestReplayOfATaskPlanNamesOwnersAndBlockers: replay --summary of a task
+// plan's journal says who took which task and what blocks what, as the
+// panel of watch shows them (@owner, blocked by #N).
+func TestReplayOfATaskPlanNamesOwnersAndBlockers(t *testing.T) {
+	state := t.TempDir()
+	env := map[string]string{"XDG_STATE_HOME": state}
+	for _, line := range []string{
+		`TaskCreate '{"subject":"Parse","description":""}'`,
+		`TaskCreate '{"subject":"Render","description":""}'`,
+		`TaskUpdate '{"taskId":"2","addBlockedBy":["1"]}'`,
+		`TaskUpdate '{"taskId":"1","owner":"alice","status":"in_progress"}'`,
+		`TaskUpdate '{"taskId":"1","owner":""}'`,
+	} {
+		if r := run(t, "", env, "--plan", "team", "-c", line); r.code != 0 {
+			t.Fatalf("%s: %q %q", line, r.stdout, r.stderr)
+		}
+	}
+	journal := filepath.Join(state, "todo-shell", "plans", "team", "tasks.jsonl")
+	r := run(t, "", nil, "replay", "--summary", journal)
+	for _, want := range []string{
+		"v3  ", "    · #2 blocked by #1\n",
+		"v4  ", "    ● started    #1 Parse\n    · #1 owner alice\n",
+		"v5  ", "    · #1 has no owner now\n",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Fatalf("replay --summary lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}

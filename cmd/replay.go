@@ -69,7 +69,7 @@ the version breaks. --json prints one object per version.`,
 	f := cmd.Flags()
 	f.BoolVar(&ro.Summary, "summary", false, "print the timeline of plan versions (the default when stdout is not a terminal)")
 	f.BoolVar(&ro.JSON, "json", false, "print one JSON object per plan version")
-	f.BoolVar(&ro.Step, "step", false, "step through the playback: → or space next, ← back, q quit")
+	f.BoolVar(&ro.Step, "step", false, "step through the playback: space or → next, ← back, q quit (a line under the panel shows the version and the keys)")
 	f.Float64Var(&ro.Speed, "speed", 1, "play N times faster than recorded (each gap is capped at one second)")
 	return cmd
 }

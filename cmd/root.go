@@ -187,7 +187,7 @@ func newCmdRoot(s Streams, h host) *cobra.Command {
 		{newCmdVersion(opts), nil},
 		{newCmdAgent(opts), append([]string{"no-color", "trace", "no-history"}, sessionFlags()...)},
 		{newCmdReplay(opts), []string{"no-color"}},
-		{newCmdWatch(opts), []string{"no-color", "offload-dir"}},
+		{newCmdWatch(opts), []string{"no-color", "no-progress", "offload-dir", "plan"}},
 		{newCmdMCP(opts), sessionFlags()},
 		{newCmdSessions(opts), []string{"offload-dir"}},
 		{newCmdClean(opts), []string{"offload-dir"}},

@@ -49,7 +49,12 @@ func newCmdWatch(o *Options) *cobra.Command {
 		Short: "Show a session's task panel live, in another terminal",
 		Long: `Watch shows the task panel of a todo-shell session and redraws it whenever the plan
 changes: run it in a tmux split beside an agent. Without an ID it follows the most
-recent live session that has a plan, and moves only to a newer one as good.
+recent live session that has a plan: it moves to another live session with a plan when
+the one shown ends or has none, never to an empty one, and says so in one line.
+
+With --plan NAME (or TODO_SHELL_PLAN) it follows the shared task plan NAME that
+'todo-shell mcp --plan NAME' agents and 'todo-shell --plan NAME' shells change: every
+version, with each task's owner and blockers.
 
 With --claude it shows the plan of a Claude Code session instead: the newest transcript
 under ~/.claude/projects/ for DIR (default: the current directory), following its
@@ -60,6 +65,7 @@ q or Ctrl+C quits.`,
 		Example: `  $ todo-shell watch
   $ todo-shell watch session-3kTq9ZfW1bXe
   $ todo-shell watch --once
+  $ todo-shell watch --plan build
   $ todo-shell watch --json | jq -c '.completed'
   $ todo-shell watch --claude ~/src/my-app`,
 		Args: func(cmd *cobra.Command, args []string) error {

@@ -23,10 +23,10 @@ func TestHelpFitsEightyColumnsAndListsUsedFlags(t *testing.T) {
 		{[]string{"tools"}, []string{"--max-items"}, []string{"--bash-timeout", "--trace", "--session"}},
 		{[]string{"sessions"}, []string{"--offload-dir", "--json"}, []string{"--bash-timeout", "--trace", "--max-items"}},
 		{[]string{"clean"}, []string{"--offload-dir"}, []string{"--bash-timeout", "--trace"}},
-		{[]string{"watch"}, []string{"--offload-dir", "--no-color"}, []string{"--bash-timeout", "--max-items"}},
+		{[]string{"watch"}, []string{"--offload-dir", "--no-color", "--plan", "--no-progress"}, []string{"--bash-timeout", "--max-items"}},
 		{[]string{"replay"}, []string{"--no-color"}, []string{"--bash-timeout", "--offload-dir"}},
 		{[]string{"serve"}, []string{"--bash-timeout", "--offload-dir"}, []string{"--no-history", "--no-color"}},
-		{[]string{"mcp"}, []string{"--resume", "--offload-dir"}, []string{"--no-history"}},
+		{[]string{"mcp"}, []string{"--resume", "--offload-dir", "--plan"}, []string{"--no-history"}},
 		{[]string{"agent"}, []string{"--resume", "--trace", "--no-history"}, nil},
 		{[]string{"completion"}, nil, []string{"--bash-timeout"}},
 	} {

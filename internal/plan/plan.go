@@ -276,11 +276,34 @@ func (p *Parser) todosLine(v *fastjson.Value, emit func(Event)) error {
 		n = p.n + 1
 	}
 	p.n = n
-	emit(Event{Kind: KindVersion, Line: p.line, Time: p.last, Version: &Version{
+	ver := &Version{
 		N: n, Time: p.last, ToolUseID: string(v.GetStringBytes("tool_use_id")), Todos: items(arr), Line: p.line,
 		Tasks: v.GetBool("tasks"), // a task plan: several in progress is no broken rule
-	}})
+	}
+	if info := v.GetArray("info"); ver.Tasks && len(info) == len(ver.Todos) {
+		ver.Info, ver.Keys = make([]ItemInfo, len(info)), make([]string, len(info))
+		for i, in := range info {
+			ver.Info[i] = ItemInfo{
+				ID: string(in.GetStringBytes("id")), Owner: string(in.GetStringBytes("owner")),
+				Description: string(in.GetStringBytes("description")),
+				Blocks:      stringsOf(in.GetArray("blocks")), BlockedBy: stringsOf(in.GetArray("blocked_by")),
+			}
+			ver.Keys[i] = ver.Info[i].ID
+		}
+	}
+	emit(Event{Kind: KindVersion, Line: p.line, Time: p.last, Version: ver})
 	return nil
+}
+
+// stringsOf returns the strings of a JSON array (others skipped).
+func stringsOf(arr []*fastjson.Value) []string {
+	var out []string
+	for _, v := range arr {
+		if b, err := v.StringBytes(); err == nil {
+			out = append(out, string(b))
+		}
+	}
+	return out
 }
 
 // message reads one message's content blocks. rec is the whole record

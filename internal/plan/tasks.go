@@ -3,6 +3,7 @@ package plan
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/valyala/fastjson"
 
@@ -206,7 +207,7 @@ func Display(v *Version) []todo.Item {
 	for i, it := range v.Todos {
 		in := v.Info[i]
 		pre := ""
-		if in.ID != "" {
+		if in.ID != "" && !strings.HasPrefix(it.Content, "#"+in.ID+" ") { // a task plan's rows carry their ids
 			pre = "#" + in.ID + " "
 		}
 		post := ""

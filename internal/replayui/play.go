@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
@@ -27,6 +28,19 @@ type player struct {
 	width  int
 	rows   int
 	prev   *plan.Version // the version shown last, for its changes
+	status string        // a line under the panel (--step: where it is, the keys)
+}
+
+// draw shows the panel of v with the status line under it.
+func (pl *player) draw(v *plan.Version) {
+	view := strings.TrimSuffix(pl.panel(v), "\n")
+	if pl.status != "" {
+		if view != "" {
+			view += "\n"
+		}
+		view += pl.styles.Dim.Render(render.Fit(pl.status, pl.width-1))
+	}
+	pl.pnt.SetView(view)
 }
 
 // line returns an event as the shell shows it ("" for none).
@@ -73,7 +87,7 @@ func (pl *player) show(e plan.Event) {
 		for _, w := range pl.warnings(e.Version) {
 			pl.pnt.Print(w)
 		}
-		pl.pnt.SetView(pl.panel(e.Version))
+		pl.draw(e.Version)
 		pl.prev = e.Version
 		return
 	}
@@ -101,7 +115,14 @@ func play(ctx context.Context, o Options, f *os.File, in, out *os.File) error {
 	}
 	pnt.SetSize(pl.width, pl.rows)
 	pnt.Start()
-	defer pnt.Stop()
+	defer func() {
+		pnt.Stop()
+		// The panel ends without a newline: the shell's prompt after
+		// replay starts on a line of its own.
+		if pl.drawn() {
+			_, _ = io.WriteString(out, "\r\n")
+		}
+	}()
 	p := plan.Parser{Playback: true}
 	lines := &badLines{file: o.File, p: &p, errOut: io.Discard}
 	if o.Step {
@@ -139,9 +160,12 @@ func play(ctx context.Context, o Options, f *os.File, in, out *os.File) error {
 	if err := lines.finish(); err != nil {
 		return err
 	}
-	pnt.Print(pl.styles.Dim.Render("— end of replay: " + strconv.Itoa(versions) + " plan versions —"))
+	pnt.Print(pl.styles.Dim.Render(render.Fit("— end of replay: "+strconv.Itoa(versions)+" plan versions —", pl.width-1)))
 	return nil
 }
+
+// drawn reports whether a panel (or a status line) is on the screen.
+func (pl *player) drawn() bool { return pl.prev != nil || pl.status != "" }
 
 // clock keeps a playback's pace: the recorded gap before each event,
 // divided by the speed and capped at one second; q (or ctx's end) stops it.
@@ -212,15 +236,33 @@ func (c *clock) quit() bool {
 	}
 }
 
-// stepThrough shows events one at a time: → or space next, ← back, q quit.
+// stepThrough shows events one at a time: space or → (also Enter, j, l,
+// n) next, ← (also h, k, p) back, q quit. Under the panel a line says
+// which plan version is shown, of how many, and the keys.
 func stepThrough(pl *player, events []plan.Event, keys <-chan painter.Key) error {
 	if len(events) == 0 {
 		pl.pnt.Print("no events to replay")
 		return nil
 	}
-	hint := pl.styles.Dim.Render("→/space next · ← back · q quit")
+	// upTo[i] is the number of the plan versions among events[:i+1].
+	upTo := make([]int, len(events))
+	total := 0
+	for i, e := range events {
+		if e.Kind == plan.KindVersion {
+			total++
+		}
+		upTo[i] = total
+	}
 	at := 0
+	setStatus := func() { pl.status = StepStatus(upTo[at], total, at == 0, at == len(events)-1) }
+	defer func() {
+		// The keys mean nothing once replay has quit: the panel stays.
+		pl.status = ""
+		pl.draw(pl.prev)
+	}()
+	setStatus()
 	pl.show(events[0])
+	pl.draw(pl.prev)
 	for k := range keys {
 		switch k {
 		case painter.KeyQuit:
@@ -228,18 +270,34 @@ func stepThrough(pl *player, events []plan.Event, keys <-chan painter.Key) error
 		case painter.KeyNext:
 			if at+1 < len(events) {
 				at++
+				setStatus()
 				pl.show(events[at])
-			} else {
-				pl.pnt.Print(hint + pl.styles.Dim.Render(" (end)"))
+				pl.draw(pl.prev)
 			}
 		case painter.KeyBack:
 			if at > 0 {
 				at--
+				setStatus()
 				pl.redrawTo(events, at)
 			}
 		}
 	}
 	return nil
+}
+
+// StepStatus is the line under replay --step's panel: the plan version
+// shown (n of total) and the keys that do something there.
+func StepStatus(n, total int, first, last bool) string {
+	s := "version " + strconv.Itoa(n) + "/" + strconv.Itoa(total)
+	if last {
+		s += " (end)"
+	} else {
+		s += " · space/→ next"
+	}
+	if !first {
+		s += " · ← back"
+	}
+	return s + " · q quit"
 }
 
 // redrawTo redraws from scratch: the lines of the last screenful up to
@@ -260,7 +318,7 @@ func (pl *player) redrawTo(events []plan.Event, at int) {
 			}
 		}
 	}
-	pl.pnt.SetView(pl.panel(last))
+	pl.draw(last)
 	pl.prev = last
 }
 

@@ -155,7 +155,7 @@ func (v *allView) String(now time.Time) string {
 		for i := range v.entries {
 			if v.entries[i].Path == v.open {
 				e := &v.entries[i]
-				head := v.st.Dim.Render(render.Sanitize(e.Agent+" · "+e.Project) + " · " + allplans.Age(now, e.Changed) + " · Esc back · q quits")
+				head := v.st.Dim.Render(render.Fit(render.Sanitize(e.Agent+" · "+e.Project)+" · "+allplans.Age(now, e.Changed)+" · Esc back · q quits", width))
 				snap := todo.Snapshot{Items: plan.Display(e.Version), Version: uint64(e.Version.N)}
 				return head + "\n" + strings.TrimSuffix(render.TaskBoxIn(snap, width, max(v.height-3, 3), &v.st), "\n")
 			}

@@ -205,7 +205,8 @@ func (v *view) String() string {
 	if v.warning != "" {
 		head += " · " + render.Sanitize(v.warning)
 	}
-	return v.st.Dim.Render(head) + "\n" + UpdateText(v.last, w, rows, &v.st)
+	// A header too long for the width is cut with "…", never wrapped.
+	return v.st.Dim.Render(render.Fit(head, w)) + "\n" + UpdateText(v.last, w, rows, &v.st)
 }
 
 // lines prints each version as a JSON line (--json), or each new panel as
@@ -263,7 +264,7 @@ func Header(u follow.Update, what string) string {
 		if what == "" {
 			return "no session yet"
 		}
-		return render.Sanitize("no session yet in " + what)
+		return render.Sanitize("no session yet · " + what + " · q quits")
 	}
 	s := "watching " + u.Source
 	if u.Version != nil {

@@ -1,0 +1,44 @@
+package render
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// TestFitCutsBetweenGraphemes: Fit keeps a text that fits, and cuts one
+// that does not within the width, with "…", between grapheme clusters
+// (never inside an emoji sequence, a flag, a wide character or a letter
+// with its combining mark).
+func TestFitCutsBetweenGraphemes(t *testing.T) {
+	family, flag, accented, wide := "👨\u200d👩\u200d👧", "🇫🇷", "e\u0301", "漢"
+	tests := []struct {
+		s     string
+		width int
+		want  string
+	}{
+		{"watching a · v3", 20, "watching a · v3"},
+		{"watching a · v3", 15, "watching a · v3"},
+		{"watching a · v3", 10, "watching …"},
+		{"ab" + family + "cd", 4, "ab…"},
+		{"ab" + family + "cd", 5, "ab" + family + "…"},
+		{"ab" + flag + "cd", 4, "ab…"},
+		{"ab" + accented + accented + "cd", 4, "ab" + accented + "…"},
+		{"ab" + wide + wide + "cd", 4, "ab…"},
+		{"ab" + wide + wide + "cd", 5, "ab" + wide + "…"},
+		{"abc", 0, ""},
+	}
+	for _, tc := range tests {
+		got := Fit(tc.s, tc.width)
+		if got != tc.want {
+			t.Errorf("Fit(%q, %d) = %q, want %q", tc.s, tc.width, got, tc.want)
+		}
+		if w := ansi.StringWidth(got); w > tc.width {
+			t.Errorf("Fit(%q, %d) is %d cells wide", tc.s, tc.width, w)
+		}
+		if !strings.HasPrefix(tc.s, strings.TrimSuffix(got, "…")) {
+			t.Errorf("Fit(%q, %d) = %q is not a cut of it", tc.s, tc.width, got)
+		}
+	}
+}
