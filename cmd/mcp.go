@@ -46,7 +46,9 @@ The Task tools (TaskCreate, TaskGet, TaskUpdate, TaskList) keep a plan of number
 tasks with dependencies and owners in the session directory, or, with --plan NAME, in a
 plan several processes share ($XDG_STATE_HOME/todo-shell/plans/NAME): several agents,
 each with its own 'todo-shell mcp --plan NAME', work from one plan. A task an agent starts
-is owned by it: by the name the client gave in initialize, or by --owner.
+is owned by it: by the name the client gave in initialize, or by --owner. Another
+client that claims, deletes or changes the status of a task it does not own gets an
+isError result naming the owner.
 
 Bash is published only with --allow-bash: it runs any command the client sends.`,
 		Example: `  $ claude mcp add todo-shell -- todo-shell mcp

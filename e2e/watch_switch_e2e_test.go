@@ -98,9 +98,11 @@ func TestWatchSwitchesToTheLiveSessionWithAPlan(t *testing.T) {
 		startPiped(t, off, "b") // newer, live, and stays empty
 		scr := watchOffload(t, off, 24, 80)
 		scr.waitFor(t, "watching b", 5*time.Second)
+		written := time.Now()
 		a.plan("step one")
 		scr.waitFor(t, "Doing step one", 5*time.Second)
 		scr.waitFor(t, "switched from b to a", 5*time.Second)
+		t.Logf("plan written to switch on screen: %v", time.Since(written))
 	})
 	t.Run("the session shown ends", func(t *testing.T) {
 		off := filepath.Join(t.TempDir(), "off")
