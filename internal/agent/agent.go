@@ -284,7 +284,8 @@ func (a *Agent) compactIfFull(ctx context.Context, emit func(Event), res *Result
 // tool results' text), at 4 bytes a token.
 func textTokens(blocks []anthropic.ContentBlockParamUnion) int64 {
 	n := 0
-	for _, b := range blocks {
+	for i := range blocks {
+		b := &blocks[i]
 		switch {
 		case b.OfText != nil:
 			n += len(b.OfText.Text)

@@ -120,7 +120,7 @@ func play(ctx context.Context, o Options, f *os.File, in, out *os.File) error {
 		// The panel ends without a newline: the shell's prompt after
 		// replay starts on a line of its own.
 		if pl.drawn() {
-			_, _ = io.WriteString(out, "\r\n")
+			_, _ = out.WriteString("\r\n")
 		}
 	}()
 	p := plan.Parser{Playback: true}
