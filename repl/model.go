@@ -178,6 +178,9 @@ func New(cfg Config) Model {
 	m.spin.Style = m.styles.Accent
 	m.input = newInput(m.styles.Prompt)
 	m.prompt.branch = gitinfo.Branch(m.dir)
+	if c, ok := cfg.Agent.(interface{ ContextUsed() float64 }); ok && c.ContextUsed() > 0 {
+		m.prompt.ctx = ctxText(c.ContextUsed()) // a resumed conversation
+	}
 	m.layout()
 	if cfg.Painter == nil {
 		m.cfg.Painter = painter.New(io.Discard, nil)

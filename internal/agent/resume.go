@@ -190,9 +190,15 @@ func closeCutTurns(msgs []json.RawMessage) []json.RawMessage {
 // not written to it again, and the first-prompt reminder is not repeated.
 func (a *Agent) Resume(messages []json.RawMessage) {
 	a.messages, a.raw = a.messages[:0], nil
+	size := 0
 	for _, m := range messages {
 		a.messages = append(a.messages, decodeMessage(m))
+		size += len(m)
 	}
+	// Until the first request says how full the window is, the
+	// conversation's size is the estimate (4 bytes a token), so that a
+	// resumed session's prompt shows its ctx at once.
+	a.lastInput, a.added = int64(size/4), 0
 	a.cachedUpTo = 0
 	a.logged = len(a.messages)
 	if len(messages) > 0 {

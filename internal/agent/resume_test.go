@@ -130,3 +130,22 @@ func jsonEqual(t *testing.T, a, b []byte) bool {
 	ya, _ := json.Marshal(y)
 	return bytes.Equal(xa, ya)
 }
+
+// TestResumeEstimatesTheContext: a resumed conversation says how full the
+// window is before its first request (the prompt's ctx), from its size at
+// 4 bytes a token.
+func TestResumeEstimatesTheContext(t *testing.T) {
+	e := newEnv(t, say(strings.Repeat("long answer ", 4000)))
+	if _, err := e.agent.Run(context.Background(), "talk", nil); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := resumed(t, e, newFakeAPI(t))
+	size := 0
+	for _, m := range a.Messages() {
+		size += len(m)
+	}
+	want := float64(size/4) / DefaultContextWindow
+	if got := a.ContextUsed(); got != want || got == 0 {
+		t.Fatalf("ContextUsed() = %v after Resume, want %v (%d bytes)", got, want, size)
+	}
+}
