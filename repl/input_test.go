@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // TestWrappedRowsMatchesTextarea: the input's height is counted with the
@@ -35,5 +37,53 @@ func TestWrappedRowsMatchesTextarea(t *testing.T) {
 				t.Fatalf("width %d: %d rows counted, textarea wraps %q into %d", in.Width(), got, l, want)
 			}
 		}
+	}
+}
+
+// TestInputShowsNoEmptyRowsAfterAResize: a multi-line input taller than
+// the rows it shows, scrolled to its cursor in a narrow window, keeps no
+// empty "…" rows under its text when a wider window (or a deleted line)
+// gives it fewer rows: the textarea kept its scroll offset (trial finding,
+// multi-line input after a resize narrow→wide).
+func TestInputShowsNoEmptyRowsAfterAResize(t *testing.T) {
+	tests := []struct {
+		name     string
+		from, to int // window widths
+		lines    int
+		deleted  int // lines deleted at the end after the resize
+	}{
+		{"40 to 100", 40, 100, 9, 0},
+		{"60 to 100", 60, 100, 9, 0},
+		{"40 to 80, still scrolling", 40, 80, 14, 0},
+		{"same width, lines deleted", 40, 40, 9, 3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, _ := testConfig(t)
+			var m tea.Model = New(cfg)
+			send := func(msg tea.Msg) { m, _ = m.Update(msg) }
+			send(tea.WindowSizeMsg{Width: tc.from, Height: 30})
+			for i := range tc.lines {
+				if i > 0 {
+					send(tea.KeyMsg{Type: tea.KeyEnter, Alt: true})
+				}
+				send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(fmt.Sprintf("echo line %d is long enough to wrap at forty", i))})
+			}
+			send(tea.WindowSizeMsg{Width: tc.to, Height: 30})
+			for range tc.deleted {
+				send(tea.KeyMsg{Type: tea.KeyCtrlU}) // the line's text
+				send(tea.KeyMsg{Type: tea.KeyBackspace})
+			}
+			rows := strings.Split(m.View(), "\n")
+			last := fmt.Sprintf("echo line %d ", tc.lines-1-tc.deleted)
+			if !strings.Contains(strings.Join(rows, "\n"), last) {
+				t.Errorf("the cursor's line %q is not shown:\n%s", last, m.View())
+			}
+			for _, r := range rows {
+				if strings.TrimSpace(ansi.Strip(r)) == "…" {
+					t.Fatalf("an empty row in the input:\n%s", m.View())
+				}
+			}
+		})
 	}
 }
