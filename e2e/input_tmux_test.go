@@ -49,3 +49,38 @@ func TestTmuxMultiLineInputAfterAWiderWindow(t *testing.T) {
 		})
 	}
 }
+
+// TestTmuxInputSaysHowManyLinesAreHidden: an input of 20 lines shows 12
+// of them and says how many it hides: "↑ 8 more lines" above them with
+// the cursor on the last line, "↓ 8 more lines" under them once the
+// cursor is back on the first (trial finding: it hid its top silently).
+func TestTmuxInputSaysHowManyLinesAreHidden(t *testing.T) {
+	for _, size := range sizes {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			tt := startTmux(t, size[0], size[1])
+			const n = 20
+			for i := range n {
+				if i > 0 {
+					tt.run("send-keys", "-t", "t", "M-Enter")
+				}
+				tt.run("send-keys", "-t", "t", "-l", fmt.Sprintf("echo line %d", i))
+			}
+			scr := tt.waitScreen("the last line and the rows hidden above", func(string) bool {
+				s := tt.screen()
+				return strings.Contains(s, fmt.Sprintf("echo line %d", n-1)) && strings.Contains(s, "↑ 8 more lines")
+			})
+			for _, l := range strings.Split(tt.screen(), "\n") {
+				if l = strings.TrimRight(l, " "); strings.HasSuffix(l, "echo line 7") || strings.Contains(l, "↓") {
+					t.Fatalf("line 7 shown, or lines hidden below:\n%s", scr)
+				}
+			}
+			for range n - 1 {
+				tt.run("send-keys", "-t", "t", "Up")
+			}
+			tt.waitScreen("the first line and the rows hidden below", func(string) bool {
+				s := tt.screen()
+				return strings.Contains(s, "echo line 0") && strings.Contains(s, "↓ 8 more lines") && !strings.Contains(s, "↑")
+			})
+		})
+	}
+}
