@@ -167,6 +167,13 @@ func (m Model) inputCursor() int {
 
 // setInputCursor replaces the text and puts the cursor at byte offset at.
 func (m *Model) setInputCursor(v string, at int) {
+	m.placeInput(v, at)
+	m.layout()
+}
+
+// placeInput replaces the text, scrolled to its top, and puts the cursor
+// at byte offset at.
+func (m *Model) placeInput(v string, at int) {
 	at = min(at, len(v))
 	m.input.SetValue(toInput(v[:at])) // the cursor at the end
 	if rest := v[at:]; rest != "" {
@@ -180,7 +187,6 @@ func (m *Model) setInputCursor(v string, at int) {
 		}
 		m.input.SetCursor(len([]rune(head)))
 	}
-	m.layout()
 }
 
 // frontBuiltin runs the builtins the REPL itself implements; ok is false

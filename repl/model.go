@@ -119,6 +119,7 @@ type Model struct {
 	frame    string // the live area drawn after the last update
 
 	inputScrolls bool     // the input has more rows than it shows
+	inputRows    int      // the rows the input's text takes
 	rowPrompts   []string // the prompt of each row of the input, nil for one line
 	typing       *typingGate
 
@@ -674,6 +675,14 @@ func (m *Model) layout() {
 		m.rowPrompts = prompts
 		m.input.SetPromptFunc(pw, m.linePrompt) // bound to the new prompts
 	}
+	if m.inputScrolls && rows < m.inputRows {
+		// The textarea keeps its scroll offset when its text gets fewer
+		// rows (a wider window, a deleted line), and would show empty
+		// rows under the text: back to the top, and scrollInput scrolls
+		// to the cursor again.
+		m.placeInput(m.inputValue(), m.inputCursor())
+	}
+	m.inputRows = rows
 	m.input.SetHeight(min(rows, maxInputRows))
 	m.inputScrolls = rows > m.input.Height()
 }

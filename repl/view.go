@@ -2,9 +2,11 @@ package repl
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/textarea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/todo-shell/todo-shell/render"
@@ -38,7 +40,7 @@ func (m Model) draw() string {
 			tail = append(tail, m.styles.Dim.Render(m.fit("  "+render.SanitizeOutput(l))))
 		}
 	}
-	input := m.input.View()
+	input := m.inputView()
 	if m.search != nil {
 		input = m.searchView(m.search.s)
 	}
@@ -88,6 +90,66 @@ func (m Model) draw() string {
 	}
 	b.WriteString(input)
 	return b.String()
+}
+
+// inputView is the input as drawn: the textarea's rows (at most
+// maxInputRows, scrolled to the cursor), under a dim "↑ N more lines" row
+// when lines of the text are hidden above them and over a "↓ N more lines"
+// row when some are hidden below. A line partly shown counts as hidden.
+func (m Model) inputView() string {
+	v := m.input.View()
+	if !m.inputScrolls {
+		return v
+	}
+	above, below := m.hiddenLines(inputOffset(m.input), m.input.Height())
+	indent := strings.Repeat(" ", max(ansi.StringWidth(m.linePrompt(0))-2, 0)) // the "…" column
+	more := func(arrow string, n int) string {
+		s := fmt.Sprintf("%s%s %d more lines", indent, arrow, n)
+		if n == 1 {
+			s = strings.TrimSuffix(s, "s")
+		}
+		return m.styles.Dim.Render(m.fit(s))
+	}
+	if above > 0 {
+		v = more("↑", above) + "\n" + v
+	}
+	if below > 0 {
+		v += "\n" + more("↓", below)
+	}
+	return v
+}
+
+// hiddenLines counts the input's lines that start above row off, and
+// those that end below the rows shown (off to off+rows).
+func (m Model) hiddenLines(off, rows int) (above, below int) {
+	start := 0
+	for _, l := range strings.Split(m.input.Value(), "\n") {
+		n := wrappedRows(l, max(m.input.Width(), 1))
+		if start < off {
+			above++
+		}
+		if start+n > off+rows {
+			below++
+		}
+		start += n
+	}
+	return above, below
+}
+
+// inputOffset is the first row of its text the textarea shows. Bubbles'
+// textarea (v1) keeps it in its viewport, an unexported field: it is read
+// with reflect, never written; a field gone (another bubbles) reads 0, and
+// TestInputSaysHowManyLinesAreHidden fails.
+func inputOffset(in textarea.Model) int {
+	vp := reflect.ValueOf(in).FieldByName("viewport")
+	if !vp.IsValid() || vp.Kind() != reflect.Pointer || vp.IsNil() {
+		return 0
+	}
+	y := vp.Elem().FieldByName("YOffset")
+	if !y.IsValid() || y.Kind() != reflect.Int {
+		return 0
+	}
+	return int(y.Int())
 }
 
 // panelRows is the most rows the task panel takes in a terminal of height

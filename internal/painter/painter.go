@@ -297,6 +297,14 @@ const eraseBelow = "\r" + ansi.EraseEntireLine + "\x1b[C" + ansi.EraseScreenBelo
 // zero, never so many that they and the live area overflow the screen)
 // and the live area under them, from the cursor's row down, and parks the
 // cursor at column 0 of the first.
+//
+// The live area is drawn from its last line up: the cursor goes down over
+// the blank rows first, then draws each line and climbs one row. A
+// terminal may take a resize in the middle of a frame (tmux reads a busy
+// terminal's output in chunks); the rows it then rewraps are the ones
+// already drawn, below the cursor, and the rows still to climb are blank
+// ones it leaves as they are: the cursor still ends on the first row.
+// Each line ends with its styles reset.
 func (p *Painter) drawView(b *strings.Builder, f frameState, pad int) {
 	lines := strings.Split(f.view, "\n")
 	if f.rows > 0 && len(lines) > max(f.rows-2, 1) {
@@ -309,21 +317,26 @@ func (p *Painter) drawView(b *strings.Builder, f frameState, pad int) {
 		pad = min(pad, f.rows-len(lines))
 	}
 	pad = max(pad, 0)
-	b.WriteString(strings.Repeat("\r\n", pad))
-	b.WriteString(ansi.ResetModeAutoWrap)
 	prep := make(map[string]string, len(lines))
 	widths := make([]int, len(lines))
 	for i := range lines {
 		lines[i] = p.fit(lines[i], f.width, prep)
 		widths[i] = ansi.StringWidth(lines[i])
+	}
+	b.WriteString(strings.Repeat("\r\n", pad+len(lines)-1))
+	b.WriteString(ansi.ResetModeAutoWrap)
+	for i := len(lines) - 1; i >= 0; i-- {
 		b.WriteString(lines[i])
-		if i < len(lines)-1 {
-			b.WriteString("\r\n")
+		if strings.IndexByte(lines[i], 0x1b) >= 0 {
+			b.WriteString(ansi.ResetStyle)
+		}
+		b.WriteByte('\r')
+		if i > 0 {
+			b.WriteString(ansi.CUU1)
 		}
 	}
-	b.WriteByte('\r')
-	if up := pad + len(lines) - 1; up > 0 {
-		b.WriteString(ansi.CursorUp(up))
+	if pad > 0 {
+		b.WriteString(ansi.CursorUp(pad))
 	}
 	b.WriteString(ansi.SetModeAutoWrap)
 	p.pad, p.last, p.lastLines, p.lastWidth, p.prep = pad, f.view, widths, f.width, prep

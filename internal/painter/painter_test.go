@@ -19,7 +19,7 @@ func TestPainterDraws(t *testing.T) {
 	s.Flush()
 	// Drawn from the cursor's row down, the cursor parked back on the
 	// first row of the live area.
-	if got := out.String(); got != eraseBelow+ansi.ResetModeAutoWrap+"panel\r\nprompt ❯\r"+ansi.CursorUp(1)+ansi.SetModeAutoWrap {
+	if got := out.String(); got != eraseBelow+liveArea(0, "panel", "prompt ❯") {
 		t.Fatalf("first draw %q", got)
 	}
 	out.Reset()
@@ -30,7 +30,7 @@ func TestPainterDraws(t *testing.T) {
 	s.Print("printed line\nsecond")
 	s.SetView("prompt ❯ this line is far too long")
 	s.Flush()
-	want := eraseBelow + "printed line\r\nsecond\r\n" + ansi.ResetModeAutoWrap + "prompt ❯ t\r" + ansi.SetModeAutoWrap
+	want := eraseBelow + "printed line\r\nsecond\r\n" + liveArea(0, "prompt ❯ t")
 	if got := out.String(); got != want {
 		t.Fatalf("second draw\n got %q\nwant %q", got, want)
 	}
@@ -42,6 +42,23 @@ func TestPainterDraws(t *testing.T) {
 	}
 }
 
+// liveArea is how the painter draws lines under pad blank rows, the cursor
+// on the first row: down over the rows, then the lines from the last up,
+// then up over the blank rows.
+func liveArea(pad int, lines ...string) string {
+	s := strings.Repeat("\r\n", pad+len(lines)-1) + ansi.ResetModeAutoWrap
+	for i := len(lines) - 1; i >= 0; i-- {
+		s += lines[i] + "\r"
+		if i > 0 {
+			s += ansi.CUU1
+		}
+	}
+	if pad > 0 {
+		s += ansi.CursorUp(pad)
+	}
+	return s + ansi.SetModeAutoWrap
+}
+
 // TestPainterKeepsToTheHeight: the live area is never taller than the
 // terminal minus two rows; the bottom (the prompt) is what stays.
 func TestPainterKeepsToTheHeight(t *testing.T) {
@@ -50,13 +67,13 @@ func TestPainterKeepsToTheHeight(t *testing.T) {
 	s.SetSize(80, 6)
 	s.SetView("1\n2\n3\n4\n5\n6\n7\nprompt")
 	s.Flush()
-	if got := out.String(); !strings.HasSuffix(ansi.Strip(got), "5\r\n6\r\n7\r\nprompt\r") || strings.Contains(got, "4") {
+	if got := out.String(); got != eraseBelow+liveArea(0, "5", "6", "7", "prompt") {
 		t.Fatalf("%q", got)
 	}
 	out.Reset()
 	s.SetView("prompt")
 	s.Flush()
-	want := eraseBelow + ansi.ResetModeAutoWrap + "prompt\r" + ansi.SetModeAutoWrap
+	want := eraseBelow + liveArea(0, "prompt")
 	if got := out.String(); got != want {
 		t.Fatalf("shorter view:\n got %q\nwant %q", got, want)
 	}
@@ -87,7 +104,7 @@ func TestPainterErasesFromTheTopOfTheLiveArea(t *testing.T) {
 			wide := strings.Repeat("x", 90)
 			s.SetView(wide + "\n" + wide + "\nprompt")
 			s.Flush()
-			if got := out.String(); !strings.HasSuffix(got, "prompt\r"+ansi.CursorUp(2)+ansi.SetModeAutoWrap) {
+			if got := out.String(); !strings.HasSuffix(got, wide+"\r"+ansi.SetModeAutoWrap) {
 				t.Fatalf("not parked at the top: %q", got)
 			}
 			width = tc.width // resized; SetSize has not come yet
@@ -99,7 +116,7 @@ func TestPainterErasesFromTheTopOfTheLiveArea(t *testing.T) {
 			if !strings.HasPrefix(got, eraseBelow+"printed\r\n") {
 				t.Fatalf("erased %q, want from the cursor's row down", got)
 			}
-			if loc := cursorUp.FindStringIndex(got); loc != nil && loc[0] < strings.Index(got, "prompt 1") {
+			if loc := cursorUp.FindStringIndex(got); loc != nil && loc[0] < strings.Index(got, ansi.ResetModeAutoWrap) {
 				t.Fatalf("climbed before drawing: %q", got)
 			}
 			if strings.Contains(ansi.Strip(got), strings.Repeat("x", min(tc.width, 100))) {
@@ -160,22 +177,45 @@ func TestPainterKeepsTheRowsANarrowerWindowAdded(t *testing.T) {
 			for _, l := range tc.printed {
 				prefix += l + "\r\n"
 			}
-			prefix += strings.Repeat("\r\n", tc.pad) + ansi.ResetModeAutoWrap
+			lines := strings.Split(tc.view, "\n")
+			prefix += strings.Repeat("\r\n", tc.pad+len(lines)-1) + ansi.ResetModeAutoWrap
 			if !strings.HasPrefix(got, prefix) {
 				t.Fatalf("got %q\nwant it to start %q", got, prefix)
 			}
-			lines := strings.Count(tc.view, "\n") + 1
-			if up := tc.pad + lines - 1; up > 0 && !strings.HasSuffix(got, ansi.CursorUp(up)+ansi.SetModeAutoWrap) {
-				t.Fatalf("not parked %d rows up: %q", up, got)
+			if tc.pad > 0 && !strings.HasSuffix(got, ansi.CursorUp(tc.pad)+ansi.SetModeAutoWrap) {
+				t.Fatalf("not parked %d rows above the live area: %q", tc.pad, got)
 			}
 			// The blank rows stay until something takes them.
 			out.Reset()
 			s.SetView(tc.view + " 2")
 			s.Flush()
-			if again := out.String(); !strings.HasPrefix(again, eraseBelow+strings.Repeat("\r\n", tc.pad)+ansi.ResetModeAutoWrap) {
+			if again := out.String(); !strings.HasPrefix(again, eraseBelow+strings.Repeat("\r\n", tc.pad+len(lines)-1)+ansi.ResetModeAutoWrap) {
 				t.Fatalf("next draw %q, want %d blank rows kept", again, tc.pad)
 			}
 		})
+	}
+}
+
+// TestPainterDrawsTheLiveAreaUpwards: once it starts drawing lines, a
+// frame only climbs: a terminal that takes a resize in the middle of the
+// frame rewraps rows already drawn, below the cursor, and the cursor still
+// ends on the live area's first row. Every styled line ends reset.
+func TestPainterDrawsTheLiveAreaUpwards(t *testing.T) {
+	var out bytes.Buffer
+	s := New(&out, nil)
+	s.SetSize(40, 20)
+	s.SetView("\x1b[1mtitle\n" + strings.Repeat("x", 30) + "\nprompt")
+	s.Flush()
+	got := out.String()
+	drawn := got[strings.Index(got, ansi.ResetModeAutoWrap):]
+	if strings.Contains(drawn, "\n") || regexp.MustCompile(`\x1b\[\d*[BE]`).MatchString(drawn) {
+		t.Fatalf("went down while drawing: %q", drawn)
+	}
+	if !strings.Contains(drawn, "\x1b[1mtitle"+ansi.ResetStyle) {
+		t.Fatalf("a styled line not reset: %q", drawn)
+	}
+	if i, j := strings.Index(drawn, "prompt"), strings.Index(drawn, "title"); i > j {
+		t.Fatalf("drew top down: %q", drawn)
 	}
 }
 
@@ -310,7 +350,7 @@ func TestPainterAfterHandoverErasesNothingOfTheProgram(t *testing.T) {
 	s.SetSize(60, 20)
 	s.SetView(wide + "\nprompt")
 	s.Flush()
-	if got := out.String(); !strings.HasPrefix(got, eraseBelow+ansi.ResetModeAutoWrap) {
+	if got := out.String(); !strings.HasPrefix(got, eraseBelow+"\r\n"+ansi.ResetModeAutoWrap) {
 		t.Fatalf("climbed over the program's output, or kept rows for it: %q", got)
 	}
 }
