@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"path/filepath"
 	"runtime/debug"
 
 	"github.com/todo-shell/todo-shell/router"
@@ -47,7 +48,14 @@ func newApp(o *Options) (*app, error) {
 	if o.BashTimeout <= 0 {
 		return nil, &UsageError{fmt.Errorf("--bash-timeout must be more than 0, got %s", o.BashTimeout)}
 	}
-	off := offload.Config{Dir: o.OffloadDir, Session: session, Threshold: o.OffloadThreshold, FS: o.offloadFS}
+	// Absolute once, here: the shell's `cd` moves the commands, and
+	// /offloads, /open and the note on leaving name files and directories
+	// that must hold from any directory.
+	offDir := o.OffloadDir
+	if abs, err := filepath.Abs(offDir); err == nil {
+		offDir = abs
+	}
+	off := offload.Config{Dir: offDir, Session: session, Threshold: o.OffloadThreshold, FS: o.offloadFS}
 	// What a killed todo-shell could not remove.
 	bash.CleanStaleState("")
 	offload.CleanStaleTemps(o.OffloadDir)

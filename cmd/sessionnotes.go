@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
@@ -36,8 +38,11 @@ func resumedNote(s *session.Session, snap todo.Snapshot, messages int) string {
 }
 
 // leftNote says, as the shell ends, which session it was and how to come
-// back to it: "session ID saved · todo-shell --resume ID"; "" when the
-// session left nothing on disk. resume is the command that resumes it.
+// back to it, from any directory: "session ID saved · cd DIR && todo-shell
+// --resume ID", DIR the directory todo-shell was started in (where its
+// commands ran first and where the default offload directory is), and
+// --offload-dir when the session is in another one; "" when the session
+// left nothing on disk. resume is the command that resumes it.
 func leftNote(s *session.Session, resume string) string {
 	if s == nil {
 		return ""
@@ -46,7 +51,22 @@ func leftNote(s *session.Session, resume string) string {
 		return ""
 	}
 	id := render.Sanitize(s.ID())
-	return fmt.Sprintf("session %s saved · %s --resume %s", id, resume, id)
+	cmd := fmt.Sprintf("%s --resume %s", resume, id)
+	if wd, err := os.Getwd(); err == nil {
+		if off := filepath.Dir(s.Path()); off != filepath.Join(wd, ".offload") {
+			cmd += " --offload-dir " + shellQuote(off)
+		}
+		cmd = "cd " + shellQuote(wd) + " && " + cmd
+	}
+	return fmt.Sprintf("session %s saved · %s", id, render.Sanitize(cmd))
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:,@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // printNote prints a note on a line of its own; nothing for "".

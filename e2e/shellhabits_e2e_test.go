@@ -212,7 +212,7 @@ func (tt *tmuxTerm) joined() string { return tt.run("capture-pane", "-p", "-J", 
 // session's id and the command that comes back to it; that command starts
 // by saying what it brought back (issue 16.14).
 func TestLeavingNamesSessionAndResumingSaysWhatCameBack(t *testing.T) {
-	left := regexp.MustCompile(`session (\S+) saved · todo-shell --resume (\S+)`)
+	left := regexp.MustCompile(`session (\S+) saved · cd \S+ && todo-shell --resume (\S+)`)
 	for _, sz := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			dir, off := t.TempDir(), filepath.Join(t.TempDir(), "off")

@@ -3,8 +3,10 @@ package repl
 import (
 	"maps"
 	"strings"
+	"unicode"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/repl/complete"
@@ -260,9 +262,9 @@ func (m Model) showOffloads(msg offloadsMsg) (tea.Model, tea.Cmd) {
 // attach starts a command attached to the terminal.
 func (m Model) attach(command, shown string) (Model, tea.Cmd) {
 	m.runs++
-	r := &run{id: m.runs, line: shown, started: m.cfg.Now(), cancel: func() {}, tail: newTailBuffer(1)}
+	r := &run{id: m.runs, line: shown, started: m.cfg.Now(), cancel: func() {}, tail: newTailBuffer(1), handover: &handover{}}
 	m.running = r
-	return m, m.runAttached(r.id, command)
+	return m, m.runAttached(r.id, command, r.handover)
 }
 
 // attachedDone prints how an attached program ended.
@@ -290,7 +292,27 @@ func (m Model) attachedDone(msg handoverDoneMsg) (tea.Model, tea.Cmd) {
 	default:
 		parts = append(parts, m.styles.Dim.Render(note))
 	}
+	if kept := keptText(msg.kept); kept != "" {
+		// Keys typed for the program that it could not be given: shown in
+		// the input, not run.
+		m.input.InsertString(toInput(kept))
+		m.layout()
+		parts = append(parts, m.styles.Dim.Render("(what you typed before the program had the terminal is in the input, not run)"))
+	}
 	return m.finish(m.println(strings.Join(parts, "\n")))
+}
+
+// keptText is the text of keys kept from a program: its printable text and
+// line ends (a typed Enter ends a line), nothing of other control keys or
+// escape sequences.
+func keptText(b []byte) string {
+	s := ansi.Strip(normalizeNewlines(string(b)))
+	return strings.TrimRight(strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\t' || unicode.IsPrint(r) {
+			return r
+		}
+		return -1
+	}, s), "\n")
 }
 
 func itoa(n int) string {

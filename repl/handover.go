@@ -28,25 +28,65 @@ type Terminal interface {
 // handover runs a command attached to the terminal: Bubble Tea stops
 // reading input (tea.Exec), the painter stops drawing and the terminal leaves
 // raw mode; afterwards all three come back and the live area is redrawn.
+//
+// Keys typed between the Enter that started the command and the command's
+// start are the command's: those the shell had read (as key messages, early,
+// or as bytes Bubble Tea had not delivered, SetTypeahead) are put back into
+// the terminal's input queue, in the order typed, ahead of what is still
+// there (see typeaheadTerminal); what cannot be put back is kept, and the
+// shell puts it in its input, not run (kept).
 type handover struct {
 	cmd     *exec.Cmd
 	painter *painter.Painter
 	term    Terminal
+
+	started bool   // Run was called: keys from now on are the shell's again
+	early   []byte // keys the shell read while the command was starting
+	unread  []byte // bytes Bubble Tea read and had not delivered
+	kept    []byte // what could not be given to the command
 }
 
-var _ tea.ExecCommand = (*handover)(nil)
+// typeaheadTerminal is a Terminal that can give keys read too early back
+// to the next program: Pending takes what its input queue holds (in raw
+// mode), Inject puts bytes back into it (after Release) and returns what it
+// could not. painter.Terminal is one.
+type typeaheadTerminal interface {
+	Pending() []byte
+	Inject(b []byte) (rest []byte)
+}
 
-func (h *handover) SetStdin(r io.Reader)  { h.cmd.Stdin = r }
-func (h *handover) SetStdout(w io.Writer) { h.cmd.Stdout = w }
-func (h *handover) SetStderr(w io.Writer) { h.cmd.Stderr = w }
+var (
+	_ tea.ExecCommand   = (*handover)(nil)
+	_ tea.Typeahead     = (*handover)(nil)
+	_ typeaheadTerminal = (*painter.Terminal)(nil)
+)
+
+func (h *handover) SetStdin(r io.Reader)     { h.cmd.Stdin = r }
+func (h *handover) SetStdout(w io.Writer)    { h.cmd.Stdout = w }
+func (h *handover) SetStderr(w io.Writer)    { h.cmd.Stderr = w }
+func (h *handover) SetTypeahead(b []byte)    { h.unread = append(h.unread, b...) }
+func (h *handover) typeahead(msg tea.KeyMsg) { h.early = append(h.early, keyBytes(msg)...) }
 
 // Run hands the terminal over for the command's run.
 func (h *handover) Run() (err error) {
+	h.started = true
 	h.painter.Suspend()
 	defer h.painter.Resume()
+	typed := append(append([]byte(nil), h.early...), h.unread...)
+	h.early, h.unread = nil, nil
+	if len(typed) > 0 {
+		if tt, ok := h.term.(typeaheadTerminal); ok {
+			typed = append(typed, tt.Pending()...) // typed after them: behind them
+		}
+	}
+	typed = withoutSignalKeys(typed)
 	if h.term != nil {
 		if err := h.term.Release(); err != nil {
+			h.kept = typed
 			return err
+		}
+		if tt, ok := h.term.(typeaheadTerminal); ok && len(typed) > 0 {
+			typed = tt.Inject(typed)
 		}
 		defer func() {
 			// A terminal left out of raw mode is worth saying.
@@ -55,11 +95,51 @@ func (h *handover) Run() (err error) {
 			}
 		}()
 	}
+	h.kept = typed
 	err = h.cmd.Run()
 	if h.cmd.ProcessState != nil {
 		return nil // an exit status is a result, not a failure to run
 	}
 	return err
+}
+
+// withoutSignalKeys drops Ctrl+C, Ctrl+\ and Ctrl+Z: put back into the
+// queue before the command runs, they would signal the shell itself.
+func withoutSignalKeys(b []byte) []byte {
+	out := b[:0]
+	for _, c := range b {
+		if c != 0x03 && c != 0x1c && c != 0x1a {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// keyBytes is what the terminal sent for a key (as far as the command
+// needs: text, control keys, arrows); nil for a key it cannot say.
+func keyBytes(msg tea.KeyMsg) []byte {
+	var b []byte
+	if msg.Alt {
+		b = append(b, 0x1b)
+	}
+	switch {
+	case msg.Type == tea.KeyRunes:
+		return append(b, string(msg.Runes)...)
+	case msg.Type == tea.KeySpace:
+		return append(b, ' ')
+	case msg.Type >= 0 && msg.Type <= 31, msg.Type == 127: // control keys are their bytes
+		return append(b, byte(msg.Type))
+	}
+	if seq, ok := keySequences[msg.Type]; ok {
+		return append(b, seq...)
+	}
+	return nil
+}
+
+// keySequences are the sequences of the cursor keys (xterm's).
+var keySequences = map[tea.KeyType]string{
+	tea.KeyUp: "\x1b[A", tea.KeyDown: "\x1b[B", tea.KeyRight: "\x1b[C", tea.KeyLeft: "\x1b[D",
+	tea.KeyHome: "\x1b[H", tea.KeyEnd: "\x1b[F", tea.KeyDelete: "\x1b[3~",
 }
 
 // handoverDoneMsg says a program that had the terminal ended.
@@ -69,10 +149,12 @@ type handoverDoneMsg struct {
 	cmd  *exec.Cmd
 	err  error
 	line string
+	kept []byte // keys typed for the program that it could not be given
 }
 
-// runAttached runs a bash line attached to the terminal as a Bash tool call.
-func (m Model) runAttached(id int, text string) tea.Cmd {
+// runAttached runs a bash line attached to the terminal as a Bash tool call,
+// through h (see newHandover).
+func (m Model) runAttached(id int, text string, h *handover) tea.Cmd {
 	input, _ := json.Marshal(struct {
 		Command string `json:"command"`
 	}{text})
@@ -80,9 +162,9 @@ func (m Model) runAttached(id int, text string) tea.Cmd {
 	c := exec.Command(bashPath(), "-c", text)
 	c.Dir = m.cfg.Dir()
 	c.Env = os.Environ()
-	h := &handover{cmd: c, painter: m.cfg.Painter, term: m.cfg.Terminal}
+	h.cmd, h.painter, h.term = c, m.cfg.Painter, m.cfg.Terminal
 	return tea.Exec(h, func(err error) tea.Msg {
-		return handoverDoneMsg{id: id, use: use, cmd: c, err: err, line: text}
+		return handoverDoneMsg{id: id, use: use, cmd: c, err: err, line: text, kept: h.kept}
 	})
 }
 

@@ -143,6 +143,8 @@ type run struct {
 	stream  []byte      // assistant text streaming in, not yet printed (appended: see handleAgentEvent)
 	printed int         // bytes of the current text block already printed
 	asking  *asking     // a permission question waiting for the person
+
+	handover *handover // a line attached to the terminal; nil for others
 }
 
 var _ tea.Model = Model{}
@@ -378,6 +380,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if h := m.running.attaching(); h != nil && !matches(msg, m.keys.Interrupt) {
+		h.typeahead(msg) // typed for the program about to get the terminal
+		return m, nil
+	}
 	if m.search != nil {
 		return m.searchKey(msg)
 	}
@@ -445,6 +451,15 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	m.input, cmd = m.input.Update(msg)
 	m.layout()
 	return m, cmd
+}
+
+// attaching is the handover of a line about to be given the terminal; nil
+// when r is not such a line or its program has the terminal already.
+func (r *run) attaching() *handover {
+	if r == nil || r.handover == nil || r.handover.started {
+		return nil
+	}
+	return r.handover
 }
 
 // disarm forgets a first Ctrl+C on an empty line.

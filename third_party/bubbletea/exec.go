@@ -99,6 +99,15 @@ func (c *osExecCommand) SetStderr(w io.Writer) {
 }
 
 // exec runs an ExecCommand and delivers the results to the program as a Msg.
+// Typeahead is an ExecCommand that takes the input read before the
+// terminal was released and not yet delivered as messages: keys typed just
+// before the command was started, meant for it. A command that does not
+// take them leaves them to the program, after it (todo-shell's patch: see
+// PATCHES.md).
+type Typeahead interface {
+	SetTypeahead(b []byte)
+}
+
 func (p *Program) exec(c ExecCommand, fn ExecCallback) {
 	if err := p.ReleaseTerminal(); err != nil {
 		// If we can't release input, abort.
@@ -111,6 +120,12 @@ func (p *Program) exec(c ExecCommand, fn ExecCallback) {
 	c.SetStdin(p.input)
 	c.SetStdout(p.output)
 	c.SetStderr(os.Stderr)
+	if t, ok := c.(Typeahead); ok {
+		p.unreadMu.Lock()
+		t.SetTypeahead(p.unread)
+		p.unread = nil
+		p.unreadMu.Unlock()
+	}
 
 	// Execute system command.
 	if err := c.Run(); err != nil {

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/muesli/cancelreader"
 )
 
 // KeyMsg contains information about a keypress. KeyMsgs are always sent to
@@ -556,17 +558,34 @@ var spaceRunes = []rune{' '}
 // readAnsiInputs reads keypress and mouse inputs from a TTY and produces messages
 // containing information about the key or mouse events accordingly.
 func readAnsiInputs(ctx context.Context, msgs chan<- Msg, input io.Reader) error {
+	_, err := readAnsiInputsStop(ctx, msgs, input, nil, nil)
+	return err
+}
+
+// readAnsiInputsStop is readAnsiInputs that first delivers pending (bytes
+// read before and not delivered) and stops when stop is closed, returning
+// the bytes it read and could not deliver: keys typed just before a program
+// is handed the terminal are then the program's, not lost (todo-shell's
+// patch: see PATCHES.md).
+func readAnsiInputsStop(ctx context.Context, msgs chan<- Msg, input io.Reader, pending []byte, stop <-chan struct{}) ([]byte, error) {
 	var buf [256]byte
 
 	var leftOverFromPrevIteration []byte
 loop:
 	for {
-		// Read and block.
-		numBytes, err := input.Read(buf[:])
-		if err != nil {
-			return fmt.Errorf("error reading input: %w", err)
+		var b []byte
+		numBytes := 0
+		if len(pending) > 0 {
+			b, pending = pending, nil // delivered first, whole (no short read)
+		} else {
+			// Read and block.
+			var err error
+			numBytes, err = input.Read(buf[:])
+			if err != nil {
+				return leftOverFromPrevIteration, fmt.Errorf("error reading input: %w", err)
+			}
+			b = buf[:numBytes]
 		}
-		b := buf[:numBytes]
 		if leftOverFromPrevIteration != nil {
 			b = append(leftOverFromPrevIteration, b...)
 		}
@@ -594,12 +613,14 @@ loop:
 
 			select {
 			case msgs <- msg:
+			case <-stop:
+				return append([]byte(nil), b[i:]...), cancelreader.ErrCanceled
 			case <-ctx.Done():
 				err := ctx.Err()
 				if err != nil {
 					err = fmt.Errorf("found context error while reading input: %w", err)
 				}
-				return err
+				return nil, err
 			}
 		}
 		leftOverFromPrevIteration = nil

@@ -14,12 +14,12 @@ import (
 	"github.com/muesli/cancelreader"
 )
 
-func readInputs(ctx context.Context, msgs chan<- Msg, input io.Reader) error {
+func readInputs(ctx context.Context, msgs chan<- Msg, input io.Reader, pending []byte, stop <-chan struct{}) ([]byte, error) {
 	if coninReader, ok := input.(*conInputReader); ok {
-		return readConInputs(ctx, msgs, coninReader)
+		return nil, readConInputs(ctx, msgs, coninReader)
 	}
 
-	return readAnsiInputs(ctx, msgs, localereader.NewReader(input))
+	return readAnsiInputsStop(ctx, msgs, localereader.NewReader(input), pending, stop)
 }
 
 func readConInputs(ctx context.Context, msgsch chan<- Msg, con *conInputReader) error {

@@ -179,6 +179,12 @@ type Program struct {
 	previousTtyInputState *term.State
 	cancelReader          cancelreader.CancelReader
 	readLoopDone          chan struct{}
+	// readStop, closed, stops the read loop where it waits to deliver a
+	// message; unread holds what it had read and not delivered, for the
+	// next read loop or a program handed the terminal (see Typeahead).
+	readStop chan struct{}
+	unreadMu sync.Mutex
+	unread   []byte
 
 	// was the altscreen active before releasing the terminal?
 	altScreenWasActive bool
@@ -863,6 +869,13 @@ func (p *Program) recoverFromGoPanic(r interface{}) {
 // reader. You can return control to the Program with RestoreTerminal.
 func (p *Program) ReleaseTerminal() error {
 	atomic.StoreUint32(&p.ignoreSignals, 1)
+	if p.readStop != nil {
+		select {
+		case <-p.readStop:
+		default:
+			close(p.readStop)
+		}
+	}
 	if p.cancelReader != nil {
 		p.cancelReader.Cancel()
 	}

@@ -88,6 +88,7 @@ func (p *Program) initCancelReader(cancel bool) error {
 	}
 
 	p.readLoopDone = make(chan struct{})
+	p.readStop = make(chan struct{})
 	go p.readLoop()
 
 	return nil
@@ -96,7 +97,14 @@ func (p *Program) initCancelReader(cancel bool) error {
 func (p *Program) readLoop() {
 	defer close(p.readLoopDone)
 
-	err := readInputs(p.ctx, p.msgs, p.cancelReader)
+	p.unreadMu.Lock()
+	pending := p.unread
+	p.unread = nil
+	p.unreadMu.Unlock()
+	unread, err := readInputs(p.ctx, p.msgs, p.cancelReader, pending, p.readStop)
+	p.unreadMu.Lock()
+	p.unread = append(p.unread, unread...)
+	p.unreadMu.Unlock()
 	if !errors.Is(err, io.EOF) && !errors.Is(err, cancelreader.ErrCanceled) {
 		select {
 		case <-p.ctx.Done():

@@ -1,0 +1,63 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/todo-shell/todo-shell/internal/testwait"
+)
+
+// TestKeysTypedBeforeTheProgramHasTheTerminal: keys typed right after
+// `/tty cat` + Enter, before cat has the terminal, reach cat — in the same
+// read as the Enter or just after it — and none is taken by the shell.
+func TestKeysTypedBeforeTheProgramHasTheTerminal(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		writes []string
+	}{
+		{"in the same read", []string{"/tty cat > out.txt\rtyped-early\r"}},
+		{"just after", []string{"/tty cat > out.txt\r", "typed-early\r"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd, tty, scr := startInTerminal(t, t.TempDir())
+			scr.waitFor(t, "❯", 5*time.Second)
+			for _, w := range tc.writes {
+				tty.Write([]byte(w))
+			}
+			out := filepath.Join(cmd.Dir, "out.txt")
+			testwait.For(t, 5*time.Second, "cat to run", func() bool { _, err := os.Stat(out); return err == nil })
+			if !tiocsti() {
+				// Keys cannot be put back into the terminal's queue here:
+				// they wait in the shell's input, not run.
+				tty.Write([]byte{4}) // cat's end of file
+				scr.waitFor(t, "(what you typed before the program had the terminal is in the input, not run)", 5*time.Second)
+				scr.waitFor(t, "❯ typed-early", 5*time.Second)
+				return
+			}
+			testwait.For(t, 5*time.Second, "cat to have the early line", func() bool {
+				b, _ := os.ReadFile(out)
+				return string(b) == "typed-early\n"
+			}, func() string {
+				b, _ := os.ReadFile(out)
+				return "out.txt: " + strconv.Quote(string(b)) + "\nscreen: " + strconv.Quote(scr.text())
+			})
+			tty.Write([]byte{4}) // cat's end of file
+			scr.waitFor(t, "(ran in the terminal; exit status 0)", 5*time.Second)
+			tty.Write([]byte("echo after-$((1+1))\r"))
+			scr.output(t, "after-2", 5*time.Second)
+			leave(t, cmd, tty)
+		})
+	}
+}
+
+// tiocsti reports whether this process may put keys back into a terminal's
+// input queue (TIOCSTI): root may, others where Linux's
+// dev.tty.legacy_tiocsti is not 0 (or where there is no such setting).
+func tiocsti() bool {
+	b, err := os.ReadFile("/proc/sys/dev/tty/legacy_tiocsti")
+	return os.Getuid() == 0 || err != nil || strings.TrimSpace(string(b)) != "0"
+}
