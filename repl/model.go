@@ -327,38 +327,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.running.lines = m.running.tail.lines(tailLines)
 		return m, waitOutput(m.running.id, m.running.tail)
 	case runDoneMsg:
-		if m.running == nil || m.running.id != msg.id {
-			return m, nil
-		}
-		m.running.cancel()
-		m.noteOffload(msg.out, m.running.line)
-		m.running = nil
-		m.hint = ""
-		if msg.dir != "" {
-			m.dir = msg.dir
-			m.prompt.branch = msg.branch
-		}
-		m.prompt.status = msg.out.ExitCode
-		m.layout()
-		if !msg.colored { // only a command's own colours are shown
-			msg.out.Stdout, msg.out.Stderr = stripEscapes(msg.out.Stdout), stripEscapes(msg.out.Stderr)
-		}
-		if msg.out.Help {
-			msg.out.Stdout = render.WrapHelp(msg.out.Stdout, max(m.width-1, 20))
-		}
-		printed := m.println(m.formatOutput(msg.out))
-		if n := m.dropped; n > 0 {
-			m.dropped = 0
-			printed = tea.Sequence(printed, m.println(m.styles.Dim.Render(fmt.Sprintf("Dropped %d queued %s", n, plural(n, "command", "commands")))))
-		}
-		if code, ok := shellExited(msg.out); ok { // the line ran `exit N`
-			m.queue = nil
-			next, quit := m.quit()
-			nm := next.(Model)
-			nm.exitCode = code
-			return nm, tea.Sequence(printed, quit)
-		}
-		return m.finish(printed)
+		return m.runDone(msg)
 	case spinner.TickMsg:
 		if m.running == nil {
 			return m, nil // stop ticking: nothing animates at idle
@@ -398,21 +367,31 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.startSearch()
 	}
 	if (msg.Type == tea.KeyRunes && !wordKey(msg)) || msg.Type == tea.KeySpace {
-		// Typed or pasted text, however many words or lines: never a key
-		// binding (its String() is the text itself). Inserted directly: the
-		// textarea's Update re-wraps the line to find the cursor's row, for
-		// each word and each space of a long line arriving in one read.
-		m.disarm()
-		if msg.Type == tea.KeySpace {
-			msg.Runes = []rune{' '}
-		}
-		m.input.InsertString(toInput(normalizeNewlines(string(msg.Runes))))
-		m.layout()
-		return m, nil
+		return m.typed(msg)
 	}
 	if !matches(msg, m.keys.Interrupt) {
 		m.disarm()
 	}
+	return m.bindingKey(msg)
+}
+
+// typed inserts typed or pasted text, however many words or lines: never
+// a key binding (its String() is the text itself). Inserted directly: the
+// textarea's Update re-wraps the line to find the cursor's row, for each
+// word and each space of a long line arriving in one read.
+func (m Model) typed(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	m.disarm()
+	if msg.Type == tea.KeySpace {
+		msg.Runes = []rune{' '}
+	}
+	m.input.InsertString(toInput(normalizeNewlines(string(msg.Runes))))
+	m.layout()
+	return m, nil
+}
+
+// bindingKey handles a key that is not text: its binding, or else the
+// textarea's own editing.
+func (m Model) bindingKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case matches(msg, m.keys.Interrupt):
 		return m.interrupt()
@@ -460,6 +439,43 @@ func (r *run) attaching() *handover {
 		return nil
 	}
 	return r.handover
+}
+
+// runDone shows the output of the line that ended, takes its directory
+// and status, and starts the next queued line (or leaves, after `exit N`).
+func (m Model) runDone(msg runDoneMsg) (tea.Model, tea.Cmd) {
+	if m.running == nil || m.running.id != msg.id {
+		return m, nil
+	}
+	m.running.cancel()
+	m.noteOffload(msg.out, m.running.line)
+	m.running = nil
+	m.hint = ""
+	if msg.dir != "" {
+		m.dir = msg.dir
+		m.prompt.branch = msg.branch
+	}
+	m.prompt.status = msg.out.ExitCode
+	m.layout()
+	if !msg.colored { // only a command's own colours are shown
+		msg.out.Stdout, msg.out.Stderr = stripEscapes(msg.out.Stdout), stripEscapes(msg.out.Stderr)
+	}
+	if msg.out.Help {
+		msg.out.Stdout = render.WrapHelp(msg.out.Stdout, max(m.width-1, 20))
+	}
+	printed := m.println(m.formatOutput(msg.out))
+	if n := m.dropped; n > 0 {
+		m.dropped = 0
+		printed = tea.Sequence(printed, m.println(m.styles.Dim.Render(fmt.Sprintf("Dropped %d queued %s", n, plural(n, "command", "commands")))))
+	}
+	if code, ok := shellExited(msg.out); ok { // the line ran `exit N`
+		m.queue = nil
+		next, quit := m.quit()
+		nm := next.(Model)
+		nm.exitCode = code
+		return nm, tea.Sequence(printed, quit)
+	}
+	return m.finish(printed)
 }
 
 // disarm forgets a first Ctrl+C on an empty line.

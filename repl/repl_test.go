@@ -245,11 +245,10 @@ func TestResize(t *testing.T) {
 	waitFor(t, tm, "Tasks 0/2")
 	tm.Send(tea.WindowSizeMsg{Width: 24, Height: 20})
 	// Messages are handled in order: once this line's output is in, the
-	// resize was handled before it.
+	// resize was handled before it. The output is waited for in the
+	// scrollback, where it goes when the line is done: seen live, in the
+	// running command's tail, the line may still be running.
 	enter(tm, "echo resized | tr a-z A-Z")
-	// The finished output in the scrollback, not its first sight in the
-	// running command's live tail (under load the command is still
-	// running then).
 	waitLine(t, "RESIZED")
 	view := finalView(t, tm)
 	for _, line := range strings.Split(view, "\n") {

@@ -85,17 +85,10 @@ const (
 func token(line string, i int, cm string) (tokenKind, int) {
 	c := line[i]
 	switch {
-	case cm != "" && strings.HasPrefix(line[i:], cm) && (cm != "#" || i == 0 || line[i-1] == ' ' || line[i-1] == '\t'):
+	case commentAt(line, i, cm):
 		return tokenComment, len(line)
 	case isQuote(c):
-		j := i + 1
-		for j < len(line) && line[j] != c {
-			if line[j] == '\\' {
-				j++
-			}
-			j++
-		}
-		return tokenString, min(j+1, len(line))
+		return tokenString, quotedEnd(line, i)
 	case isDigit(c) && (i == 0 || !isWord(line[i-1])):
 		j := i
 		for j < len(line) && (isWord(line[j]) || line[j] == '.') {
@@ -114,6 +107,30 @@ func token(line string, i int, cm string) (tokenKind, int) {
 		j++
 	}
 	return tokenPlain, j
+}
+
+// commentAt reports whether a line comment starts at line[i]: cm, and for
+// "#" (shell, Python) at the start of a word only.
+func commentAt(line string, i int, cm string) bool {
+	if cm == "" || !strings.HasPrefix(line[i:], cm) {
+		return false
+	}
+	return cm != "#" || i == 0 || line[i-1] == ' ' || line[i-1] == '\t'
+}
+
+// quotedEnd returns where the string quoted at line[i] ends: after its
+// closing quote (a backslash escapes the next byte), or at the end of the
+// line.
+func quotedEnd(line string, i int) int {
+	q := line[i]
+	j := i + 1
+	for j < len(line) && line[j] != q {
+		if line[j] == '\\' {
+			j++
+		}
+		j++
+	}
+	return min(j+1, len(line))
 }
 
 func isQuote(c byte) bool { return c == '"' || c == '\'' || c == '`' }

@@ -52,24 +52,13 @@ type UpdateInput struct {
 // GetInput is a checked TaskGet input.
 type GetInput struct{ TaskID string }
 
-type kind uint8
-
-const (
-	kindAbsent kind = iota
-	kindString
-	kindObject
-	kindArray
-	kindNull
-	kindOther // number or bool
-)
-
 // value is one top-level value of an input.
 type value struct {
-	kind  kind
-	str   string   // kindString: the decoded text
+	kind  jsonscan.Kind
+	str   string   // jsonscan.KindString: the decoded text
 	raw   string   // the raw text (objects, and messages)
-	strs  []string // kindArray: the string elements
-	other bool     // kindArray: some element is not a string
+	strs  []string // jsonscan.KindArray: the string elements
+	other bool     // jsonscan.KindArray: some element is not a string
 }
 
 // object is a decoded input object: its values by key (the last of a
@@ -121,13 +110,13 @@ func contains(list []string, s string) bool {
 }
 
 func decodeValue(d *jsonscan.Decoder, v *value) error {
-	switch d.Peek() {
-	case '"':
+	v.kind = d.PeekKind()
+	switch v.kind {
+	case jsonscan.KindString:
 		s, err := d.String()
-		v.kind, v.str = kindString, s
+		v.str = s
 		return err
-	case '[':
-		v.kind = kindArray
+	case jsonscan.KindArray:
 		return d.Array(func() error {
 			if d.Peek() != '"' {
 				v.other = true
@@ -137,12 +126,6 @@ func decodeValue(d *jsonscan.Decoder, v *value) error {
 			v.strs = append(v.strs, s)
 			return err
 		})
-	case '{':
-		v.kind = kindObject
-	case 'n':
-		v.kind = kindNull
-	default:
-		v.kind = kindOther
 	}
 	raw, err := d.Raw()
 	v.raw = raw
@@ -198,7 +181,7 @@ func (c *checker) text(obj object, name string, required bool) (*string, bool) {
 			c.add("'%s' is required", name)
 		}
 		return nil, false
-	case v.kind != kindString:
+	case v.kind != jsonscan.KindString:
 		c.add("'%s' must be a string", name)
 	case todo.IsBlank(v.str):
 		c.add("'%s' cannot be empty", name)
@@ -219,7 +202,7 @@ func (c *checker) description(obj object, required bool) *string {
 		if required {
 			c.add("'description' is required")
 		}
-	case v.kind != kindString:
+	case v.kind != jsonscan.KindString:
 		c.add("'description' must be a string")
 	case len(v.str) > MaxDescriptionLength && utf8.RuneCountInString(v.str) > MaxDescriptionLength:
 		c.add("'description' exceeds %d characters", MaxDescriptionLength)
@@ -235,7 +218,7 @@ func (c *checker) taskID(obj object) string {
 	switch {
 	case v == nil:
 		c.add("'taskId' is required")
-	case v.kind != kindString:
+	case v.kind != jsonscan.KindString:
 		c.add("'taskId' must be a string")
 	default:
 		return v.str
@@ -249,7 +232,7 @@ func (c *checker) metadata(obj object) ([]MetaEdit, bool) {
 	if v == nil {
 		return nil, false
 	}
-	if v.kind != kindObject {
+	if v.kind != jsonscan.KindObject {
 		c.add("'metadata' must be an object")
 		return nil, true
 	}
@@ -311,7 +294,7 @@ func (c *checker) ids(obj object, name string) []string {
 	switch {
 	case v == nil:
 		return nil
-	case v.kind != kindArray || v.other:
+	case v.kind != jsonscan.KindArray || v.other:
 		c.add("'%s' must be an array of task ids (strings)", name)
 		return nil
 	}
@@ -357,7 +340,7 @@ func ValidateUpdate(input []byte, limits todo.Limits) (UpdateInput, error) {
 	in.ActiveForm, _ = c.text(obj, "activeForm", false)
 	if v := obj.values["status"]; v != nil {
 		switch {
-		case v.kind != kindString:
+		case v.kind != jsonscan.KindString:
 			c.add("Invalid status '%s'. %s", v.raw, statusChoices)
 		case v.str == StatusPending || v.str == StatusInProgress || v.str == StatusCompleted || v.str == StatusDeleted:
 			in.Status = &v.str
@@ -367,7 +350,7 @@ func ValidateUpdate(input []byte, limits todo.Limits) (UpdateInput, error) {
 	}
 	if v := obj.values["owner"]; v != nil {
 		switch {
-		case v.kind != kindString:
+		case v.kind != jsonscan.KindString:
 			c.add("'owner' must be a string")
 		case v.str != "" && todo.IsBlank(v.str):
 			c.add("'owner' cannot be blank (use \"\" to clear it)")

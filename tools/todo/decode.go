@@ -14,20 +14,10 @@ import (
 // SyntaxError is a JSON syntax error at a byte offset of the input.
 type SyntaxError = jsonscan.SyntaxError
 
-type kind uint8
-
-const (
-	kindAbsent kind = iota
-	kindString
-	kindObject
-	kindArray
-	kindOther // number, bool or null
-)
-
 // field is one value TodoWrite cares about: its kind, its decoded text when
 // it is a string and its raw JSON text otherwise (for error messages).
 type field struct {
-	kind kind
+	kind jsonscan.Kind
 	str  string
 	raw  string
 }
@@ -100,7 +90,7 @@ func decodeTodos(d *jsonscan.Decoder, in *rawInput) error {
 	if d.Peek() != '[' {
 		return decodeField(d, &in.todos)
 	}
-	in.todos = field{kind: kindArray}
+	in.todos = field{kind: jsonscan.KindArray}
 	return d.Array(func() error {
 		if d.Peek() != '{' {
 			in.items = append(in.items, rawItem{})
@@ -125,18 +115,13 @@ func decodeTodos(d *jsonscan.Decoder, in *rawInput) error {
 
 // decodeField decodes one value into f.
 func decodeField(d *jsonscan.Decoder, f *field) error {
-	switch d.Peek() {
-	case '"':
+	kind := d.PeekKind()
+	if kind == jsonscan.KindString {
 		s, err := d.String()
-		*f = field{kind: kindString, str: s}
+		*f = field{kind: kind, str: s}
 		return err
-	case '{':
-		f.kind = kindObject
-	case '[':
-		f.kind = kindArray
-	default:
-		f.kind = kindOther
 	}
+	f.kind = kind
 	raw, err := d.Raw()
 	f.str, f.raw = "", raw
 	return err

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"unsafe"
+
+	"github.com/todo-shell/todo-shell/tools/internal/jsonscan"
 )
 
 // Status values, exactly as they appear on the wire.
@@ -54,15 +56,15 @@ func validateString(input string, limits Limits) ([]Item, error) {
 	switch {
 	case !in.isObject:
 		msgs = append(msgs, "Input must be a JSON object with a 'todos' array")
-	case in.todos.kind == kindAbsent:
+	case in.todos.kind == jsonscan.KindAbsent:
 		msgs = append(msgs, "'todos' array is required")
-	case in.todos.kind != kindArray:
+	case in.todos.kind != jsonscan.KindArray:
 		msgs = append(msgs, "'todos' must be an array")
 	}
 	for _, key := range in.unknown {
 		msgs = append(msgs, fmt.Sprintf("Unknown field '%s'", key))
 	}
-	if in.todos.kind != kindArray {
+	if in.todos.kind != jsonscan.KindArray {
 		return nil, &ValidationError{Messages: msgs}
 	}
 	if n := len(in.items); n > limits.MaxItems {
@@ -77,9 +79,9 @@ func validateString(input string, limits Limits) ([]Item, error) {
 		}
 		msgs = checkText(msgs, i, "content", it.content, limits.MaxContentLength)
 		switch s := it.status; {
-		case s.kind == kindAbsent:
+		case s.kind == jsonscan.KindAbsent:
 			msgs = append(msgs, fmt.Sprintf("Todo at index %d: status is required. %s", i, statusChoices))
-		case s.kind != kindString:
+		case s.kind != jsonscan.KindString:
 			msgs = append(msgs, fmt.Sprintf("Todo at index %d: invalid status '%s'. %s", i, compact(s.raw), statusChoices))
 		case s.str == StatusInProgress:
 			inProgress++
@@ -145,7 +147,7 @@ func own(items []Item) []Item {
 
 func checkText(msgs []string, i int, name string, f field, limit int) []string {
 	switch {
-	case f.kind != kindString || isBlank(f.str):
+	case f.kind != jsonscan.KindString || isBlank(f.str):
 		return append(msgs, fmt.Sprintf("Todo at index %d: %s is required and cannot be empty", i, name))
 	case !textOK(f.str, limit):
 		return append(msgs, fmt.Sprintf("Todo at index %d: %s exceeds %d characters", i, name, limit))

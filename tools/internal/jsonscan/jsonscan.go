@@ -422,6 +422,36 @@ func (d *Decoder) Peek() byte {
 	return d.s[d.pos]
 }
 
+// Kind is what a JSON value is, as far as its first byte tells. The zero
+// Kind, KindAbsent, is no value at all (a field not given).
+type Kind uint8
+
+// The kinds of value.
+const (
+	KindAbsent Kind = iota
+	KindString
+	KindObject
+	KindArray
+	KindNull
+	KindOther // a number or a bool, or not JSON (which consuming it reports)
+)
+
+// PeekKind returns the kind of the value at the current offset, consuming
+// nothing but white space.
+func (d *Decoder) PeekKind() Kind {
+	switch d.Peek() {
+	case '"':
+		return KindString
+	case '{':
+		return KindObject
+	case '[':
+		return KindArray
+	case 'n':
+		return KindNull
+	}
+	return KindOther
+}
+
 // Raw consumes a value and returns its text.
 func (d *Decoder) Raw() (string, error) {
 	d.WS()

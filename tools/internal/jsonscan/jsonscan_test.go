@@ -104,3 +104,25 @@ func TestCompact(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+func TestPeekKind(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Kind
+	}{
+		{` "x"`, KindString},
+		{`{}`, KindObject},
+		{"\n[1]", KindArray},
+		{`null`, KindNull},
+		{`12`, KindOther},
+		{`true`, KindOther},
+		{``, KindOther},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			if got := New(tt.in).PeekKind(); got != tt.want {
+				t.Errorf("PeekKind(%q) = %d, want %d", tt.in, got, tt.want)
+			}
+		})
+	}
+}
