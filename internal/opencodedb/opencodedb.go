@@ -50,18 +50,30 @@ type Session struct {
 
 // part is what is kept of one part row between reads.
 type part struct {
+	id      string
 	updated int64
 	plan    bool   // a todowrite tool part
+	settled bool   // its call has its result (completed or error)
 	msg     string // its message
 	created int64
 	data    []byte // plan parts: the JSON data
 }
 
+// session is what is kept of one session between reads: its parts, and
+// the plan parser fed with its plan parts in order, as far as they are
+// settled (a call still running waits for its result).
+type session struct {
+	parts    map[int64]*part // by rowid
+	p        plan.Parser
+	fed      []*part // the plan parts fed to p, in order
+	versions []*plan.Version
+}
+
 // DB is an opencode database held open between reads.
 type DB struct {
-	f     *sqlitefile.File
-	s     *sqlitefile.Snapshot
-	parts map[string]map[int64]*part // session -> rowid -> part
+	f        *sqlitefile.File
+	s        *sqlitefile.Snapshot
+	sessions map[string]*session
 }
 
 // Open opens the database at path (through the reading gate).
@@ -70,7 +82,7 @@ func Open(path string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &DB{f: f, parts: map[string]map[int64]*part{}}, nil
+	return &DB{f: f, sessions: map[string]*session{}}, nil
 }
 
 // Close closes the database.
@@ -133,59 +145,71 @@ func (d *DB) Sessions(dir string) ([]Session, error) {
 
 // Versions returns the plan versions of the session id, oldest first: its
 // todowrite parts in the order opencode made them, read as its export is
-// (plan's opencode reader; a call still running counts).
+// (plan's opencode reader), each once its call has its result. What was
+// read before is kept: a read parses only the parts that are new.
 func (d *DB) Versions(id string) ([]*plan.Version, error) {
-	doc, err := d.planDoc(id)
+	ss := d.sessions[id]
+	if ss == nil {
+		ss = &session{parts: map[int64]*part{}}
+		d.sessions[id] = ss
+	}
+	plans, err := d.planParts(id, ss)
 	if err != nil {
 		return nil, err
 	}
-	var p plan.Parser
-	var vs []*plan.Version
-	emit := func(e plan.Event) {
-		if e.Kind == plan.KindVersion {
-			vs = append(vs, e.Version)
-		}
+	// The parts fed before must still be there, unchanged (a revert
+	// removes parts): else read the plan again from the start.
+	same := len(plans) >= len(ss.fed)
+	for i := 0; same && i < len(ss.fed); i++ {
+		same = plans[i] == ss.fed[i]
 	}
-	if err := p.Feed(doc, emit); err != nil {
+	if !same {
+		ss.p, ss.fed, ss.versions = plan.Parser{}, nil, nil
+	}
+	next := plans[len(ss.fed):]
+	// A call still running waits, unless a later part shows it is over.
+	for len(next) > 0 && !next[len(next)-1].settled {
+		next = next[:len(next)-1]
+	}
+	if len(next) == 0 {
+		return ss.versions, nil
+	}
+	if err := ss.p.Feed(planDoc(id, next), func(e plan.Event) {
+		if e.Kind == plan.KindVersion {
+			ss.versions = append(ss.versions, e.Version)
+		}
+	}); err != nil {
 		return nil, err
 	}
-	p.Flush(emit)
-	return vs, nil
+	ss.fed = append(ss.fed, next...)
+	return ss.versions, nil
 }
 
-// planDoc builds the session's export document with only its plan parts:
-// {"info":{"id":…},"messages":[{"info":{"id","role","time"},"parts":[…]}]}.
-func (d *DB) planDoc(id string) ([]byte, error) {
+// planParts reads the session's parts (those not changed since the last
+// read are kept) and returns its plan parts in order.
+func (d *DB) planParts(id string, ss *session) ([]*part, error) {
 	t, c, err := d.table("part", "id", "message_id", "session_id", "time_created", "time_updated", "data")
 	if err != nil {
 		return nil, err
 	}
-	cache := d.parts[id]
-	if cache == nil {
-		cache = map[int64]*part{}
-		d.parts[id] = cache
-	}
 	seen := map[int64]bool{}
-	var ids []string
-	byID := map[string]*part{}
+	var plans []*part
 	visit := func(rowid int64, r *sqlitefile.Record) error {
 		if r.String(c[2]) != id {
 			return r.Err()
 		}
 		seen[rowid] = true
 		updated, _ := r.Int(c[4])
-		pt := cache[rowid]
+		pt := ss.parts[rowid]
 		if pt == nil || pt.updated != updated {
 			pt = readPart(r, c, updated)
 			if err := r.Err(); err != nil {
 				return err
 			}
-			cache[rowid] = pt
+			ss.parts[rowid] = pt
 		}
 		if pt.plan {
-			pid := r.String(c[0])
-			ids = append(ids, pid)
-			byID[pid] = pt
+			plans = append(plans, pt)
 		}
 		return r.Err()
 	}
@@ -200,45 +224,48 @@ func (d *DB) planDoc(id string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	for rowid := range cache {
+	for rowid := range ss.parts {
 		if !seen[rowid] {
-			delete(cache, rowid)
+			delete(ss.parts, rowid)
 		}
 	}
 	// Part ids are made in time order: sorted, they are the session's.
-	sort.Strings(ids)
+	sort.Slice(plans, func(i, j int) bool { return plans[i].id < plans[j].id })
+	return plans, nil
+}
+
+// planDoc is an export document of the session with only the parts given:
+// {"info":{"id":…},"messages":[{"info":{"id","role","time"},"parts":[…]}]}.
+func planDoc(id string, parts []*part) []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"info":{"id":`)
 	writeString(&b, id)
 	b.WriteString(`},"messages":[`)
-	msg := ""
-	for i, pid := range ids {
-		pt := byID[pid]
-		if pt.msg != msg || i == 0 {
+	for i, pt := range parts {
+		if i == 0 || pt.msg != parts[i-1].msg {
 			if i > 0 {
 				b.WriteString(`]},`)
 			}
-			msg = pt.msg
 			b.WriteString(`{"info":{"id":`)
-			writeString(&b, msg)
+			writeString(&b, pt.msg)
 			fmt.Fprintf(&b, `,"role":"assistant","time":{"created":%d}},"parts":[`, pt.created)
 		} else {
 			b.WriteByte(',')
 		}
 		b.Write(pt.data)
 	}
-	if len(ids) > 0 {
+	if len(parts) > 0 {
 		b.WriteString(`]}`)
 	}
 	b.WriteString(`]}`)
-	return b.Bytes(), nil
+	return b.Bytes()
 }
 
 // readPart reads what is kept of a part row: whether it is a todowrite
 // call, from the start of its data when that says (so the overflow pages
 // of a long output are not read), and then its data.
 func readPart(r *sqlitefile.Record, c []int, updated int64) *part {
-	pt := &part{updated: updated}
+	pt := &part{id: r.String(c[0]), updated: updated}
 	if head, whole := r.Prefix(c[5], 512); whole || !notPlan(head) {
 		data := r.Bytes(c[5])
 		var p fastjson.Parser
@@ -248,11 +275,37 @@ func readPart(r *sqlitefile.Record, c []int, updated int64) *part {
 			return pt
 		}
 		pt.plan = true
-		pt.data = append([]byte(nil), data...)
+		st := string(v.GetStringBytes("state", "status"))
+		pt.settled = st == "completed" || st == "error"
+		// Only what the plan reader reads: not the output, which repeats
+		// the list.
+		pt.data = slim(v)
 		pt.msg = r.String(c[1])
 		pt.created, _ = r.Int(c[3])
 	}
 	return pt
+}
+
+// slim is a todowrite part's data with only what the plan reader reads:
+// type, tool, callID and the state's status, input and time.
+func slim(v *fastjson.Value) []byte {
+	var a fastjson.Arena
+	o := a.NewObject()
+	for _, k := range []string{"type", "tool", "callID"} {
+		if x := v.Get(k); x != nil {
+			o.Set(k, x)
+		}
+	}
+	if st := v.Get("state"); st != nil {
+		so := a.NewObject()
+		for _, k := range []string{"status", "input", "time"} {
+			if x := st.Get(k); x != nil {
+				so.Set(k, x)
+			}
+		}
+		o.Set("state", so)
+	}
+	return o.MarshalTo(nil)
 }
 
 // notPlan reports whether the start of a part's data says it is no

@@ -132,3 +132,51 @@ func TestManyRounds(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFirstRead is watch --opencode's first read of a large database
+// (18 MB: 2,000 sessions, one of 2,000 rounds, each a todowrite and a
+// bash call with 3 KB of output): open, find the directory's newest
+// session, read its 2,003 versions.
+func BenchmarkFirstRead(b *testing.B) {
+	path := makeDB(b, "--wal", "--sessions", "2000", "--rounds", "2000", "--filler", "3000", "--directory", "/src/big")
+	b.ResetTimer()
+	for range b.N {
+		db, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ss, err := db.Sessions("/src/big")
+		if err != nil || len(ss) != 1 {
+			b.Fatal(ss, err)
+		}
+		vs, err := db.Versions(ss[0].ID)
+		if err != nil || len(vs) != 2003 {
+			b.Fatal(len(vs), err)
+		}
+		db.Close()
+	}
+}
+
+// BenchmarkReread is a read after a change: the database taken anew, the
+// parts read before kept.
+func BenchmarkReread(b *testing.B) {
+	path := makeDB(b, "--wal", "--sessions", "2000", "--rounds", "2000", "--filler", "3000", "--directory", "/src/big")
+	db, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	ss, _ := db.Sessions("/src/big")
+	b.ResetTimer()
+	for range b.N {
+		if err := db.Refresh(); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := db.Sessions("/src/big"); err != nil {
+			b.Fatal(err)
+		}
+		if vs, err := db.Versions(ss[0].ID); err != nil || len(vs) != 2003 {
+			b.Fatal(len(vs), err)
+		}
+	}
+}

@@ -84,14 +84,13 @@ func (r *Record) readOverflow() error {
 	// Grow with the pages read, not to the size the record claims.
 	full := make([]byte, len(r.payload), min(r.size, len(r.payload)+64<<10))
 	copy(full, r.payload)
-	buf := make([]byte, s.pageSize)
 	seen := map[uint32]bool{}
 	for n := r.overflow; len(full) < r.size; {
 		if n == 0 || seen[n] {
 			return corrupt("overflow chain broken at page %d", n)
 		}
 		seen[n] = true
-		pg, err := s.page(n, buf)
+		pg, err := s.page(n)
 		if err != nil {
 			return err
 		}

@@ -51,9 +51,37 @@ func corrupt(format string, a ...any) error {
 // File is an open database, held open for several reads. Read takes a
 // snapshot of it as of the last commit.
 type File struct {
-	path string
-	db   *os.File
-	wal  wal
+	path  string
+	db    *os.File
+	wal   wal
+	cache pageCache
+}
+
+// pageCache keeps pages read, across snapshots while they cannot have
+// changed: in WAL mode while the WAL is the same (same salts: a page's
+// frame never changes, and a page of the main file changes only by a
+// checkpoint of a frame the snapshot reads instead); else while the
+// database's change counter, size and time are the same. At most
+// maxCache bytes.
+type pageCache struct {
+	key   string
+	pages map[uint32]cachedPage
+	bytes int
+}
+
+type cachedPage struct {
+	off  int64 // the frame's offset in the WAL, or -1 for the main file
+	data []byte
+}
+
+// maxCache caps the bytes of pages kept.
+const maxCache = 32 << 20
+
+// validate drops the pages kept when key says they may have changed.
+func (c *pageCache) validate(key string) {
+	if key != c.key {
+		*c = pageCache{key: key}
+	}
 }
 
 // Open opens the database at path (and its path-wal when there is one)
@@ -82,6 +110,7 @@ type Snapshot struct {
 	usable   int
 	pages    uint32 // the database's size in pages
 	schema   []SchemaEntry
+	cache    *pageCache
 }
 
 // Read takes a snapshot of the database now: it reads the WAL's new frames
@@ -91,9 +120,18 @@ func (f *File) Read() (*Snapshot, error) {
 	if err := f.wal.refresh(); err != nil {
 		return nil, err
 	}
-	s := &Snapshot{r: f.db, frames: f.wal.pages}
+	s := &Snapshot{r: f.db, frames: f.wal.pages, cache: &f.cache}
 	if f.wal.f != nil && len(f.wal.pages) > 0 {
 		s.walR = f.wal.f
+		f.cache.validate("wal " + string(f.wal.salt[:]))
+	} else {
+		var h [4]byte
+		_, _ = f.db.ReadAt(h[:], 24)
+		key := "main " + string(h[:])
+		if fi, err := f.db.Stat(); err == nil {
+			key += fmt.Sprint(fi.Size(), fi.ModTime().UnixNano())
+		}
+		f.cache.validate(key)
 	}
 	if err := s.header(f.wal); err != nil {
 		return nil, err
@@ -172,15 +210,23 @@ func (s *Snapshot) size() (int64, error) {
 }
 
 // page reads page n (1-based), from the WAL when a committed frame has it.
-func (s *Snapshot) page(n uint32, buf []byte) ([]byte, error) {
+func (s *Snapshot) page(n uint32) ([]byte, error) {
 	if n < 1 || n > s.pages {
 		return nil, corrupt("page %d out of range (%d pages)", n, s.pages)
 	}
-	buf = buf[:s.pageSize]
-	r, off := s.r, int64(n-1)*int64(s.pageSize)
+	r, off, key := s.r, int64(n-1)*int64(s.pageSize), int64(-1)
 	if o, ok := s.frames[n]; ok && s.walR != nil {
-		r, off = s.walR, o
+		r, off, key = s.walR, o, o
 	}
+	c := s.cache
+	if pg, ok := c.pages[n]; ok && pg.off == key && len(pg.data) == s.pageSize {
+		return pg.data, nil
+	}
+	if c.bytes+s.pageSize > maxCache || c.pages == nil {
+		c.pages, c.bytes = map[uint32]cachedPage{}, 0
+	}
+	// A page kept is never written to: read into a buffer of its own.
+	buf := make([]byte, s.pageSize)
 	k, err := r.ReadAt(buf, off)
 	if k < len(buf) {
 		if err == nil || errors.Is(err, io.EOF) {
@@ -188,6 +234,8 @@ func (s *Snapshot) page(n uint32, buf []byte) ([]byte, error) {
 		}
 		return nil, err
 	}
+	c.pages[n] = cachedPage{off: key, data: buf}
+	c.bytes += len(buf)
 	return buf, nil
 }
 
@@ -274,15 +322,12 @@ func (t *Table) Scan(fn func(rowid int64, r *Record) error) error {
 // table has none.
 func (t *Table) Row(rowid int64, fn func(r *Record) error) (found bool, err error) {
 	s := t.s
-	visited := map[uint32]bool{}
-	buf := make([]byte, s.pageSize)
 	n := t.Root
 	for depth := 0; ; depth++ {
-		if depth > maxDepth || visited[n] {
-			return false, corrupt("b-tree loop at page %d", n)
+		if depth > maxDepth { // a loop, or no b-tree
+			return false, corrupt("b-tree too deep at page %d", n)
 		}
-		visited[n] = true
-		pg, err := s.page(n, buf)
+		pg, err := s.page(n)
 		if err != nil {
 			return false, err
 		}
@@ -359,7 +404,7 @@ func (s *Snapshot) indexRange(n uint32, key []byte, fn func(int64) error, visite
 		return true, corrupt("b-tree loop at page %d", n)
 	}
 	visited[n] = true
-	pg, err := s.page(n, make([]byte, s.pageSize))
+	pg, err := s.page(n)
 	if err != nil {
 		return true, err
 	}
@@ -455,7 +500,7 @@ func (s *Snapshot) scanPage(n uint32, fn func(int64, *Record) error, visited map
 		return corrupt("b-tree loop at page %d", n)
 	}
 	visited[n] = true
-	pg, err := s.page(n, make([]byte, s.pageSize))
+	pg, err := s.page(n)
 	if err != nil {
 		return err
 	}
