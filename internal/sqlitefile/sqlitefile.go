@@ -676,13 +676,15 @@ func (s *Snapshot) record(local []byte, size int64, maxLocal int) (*Record, erro
 			return nil, corrupt("cell runs past its page")
 		}
 		r := &Record{s: s, payload: local[:k:k], size: n, overflow: binary.BigEndian.Uint32(local[k:])}
-		return r, r.parseHeader()
+		err := r.parseHeader()
+		return r, err
 	}
 	if len(local) < n {
 		return nil, corrupt("cell runs past its page")
 	}
 	r := &Record{s: s, payload: local[:n:n], size: n}
-	return r, r.parseHeader()
+	err := r.parseHeader()
+	return r, err
 }
 
 // varint decodes SQLite's big-endian varint; k is 0 when b is too short.
