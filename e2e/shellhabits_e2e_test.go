@@ -304,7 +304,19 @@ func TestToolHelpKeepsJSONExamplesWhole(t *testing.T) {
 func TestDroppedNoteUnderInterruptedOutput(t *testing.T) {
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		tt.enter("echo first-output; sleep 30")
-		tt.waitScreen("the command running", func(s string) bool { return strings.Contains(s, "Running echo first-output") })
+		// Its output seen live: a Ctrl+C before echo ran (a busy machine)
+		// would leave no output to be under.
+		tt.waitScreen("the command running, its output shown", func(s string) bool {
+			if !strings.Contains(s, "Running echo first-output") {
+				return false
+			}
+			for _, l := range strings.Split(s, "\n") {
+				if strings.TrimSpace(l) == "first-output" {
+					return true
+				}
+			}
+			return false
+		})
 		tt.enter("echo typed-ahead")
 		tt.waitScreen("the line queued", func(s string) bool { return count(s, "echo typed-ahead") == 1 })
 		tt.run("send-keys", "-t", "t", "C-c")
