@@ -27,11 +27,16 @@ type Opencode struct {
 	Dir string // the project directory, absolute
 }
 
-func (o Opencode) root() string                         { return filepath.Dir(o.DB) }
-func (o Opencode) pick() (string, error)                { return o.DB, nil }
-func (o Opencode) isCandidate(path string) bool         { return path == o.DB }
-func (o Opencode) file(c string) (string, string)       { return c, filepath.Dir(c) }
-func (o Opencode) name(id string) string                { return "opencode session " + render.Sanitize(id) }
+func (o Opencode) root() string                   { return filepath.Dir(o.DB) }
+func (o Opencode) pick() (string, error)          { return o.DB, nil }
+func (o Opencode) isCandidate(path string) bool   { return path == o.DB }
+func (o Opencode) file(c string) (string, string) { return c, filepath.Dir(c) }
+func (o Opencode) name(id string) string {
+	if id == "" {
+		return ""
+	}
+	return "opencode session " + render.Sanitize(id)
+}
 func (o Opencode) journal() bool                        { return false }
 func (o Opencode) newest() bool                         { return false }
 func (o Opencode) better(string, string) (bool, string) { return false, "" }

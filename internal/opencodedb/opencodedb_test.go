@@ -180,3 +180,26 @@ func BenchmarkReread(b *testing.B) {
 		}
 	}
 }
+
+// TestNotPlan: the start of a part's data tells a part that is no
+// todowrite call, so its long output is not read; a start that does not
+// say has the whole data read.
+func TestNotPlan(t *testing.T) {
+	tests := []struct {
+		head string
+		want bool
+	}{
+		{`{"type":"text","text":"Hello`, true},
+		{`{"type":"tool","tool":"bash","callID":"c1","state":{"status":"completed","output":"xxxx`, true},
+		{`{"type":"tool","tool":"todowrite","callID":"c1"`, false},
+		{`{"type":"tool","callID":"c1","state":{"status":"pen`, false}, // the tool not seen yet
+		{`{"type":"to`, false},
+		{`{"type":"tool","tool":"todo\"write"}`, false}, // an escape: not plain, read it whole
+		{``, false},
+	}
+	for _, tt := range tests {
+		if got := notPlan([]byte(tt.head)); got != tt.want {
+			t.Errorf("notPlan(%s) = %v, want %v", tt.head, got, tt.want)
+		}
+	}
+}

@@ -332,6 +332,18 @@ func TestRefusesWhatIsNoDatabase(t *testing.T) {
 	if _, err := Open(link); !errors.Is(err, readgate.ErrNotRegular) {
 		t.Errorf("symlink: %v", err)
 	}
+	// A -wal file that is a symbolic link is not followed either.
+	if err := os.Symlink("/etc/passwd", good+"-wal"); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Read(); !errors.Is(err, readgate.ErrNotRegular) {
+		t.Errorf("symlinked -wal: %v", err)
+	}
 }
 
 func TestColumns(t *testing.T) {
