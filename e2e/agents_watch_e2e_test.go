@@ -170,7 +170,10 @@ func TestWatchAllLive(t *testing.T) {
 	defer tty.Close()
 	scr := &screen{tty: tty}
 	go io.Copy(scr, tty)
-	scr.waitFor(t, "2 live plans", 5*time.Second)
+	// The first screen within 15 s: with -race and two busy cores beside
+	// it, starting the process once took longer than 5 s (2 of 3 runs of
+	// the whole e2e package while five helpers compiled).
+	scr.waitFor(t, "2 live plans", 15*time.Second)
 	scr.waitFor(t, "Codex · /tmp/rec/p-codex · ", 5*time.Second)
 	f, _ := os.OpenFile(filepath.Join(day, "rollout-a.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(strings.Join(cl[12:16], ""))
