@@ -84,3 +84,28 @@ func TestTmuxInputSaysHowManyLinesAreHidden(t *testing.T) {
 		})
 	}
 }
+
+// TestTmuxBulkTypedUTF8KeepsEveryCharacter: a long line of multi-byte
+// characters typed at once (tmux send-keys -l: no bracketed paste, read
+// in pieces) reaches bash whole (trial finding: 100×日本語 gave 299
+// characters instead of 301, 150×🚀 lost two: a character split between
+// two reads was dropped).
+func TestTmuxBulkTypedUTF8KeepsEveryCharacter(t *testing.T) {
+	tests := []struct {
+		text string
+		want int // wc -m: the characters and the newline
+	}{
+		{strings.Repeat("日本語", 100), 301},
+		{strings.Repeat("🚀", 150), 151},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprint(tc.want), func(t *testing.T) {
+			tt := startTmux(t, 60, 20)
+			tt.run("send-keys", "-t", "t", "-l", "echo '"+tc.text+"' | wc -m")
+			tt.run("send-keys", "-t", "t", "Enter")
+			tt.waitScreen(fmt.Sprintf("wc -m saying %d", tc.want), func(s string) bool {
+				return hasLine(s, fmt.Sprint(tc.want)) && idle(s)
+			})
+		})
+	}
+}

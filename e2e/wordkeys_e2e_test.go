@@ -36,3 +36,17 @@ func TestWordMotionsAsReadline(t *testing.T) {
 		})
 	}
 }
+
+// TestWordLeftOnBlankLine: Alt+Left, Alt+b and Ctrl+Left on an empty line
+// and on a line of spaces leave the shell working (trial finding: they
+// froze it, keys and signals ignored, until kill -9).
+func TestWordLeftOnBlankLine(t *testing.T) {
+	sh := startREPL(t, 24, 100)
+	for _, k := range []string{"\x1b[1;3D", "\x1bb", "\x1b[1;5D"} {
+		sh.send(k)
+		sh.send("   ")
+		sh.send(k)
+	}
+	sh.send("echo still-here\r")
+	sh.output(t, "still-here", 5*time.Second)
+}

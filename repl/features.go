@@ -69,10 +69,10 @@ func (m Model) searchKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.setInput(draft)
 		return m, nil
 	case msg.Type == tea.KeyEnter:
-		text := s.Text()
+		text, draft := s.Text(), m.search.draft
 		m.search = nil
 		if text == "" {
-			m.setInput(m.search.draft)
+			m.setInput(draft)
 			return m, nil
 		}
 		m.setInput("")

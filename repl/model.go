@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
 	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
@@ -424,6 +425,13 @@ func (m Model) bindingKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if text, ok := m.history.next(); ok {
 			m.setInput(text)
 		}
+		return m, nil
+	}
+	if key.Matches(msg, m.input.KeyMap.WordBackward) && strings.TrimSpace(m.text()[:m.inputCursor()]) == "" {
+		// Only blanks before the cursor: the textarea's word-left would
+		// look for a word there for ever (an empty or spaces-only line
+		// froze the shell). readline goes to the start of the line.
+		m.setInputCursor(m.text(), 0)
 		return m, nil
 	}
 	var cmd tea.Cmd

@@ -12,7 +12,7 @@ type Search struct {
 	Match   int // index of the matched entry, -1 for none
 	Pos     int // byte offset of the query in it
 	Failed  bool
-	start   []int // match before each query byte was typed, for Backspace
+	start   []int // match before each query rune was typed, for Backspace
 }
 
 // NewSearch starts a search over entries (oldest first), with no query: the
@@ -28,13 +28,17 @@ func NewSearch(entries []string) *Search {
 // Type adds text to the query and finds the nearest match at or before the
 // current one.
 func (s *Search) Type(text string) {
-	s.start = append(s.start, s.Match)
-	s.Query += text
-	from := s.Match
-	if from < 0 || s.Failed {
-		from = len(s.entries) - 1
+	// One step back per rune: Backspace removes one rune, and several
+	// arrive in one read when typed fast (or pasted).
+	for _, r := range text {
+		s.start = append(s.start, s.Match)
+		s.Query += string(r)
+		from := s.Match
+		if from < 0 || s.Failed {
+			from = len(s.entries) - 1
+		}
+		s.find(from)
 	}
-	s.find(from)
 }
 
 // Backspace removes the last character of the query and goes back to the
@@ -45,10 +49,12 @@ func (s *Search) Backspace() {
 	}
 	r := []rune(s.Query)
 	s.Query = string(r[:len(r)-1])
-	n := len(s.start) - 1
-	back := s.start[n]
-	s.start = s.start[:n]
-	if back < 0 {
+	back := len(s.entries) - 1
+	if n := len(s.start) - 1; n >= 0 {
+		back = s.start[n]
+		s.start = s.start[:n]
+	}
+	if back < 0 || back >= len(s.entries) {
 		back = len(s.entries) - 1
 	}
 	s.find(back)

@@ -690,6 +690,16 @@ func detectOneMsg(b []byte, canHaveMoreData bool) (w int, msg Msg) {
 	// characters from this point.
 	var runes []rune
 	for rw := 0; i < len(b); i += rw {
+		if !utf8.FullRune(b[i:]) {
+			// The read ended inside a multi-byte character: its other
+			// bytes come with the next read (todo-shell's patch, see
+			// PATCHES.md). Deliver the runes before it; the character
+			// itself waits for them.
+			if len(runes) > 0 {
+				break
+			}
+			return 0, nil
+		}
 		var r rune
 		r, rw = utf8.DecodeRune(b[i:])
 		if r == utf8.RuneError || r <= rune(keyUS) || r == rune(keyDEL) || r == ' ' {
