@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -75,4 +77,21 @@ func TestCommandLineCommandsCannotReachTheTerminal(t *testing.T) {
 	if !strings.Contains(scr.text(), "/dev/tty: No such device or address") {
 		t.Errorf("output: %q", scr.text())
 	}
+}
+
+// TestTmuxResizeReachesTheRunningCommand: a command running when the
+// window is resized is told, as a terminal tells its programs: its
+// terminal's width (stty size) follows the window's, 100 columns, then 60.
+func TestTmuxResizeReachesTheRunningCommand(t *testing.T) {
+	tt := startTmuxEnv(t, 100, 30, t.TempDir(), "")
+	gate := filepath.Join(tt.dir(), "go-on")
+	tt.paste(fmt.Sprintf(`until [ -e %s ]; do echo "size $(stty size <&2)"; sleep 0.05; done; echo finished-running`, gate))
+	tt.run("send-keys", "-t", "t", "Enter")
+	tt.waitScreen("the command's first size", func(s string) bool { return strings.Contains(s, "size 24 100") })
+	tt.resize(60, 30)
+	tt.waitScreen("the command's new size", func(string) bool { return strings.Contains(tt.screen(), "size 24 60") })
+	if err := os.WriteFile(gate, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tt.waitScreen("the command's end", func(s string) bool { return hasLine(s, "finished-running") && idle(s) })
 }

@@ -3,9 +3,13 @@ package bash
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/todo-shell/todo-shell/internal/testwait"
 )
 
 // TestCommandsHaveNoControllingTerminal: a command leads a session of its
@@ -39,5 +43,35 @@ func TestCommandsHaveNoControllingTerminal(t *testing.T) {
 		if got := buf.String(); o.ExitCode != 0 || !strings.Contains(got, "/dev/tty: No such device or address") || !strings.Contains(got, "status 1") {
 			t.Errorf("reading /dev/tty: %+v %q", o, got)
 		}
+	}
+}
+
+// TestTerminalSizeReachesTheRunningCommand: a new width set while a
+// command runs is its terminal's (stty size) and its processes get
+// SIGWINCH, as from a terminal the person resized.
+func TestTerminalSizeReachesTheRunningCommand(t *testing.T) {
+	r := newRunner(t)
+	gate := filepath.Join(t.TempDir(), "gate")
+	size := NewTerminalSize(100)
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.Run(WithTerminalSize(context.Background(), size),
+			`trap 'echo "winch $(stty size <&2)"' WINCH; echo "start $(stty size <&2)"; until [ -e `+gate+` ]; do sleep 0.01; done`,
+			time.Minute, &out)
+		done <- err
+	}()
+	testwait.For(t, 10*time.Second, "the command to start", func() bool { return strings.Contains(out.String(), "start 24 100") }, func() string { return out.String() })
+	size.Set(60)
+	waitUntil(t, "the command to hear of 60 columns", func() bool { return strings.Contains(out.String(), "winch 24 60") })
+	if err := os.WriteFile(gate, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	size.Set(70) // no command: only remembered
+	if got := size.Cols(); got != 70 {
+		t.Errorf("Cols() = %d after Set(70)", got)
 	}
 }
