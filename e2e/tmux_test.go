@@ -36,12 +36,20 @@ func startTmux(t *testing.T, cols, rows int) *tmuxTerm {
 // prompt (unless args start with a subcommand).
 func startTmuxIn(t *testing.T, cols, rows int, dir string, args ...string) *tmuxTerm {
 	t.Helper()
+	return startTmuxEnv(t, cols, rows, dir, "NO_COLOR=1", args...)
+}
+
+// startTmuxEnv is startTmuxIn with env (NAME=value words) instead of
+// NO_COLOR=1: with "", the shell runs in colour and its commands write to
+// a terminal of their own, as for a person.
+func startTmuxEnv(t *testing.T, cols, rows int, dir, env string, args ...string) *tmuxTerm {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		skipUnlessCI(t, "tmux is not installed: the terminal tests need a real tmux (apt-get install tmux)")
 	}
 	bin := binary
 	tt := &tmuxTerm{t: t, socket: filepath.Join(dir, "tmux.sock")} // a server of its own, removed with dir
-	cmd := fmt.Sprintf("cd %s && NO_COLOR=1 TERM=tmux-256color exec %s --offload-dir %s %s", dir, bin, filepath.Join(dir, ".offload"), strings.Join(args, " "))
+	cmd := fmt.Sprintf("cd %s && %s TERM=tmux-256color exec %s --offload-dir %s %s", dir, env, bin, filepath.Join(dir, ".offload"), strings.Join(args, " "))
 	tt.run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), cmd)
 	t.Cleanup(func() { exec.Command("tmux", "-S", tt.socket, "kill-server").Run() })
 	tt.run("set-option", "-g", "history-limit", "10000")

@@ -146,6 +146,8 @@ type run struct {
 	asking  *asking     // a permission question waiting for the person
 
 	handover *handover // a line attached to the terminal; nil for others
+
+	size *bash.TerminalSize // the width of a command's terminal; nil for a pipe
 }
 
 var _ tea.Model = Model{}
@@ -236,14 +238,15 @@ func waitOutput(id int, t *tailBuffer) tea.Cmd {
 // directory it left. Only here, off the event loop, is dir called: it waits
 // for the running command.
 //
-// With cols > 0 a bash line writes to a pseudo-terminal that wide, and
-// when its output (short enough to show) holds escape sequences, Stdout
-// is that output as written, for its colours: the result itself is plain.
-func runLine(ctx context.Context, sh *router.Shell, dir func() string, id int, line router.Line, t *tailBuffer, cols int) tea.Cmd {
+// With a size a bash line writes to a pseudo-terminal that wide (the
+// width follows the window's while it runs), and when its output (short
+// enough to show) holds escape sequences, Stdout is that output as written,
+// for its colours: the result itself is plain.
+func runLine(ctx context.Context, sh *router.Shell, dir func() string, id int, line router.Line, t *tailBuffer, size *bash.TerminalSize) tea.Cmd {
 	return func() tea.Msg {
-		colors := cols > 0 && line.Kind == router.Bash
+		colors := size != nil && line.Kind == router.Bash
 		if colors {
-			ctx = bash.WithTerminal(ctx, cols)
+			ctx = bash.WithTerminalSize(ctx, size)
 		}
 		out := sh.Run(ctx, line, t)
 		t.close()
@@ -316,6 +319,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
+		if m.running != nil && m.running.size != nil {
+			m.running.size.Set(m.commandCols()) // the running command is told, as by a terminal
+		}
 		return m, nil
 	case todosChangedMsg:
 		m.snap = msg.snap
@@ -657,6 +663,9 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.runs++
 	r := &run{id: m.runs, line: text, started: m.cfg.Now(), cancel: cancel, tail: newTailBuffer(tailBytes)}
+	if cols := m.commandCols(); cols > 0 {
+		r.size = bash.NewTerminalSize(cols)
+	}
 	m.running = r
 	m.layout()
 	if m.cfg.Agent != nil && line.Kind == router.Bash && !line.Forced {
@@ -668,7 +677,7 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 		)
 	}
 	return m, tea.Batch(
-		runLine(ctx, m.cfg.Shell, m.cfg.Dir, r.id, line, r.tail, m.commandCols()),
+		runLine(ctx, m.cfg.Shell, m.cfg.Dir, r.id, line, r.tail, r.size),
 		waitOutput(r.id, r.tail),
 		m.spin.Tick,
 	)

@@ -68,12 +68,53 @@ func (d *Detector) Needs(line string) bool {
 		if d.bare[name] && len(words) == 1 {
 			return true
 		}
-		if name == "git" && len(words) >= 2 && (words[1] == "add" && hasFlag(words, "-p", "--patch", "-i") ||
-			words[1] == "commit" && !hasFlag(words, "-m", "--message", "-F", "--file", "--no-edit", "-C")) {
+		if name == "git" && gitAsks(gitSubcommand(words[1:])) {
 			return true // opens an editor or asks
 		}
 	}
 	return false
+}
+
+// gitAsks reports whether a git subcommand with its arguments (words, the
+// subcommand first) opens an editor or asks questions.
+func gitAsks(words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	switch words[0] {
+	case "add":
+		return hasFlag(words[1:], "-p", "--patch", "-i", "--interactive")
+	case "commit":
+		return !hasFlag(words[1:], "-m", "--message", "-F", "--file", "--no-edit", "-C", "--reuse-message", "--fixup")
+	}
+	return false
+}
+
+// gitValued reports whether a global option of git may take the next word
+// as its value.
+func gitValued(opt string) bool {
+	switch opt {
+	case "-c", "-C", "--git-dir", "--work-tree", "--namespace":
+		return true
+	}
+	return false
+}
+
+// gitSubcommand returns git's arguments (words, after "git") from its
+// subcommand on, past the global options: `git -c user.name=t -C dir
+// --git-dir=.git commit` runs commit.
+func gitSubcommand(words []string) []string {
+	for len(words) > 0 && strings.HasPrefix(words[0], "-") {
+		w := words[0]
+		words = words[1:]
+		if w == "--" {
+			break
+		}
+		if gitValued(w) && len(words) > 0 { // `-c k=v`, `--git-dir dir`; `--git-dir=dir` is one word
+			words = words[1:]
+		}
+	}
+	return words
 }
 
 func hasFlag(words []string, flags ...string) bool {

@@ -29,6 +29,18 @@ func TestNeeds(t *testing.T) {
 		{"git commit -m 'x'", false},
 		{"git add -p", true},
 		{"git status", false},
+		{"git -c user.name=t commit --allow-empty", true},
+		{"git -c user.name=t commit -m x", false},
+		{"git -C /tmp/repo commit", true},
+		{"git -C /tmp/repo commit -m x", false},
+		{"git --git-dir=.git --work-tree=. commit", true},
+		{"git --git-dir .git commit", true},
+		{"git --no-pager -c core.editor=vim add -p", true},
+		{"git -c commit.verbose=true status", false},
+		{"git -C commit status", false},
+		{"git --namespace commit log", false},
+		{"git -C dir", false},
+		{"git", false},
 	}
 	for _, c := range cases {
 		t.Run(c.line, func(t *testing.T) {

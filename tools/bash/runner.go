@@ -134,7 +134,7 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	stateFile, removeState := newStateFile(out)
 	defer removeState()
 
-	pr, pw, src, err := openOutput(ctx)
+	pr, pw, src, cols, err := openOutput(ctx)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -156,6 +156,16 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	defer r.pgid.Store(0)
 	rp.watch(pgid)
 	defer rp.forgetIfGone(pgid)
+	if cols > 0 {
+		// A new width reaches the command as a terminal's would: its
+		// terminal has it, its processes get SIGWINCH (the kernel sends
+		// none: the terminal is no one's controlling terminal).
+		defer terminalFrom(ctx).attach(cols, func(cols int) {
+			if setTerminalCols(pr, cols) == nil {
+				_ = syscall.Kill(-pgid, syscall.SIGWINCH) // ESRCH: already gone
+			}
+		})()
+	}
 
 	progress := &progressWriter{w: out}
 	copied := make(chan struct{})
@@ -196,19 +206,20 @@ func newStateFile(out io.Writer) (path string, remove func()) {
 
 // openOutput opens what the command writes to, pw, and its reading end pr:
 // a terminal of its own when ctx asks for one (src then reads it
-// coalesced), a pipe otherwise (src is pr).
-func openOutput(ctx context.Context) (pr, pw *os.File, src io.Reader, err error) {
-	if cols := terminalFrom(ctx); cols > 0 {
+// coalesced, and cols is its width), a pipe otherwise (src is pr, cols 0).
+func openOutput(ctx context.Context) (pr, pw *os.File, src io.Reader, cols int, err error) {
+	if size := terminalFrom(ctx); size != nil {
+		cols = size.Cols()
 		if pr, pw, err = openTerminal(cols); err == nil {
-			return pr, pw, coalesced(pr), nil
+			return pr, pw, coalesced(pr), cols, nil
 		}
 		// none: a pipe
 	}
 	if pr, pw, err = os.Pipe(); err != nil {
-		return nil, nil, nil, fmt.Errorf("bash: %w", err)
+		return nil, nil, nil, 0, fmt.Errorf("bash: %w", err)
 	}
 	growPipe(pr)
-	return pr, pw, pr, nil
+	return pr, pw, pr, 0, nil
 }
 
 // waitGroup waits for the command whose process group is pgid to end

@@ -4,7 +4,9 @@ package bash
 
 import "syscall"
 
-// childSysProcAttr puts a command in its own process group.
+// childSysProcAttr starts a command in a session of its own, with no
+// controlling terminal, its shell leading its process group (see the Linux
+// version).
 func childSysProcAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true}
+	return &syscall.SysProcAttr{Setsid: true}
 }

@@ -15,7 +15,7 @@ func openTerminal(cols int) (master, slave *os.File, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := pty.Setsize(master, &pty.Winsize{Cols: uint16(min(cols, 1000)), Rows: 24}); err != nil {
+	if err := setTerminalCols(master, cols); err != nil {
 		_ = master.Close()
 		_ = slave.Close()
 		return nil, nil, err
@@ -37,4 +37,21 @@ func openTerminal(cols int) (master, slave *os.File, err error) {
 		_ = rc.Control(func(fd uintptr) { _ = unix.SetNonblock(int(fd), true) })
 	}
 	return master, slave, nil
+}
+
+// setTerminalCols makes the terminal whose master is f cols wide (at most
+// 1000), 24 rows high. (Not pty.Setsize: asking for the descriptor, it would
+// put the master in blocking mode; see openTerminal.)
+func setTerminalCols(f *os.File, cols int) error {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var serr error
+	if err := rc.Control(func(fd uintptr) {
+		serr = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, &unix.Winsize{Col: uint16(min(cols, 1000)), Row: 24})
+	}); err != nil {
+		return err
+	}
+	return serr
 }
