@@ -23,7 +23,7 @@ type Change struct {
 	// Pending are items set back to pending (from in progress or
 	// completed): a task stopped or reopened.
 	Pending []string
-	Renamed   []Rename // the same item, its text changed
+	Renamed []Rename // the same item, its text changed
 	// Notes are other changes a task list shows: owners, blockers,
 	// descriptions ("#2 blocked by #1").
 	Notes []string
