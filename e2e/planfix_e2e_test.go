@@ -45,3 +45,20 @@ func TestSessionDirectoryRemovedUnderTheShell(t *testing.T) {
 		t.Fatalf("claims it saved:\n%s", all)
 	}
 }
+
+// TestTabTaskCreateTemplateIsAccepted: `TaskCreate ` and Tab offers only
+// the required fields, so typing a subject into it and Enter creates the
+// task (an empty optional "activeForm" was refused as "cannot be empty").
+func TestTabTaskCreateTemplateIsAccepted(t *testing.T) {
+	tt := startTmuxWith(t, 100, 24, "", "❯", []string{"XDG_STATE_HOME=" + t.TempDir()}, "--offload-dir", filepath.Join(t.TempDir(), "off"))
+	tt.run("send-keys", "-t", "t", "-l", "TaskCreate ")
+	tt.waitRow("TaskCreate")
+	tt.run("send-keys", "-t", "t", "Tab")
+	tt.waitScreen("the template", func(s string) bool { return strings.Contains(s, `"subject"`) })
+	if s := tt.screen(); strings.Contains(s, "activeForm") {
+		t.Fatalf("the template offers an empty optional field:\n%s", s)
+	}
+	tt.run("send-keys", "-t", "t", "-l", "Read the spec")
+	tt.run("send-keys", "-t", "t", "Enter")
+	tt.waitScreen("the task created", func(s string) bool { return hasLine(s, "Task #1 created successfully: Read the spec") })
+}
