@@ -123,9 +123,9 @@ func agentRun(o *agentOptions, printOnly bool) error {
 		return err
 	}
 	defer func() {
-		closeSession(a, sess, o.Streams.ErrOut)
+		saved := closeSession(a, sess, o.Streams.ErrOut)
 		if !printOnly { // the shell says how to come back; -p prints only the answer
-			printNote(o.Streams.ErrOut, leftNote(sess, "todo-shell agent"))
+			printNote(o.Streams.ErrOut, leftNote(o.Options, sess, saved, "todo-shell agent"))
 		}
 	}()
 	var clientOpts []option.RequestOption

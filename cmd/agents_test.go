@@ -25,7 +25,7 @@ func TestReplayClaudeCode2_1_330(t *testing.T) {
 			// The results of message 4 came 2, 3, 1: applied 1, 2, 3.
 			"v6 ", "toolu_0004_0", "✓ completed  Write the parser",
 			"v7 ", "toolu_0004_1", "v8 ", "1/3 done, 2 in progress, 0 pending  toolu_0004_2",
-			"v9 ", "~ renamed    Write tests → Write unit tests",
+			"v9 ", "~ renamed    #2: Write tests → Write unit tests",
 			"v10 ", "! DROPPED without being completed: Update the docs",
 			"11 versions; 1 item dropped without being completed; 0 versions break a rule",
 		}, []string{"breaks a rule", "toolu_0005_1"}},
@@ -63,7 +63,7 @@ func TestReplayClaudeCode2_1_330(t *testing.T) {
 	}
 	r := run(t, "", nil, "replay", "--json", fixture(t, "claude-code-2.1.330_tasks.jsonl"))
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
-	if len(lines) != 11 || !strings.Contains(lines[8], `"renamed":[{"from":"Write tests","to":"Write unit tests"}]`) ||
+	if len(lines) != 11 || !strings.Contains(lines[8], `"renamed":[{"from":"Write tests","to":"Write unit tests","id":"2"}]`) ||
 		!strings.Contains(lines[4], `"notes":["#2 blocked by #1"]`) || !strings.Contains(lines[4], `{"id":"2","owner":"","description":"Cover the parser","blocks":[],"blocked_by":["1"]}`) {
 		t.Errorf("json:\n%s", r.stdout)
 	}

@@ -87,6 +87,10 @@ func TestReplayOfATaskPlanNamesOwnersAndBlockers(t *testing.T) {
 		`TaskUpdate '{"taskId":"2","addBlockedBy":["1"]}'`,
 		`TaskUpdate '{"taskId":"1","owner":"alice","status":"in_progress"}'`,
 		`TaskUpdate '{"taskId":"1","owner":""}'`,
+		`TaskUpdate '{"taskId":"2","subject":"Mine"}'`,
+		`TaskUpdate '{"taskId":"2","status":"in_progress","owner":"bob"}'`,
+		`TaskUpdate '{"taskId":"2","subject":"Draw it all"}'`,
+		`TaskUpdate '{"taskId":"2","status":"pending"}'`,
 	} {
 		if r := run(t, "", env, "--plan", "team", "-c", line); r.code != 0 {
 			t.Fatalf("%s: %q %q", line, r.stdout, r.stderr)
@@ -98,9 +102,28 @@ func TestReplayOfATaskPlanNamesOwnersAndBlockers(t *testing.T) {
 		"v3  ", "    · #2 blocked by #1\n",
 		"v4  ", "    ● started    #1 Parse\n    · #1 owner alice\n",
 		"v5  ", "    · #1 has no owner now\n",
+		// A subject edit is the same task (matched by id), named once.
+		"v6  ", "    ~ renamed    #2: Render → Mine\n",
+		"v8  ", "    ~ renamed    #2: Mine → Draw it all\n",
+		// A task set back to pending is a line too.
+		"v9  ", "    ○ pending    #2 Draw it all\n",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Fatalf("replay --summary lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	for _, bad := range []string{"DROPPED", "+ added      #2 Mine", "+ added      #2 Draw"} {
+		if strings.Contains(r.stdout, bad) {
+			t.Fatalf("replay --summary says %q:\n%s", bad, r.stdout)
+		}
+	}
+	j := run(t, "", nil, "replay", "--json", journal)
+	for _, want := range []string{
+		`"renamed":[{"from":"#2 Mine","to":"#2 Draw it all","id":"2"}]`,
+		`"pending":["#2 Draw it all"]`,
+	} {
+		if !strings.Contains(j.stdout, want) {
+			t.Fatalf("replay --json lacks %s:\n%s", want, j.stdout)
 		}
 	}
 }

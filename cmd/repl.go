@@ -27,8 +27,8 @@ func runREPL(o *Options) error {
 		return err
 	}
 	defer func() {
-		closeSession(a, sess, o.Streams.ErrOut)
-		printNote(o.Streams.ErrOut, leftNote(sess, "todo-shell"))
+		saved := closeSession(a, sess, o.Streams.ErrOut)
+		printNote(o.Streams.ErrOut, leftNote(o, sess, saved, "todo-shell"))
 	}()
 	printNote(o.Streams.ErrOut, resumedNote(sess, a.store.Snapshot(), -1))
 	return runREPLWith(o, a, nil, nil)

@@ -89,16 +89,24 @@ func newSessionApp(o *Options, mode string) (*app, *session.Session, error) {
 	return a, s, nil
 }
 
-// closeSession closes the app's task plan and s (nil: none); a failure to
-// save is said, not fatal.
-func closeSession(a *app, s *session.Session, errOut io.Writer) {
+// closeSession closes the app's task plan and s (nil: none) and reports
+// whether the session is saved, to come back to; a failure to save is
+// said, not fatal.
+func closeSession(a *app, s *session.Session, errOut io.Writer) bool {
 	closeTasks(a, errOut)
 	if s == nil {
-		return
+		return false
 	}
+	gone := s.Present()
 	if err := s.Close(); err != nil {
-		fmt.Fprintln(errOut, "todo-shell: warning: session not saved: "+err.Error())
+		fmt.Fprintln(errOut, "todo-shell: warning: session not saved: "+render.Sanitize(err.Error()))
+		return false
 	}
+	if gone != nil {
+		fmt.Fprintln(errOut, "todo-shell: warning: session not saved: "+render.Sanitize(gone.Error()))
+		return false
+	}
+	return true
 }
 
 // resumeConversation reads a resumed session's transcript.jsonl back into

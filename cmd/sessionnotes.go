@@ -42,9 +42,12 @@ func resumedNote(s *session.Session, snap todo.Snapshot, messages int) string {
 // --resume ID", DIR the directory todo-shell was started in (where its
 // commands ran first and where the default offload directory is), and
 // --offload-dir when the session is in another one; "" when the session
-// left nothing on disk. resume is the command that resumes it.
-func leftNote(s *session.Session, resume string) string {
-	if s == nil {
+// left nothing on disk or could not be saved (saved false). resume is the
+// command that resumes it; o gives the flags it needs besides: --plan NAME
+// for a shell on a shared plan (without it, the resumed shell would not
+// see its tasks).
+func leftNote(o *Options, s *session.Session, saved bool, resume string) string {
+	if s == nil || !saved {
 		return ""
 	}
 	if fi, err := os.Stat(s.Path()); err != nil || !fi.IsDir() {
@@ -52,6 +55,9 @@ func leftNote(s *session.Session, resume string) string {
 	}
 	id := render.Sanitize(s.ID())
 	cmd := fmt.Sprintf("%s --resume %s", resume, id)
+	if name, err := planName(o); err == nil && name != "" {
+		cmd += " --plan " + shellQuote(name)
+	}
 	if wd, err := os.Getwd(); err == nil {
 		if off := filepath.Dir(s.Path()); off != filepath.Join(wd, ".offload") {
 			cmd += " --offload-dir " + shellQuote(off)

@@ -67,7 +67,8 @@ func planServer(t testing.TB, dir, plan, client string, extra ...string) *mcp.Cl
 
 // TestMCPTaskOwnerIsTheClient: a task an MCP client starts is owned by the
 // name it gave in initialize; another client cannot take it nor change
-// its status (an is_error result naming the owner, never "unchanged");
+// any of its fields — status, subject, description, activeForm, blockers,
+// metadata — (an is_error result naming the owner, never "unchanged");
 // --owner overrides the name.
 func TestMCPTaskOwnerIsTheClient(t *testing.T) {
 	dir := t.TempDir()
@@ -87,6 +88,12 @@ func TestMCPTaskOwnerIsTheClient(t *testing.T) {
 		{bob, "TaskUpdate", `{"taskId":"1","owner":"builder"}`, "Task #1 is owned by alice", true},
 		{bob, "TaskUpdate", `{"taskId":"1","status":"completed"}`, "Task #1 is owned by alice; only they can change its status", true},
 		{bob, "TaskUpdate", `{"taskId":"1","status":"in_progress"}`, "Task #1 is owned by alice; only they can change its status", true},
+		{bob, "TaskUpdate", `{"taskId":"1","status":"pending"}`, "Task #1 is owned by alice; only they can change its status", true},
+		{bob, "TaskUpdate", `{"taskId":"1","subject":"Skip the parser"}`, "Task #1 is owned by alice; only they can change its subject", true},
+		{bob, "TaskUpdate", `{"taskId":"1","description":"not needed"}`, "Task #1 is owned by alice; only they can change its description", true},
+		{bob, "TaskUpdate", `{"taskId":"1","activeForm":"Skipping"}`, "Task #1 is owned by alice; only they can change its activeForm", true},
+		{bob, "TaskUpdate", `{"taskId":"1","addBlockedBy":["2"]}`, "Task #1 is owned by alice; only they can change its blockedBy", true},
+		{bob, "TaskUpdate", `{"taskId":"1","metadata":{"note":"x"}}`, "Task #1 is owned by alice; only they can change its metadata", true},
 		{bob, "TaskUpdate", `{"taskId":"2","status":"in_progress"}`, "Updated task #2 status, owner", false},
 		{alice, "TaskList", `{}`, "#1 [in_progress] Write the parser (owner: alice)\n#2 [in_progress] Write the tests (owner: builder)", false},
 		{bob, "TaskUpdate", `{"taskId":"2","status":"done"}`, "Invalid status 'done'. Must be one of: pending, in_progress, completed, deleted", true},

@@ -20,7 +20,10 @@ type Change struct {
 	Started   []string // in progress now, not before
 	Completed []string // completed now, not before
 	Dropped   []string // gone from the list without being completed
-	Renamed   []Rename // the same item, its text changed
+	// Pending are items set back to pending (from in progress or
+	// completed): a task stopped or reopened.
+	Pending []string
+	Renamed []Rename // the same item, its text changed
 	// Notes are other changes a task list shows: owners, blockers,
 	// descriptions ("#2 blocked by #1").
 	Notes []string
@@ -29,26 +32,35 @@ type Change struct {
 // Diff returns the change from prev to cur, matching items by their text,
 // or for items whose text changed by the similarity of their words and
 // their position (a reworded item is renamed, not dropped and added).
-func Diff(prev, cur []todo.Item) Change { return diff(prev, cur, nil, nil) }
+func Diff(prev, cur []todo.Item) Change { return diff(prev, cur, nil, nil, nil) }
 
 // Changes returns the change from prev (nil before the first version) to
 // cur. Items are matched by their keys when both versions have them (task
 // ids, 1.x ids: a renamed task is the same task), as Diff does otherwise.
 func Changes(prev, cur *Version) Change {
 	var c Change
+	var ids []string // the task ids of cur, to name a renamed task by
+	if len(cur.Info) == len(cur.Todos) {
+		ids = make([]string, len(cur.Info))
+		for i, in := range cur.Info {
+			ids[i] = in.ID
+		}
+	}
 	switch {
 	case prev == nil:
-		c = diff(nil, cur.Todos, nil, nil)
+		c = diff(nil, cur.Todos, nil, nil, ids)
 	case prev.Keys != nil && cur.Keys != nil:
-		c = diff(prev.Todos, cur.Todos, prev.Keys, cur.Keys)
+		c = diff(prev.Todos, cur.Todos, prev.Keys, cur.Keys, ids)
 	default:
-		c = diff(prev.Todos, cur.Todos, nil, nil)
+		c = diff(prev.Todos, cur.Todos, nil, nil, ids)
 	}
 	c.Notes = taskNotes(prev, cur)
 	return c
 }
 
-func diff(prev, cur []todo.Item, pk, ck []string) Change {
+// diff computes the change from prev to cur; pk and ck are their keys
+// (nil: match by text), ids the task ids of cur (nil when not a task list).
+func diff(prev, cur []todo.Item, pk, ck, ids []string) Change {
 	var c Change
 	of := match(prev, cur, pk, ck)
 	matched := make([]bool, len(prev))
@@ -58,7 +70,11 @@ func diff(prev, cur []todo.Item, pk, ck []string) Change {
 			matched[j] = true
 			old = prev[j].Status
 			if prev[j].Content != it.Content {
-				c.Renamed = append(c.Renamed, Rename{From: prev[j].Content, To: it.Content})
+				r := Rename{From: prev[j].Content, To: it.Content}
+				if ids != nil {
+					r.ID = ids[i]
+				}
+				c.Renamed = append(c.Renamed, r)
 			}
 		} else {
 			c.Added = append(c.Added, it.Content)
@@ -68,6 +84,8 @@ func diff(prev, cur []todo.Item, pk, ck []string) Change {
 			c.Started = append(c.Started, it.Content)
 		case it.Status == todo.StatusCompleted && old != todo.StatusCompleted:
 			c.Completed = append(c.Completed, it.Content)
+		case it.Status == todo.StatusPending && old != "" && old != todo.StatusPending:
+			c.Pending = append(c.Pending, it.Content)
 		}
 	}
 	for j, it := range prev {
@@ -152,7 +170,8 @@ func Problems(list []todo.Item, limits todo.Limits) []string {
 
 // AppendRecord appends one replay JSON object for v (no newline):
 // {"version","time","tool_use_id","todos","added","started","completed","dropped","problems"},
-// then, only when there are some, "renamed":[{"from","to"}], "notes":[…]
+// then, only when there are some, "renamed":[{"from","to"}] (with "id" for
+// a task), "pending":[…] (set back to pending), "notes":[…]
 // and for a task list "tasks":[{"id","owner","description","blocks","blocked_by"}].
 func AppendRecord(dst []byte, v *Version, c Change, problems []string) []byte {
 	dst = append(dst, `{"version":`...)

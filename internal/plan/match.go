@@ -11,6 +11,18 @@ import (
 // Rename is an item whose text changed between two versions.
 type Rename struct {
 	From, To string
+	// ID is the task's id, for a task list ("" otherwise).
+	ID string
+}
+
+// String is the rename as replay prints it: "#4: Mine → Yours" for a task
+// (the id said once, not on both sides), else "From → To".
+func (r Rename) String() string {
+	if r.ID != "" {
+		pre := "#" + r.ID + " "
+		return "#" + r.ID + ": " + strings.TrimPrefix(r.From, pre) + " → " + strings.TrimPrefix(r.To, pre)
+	}
+	return r.From + " → " + r.To
 }
 
 // Thresholds of the word matching: two items of different text are the

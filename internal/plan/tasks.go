@@ -248,9 +248,17 @@ func appendExtra(dst []byte, v *Version, c Change) []byte {
 			dst = tools.AppendJSONString(dst, r.From)
 			dst = append(dst, `,"to":`...)
 			dst = tools.AppendJSONString(dst, r.To)
+			if r.ID != "" {
+				dst = append(dst, `,"id":`...)
+				dst = tools.AppendJSONString(dst, r.ID)
+			}
 			dst = append(dst, '}')
 		}
 		dst = append(dst, ']')
+	}
+	if len(c.Pending) > 0 {
+		dst = append(dst, `,"pending":`...)
+		dst = tools.AppendJSONStrings(dst, c.Pending)
 	}
 	if len(c.Notes) > 0 {
 		dst = append(dst, `,"notes":`...)

@@ -40,3 +40,24 @@ func TestPlayerWarnsAsItHappens(t *testing.T) {
 		t.Fatalf("the first panel drawn %d times:\n%q", strings.Count(got, "Tasks 0/2"), got)
 	}
 }
+
+// TestPlayerShowsTaskOwnersAndRenames: a task plan's panel carries each
+// task's owner ("@bob"), and a task renamed (matched by its id) is no drop.
+func TestPlayerShowsTaskOwnersAndRenames(t *testing.T) {
+	var out bytes.Buffer
+	pnt := painter.New(&out, nil)
+	pnt.SetSize(60, 20)
+	pl := &player{pnt: pnt, styles: render.PlainStyles(), limits: todo.DefaultLimits(), width: 60, rows: 20}
+	version := func(n int, subject string) *plan.Version {
+		return &plan.Version{N: n, Tasks: true, Keys: []string{"4"}, Info: []plan.ItemInfo{{ID: "4", Owner: "bob"}},
+			Todos: []todo.Item{{Content: "#4 " + subject, ActiveForm: "#4 " + subject, Status: todo.StatusInProgress}}}
+	}
+	for _, v := range []*plan.Version{version(1, "Mine"), version(2, "Yours now")} {
+		pl.show(plan.Event{Kind: plan.KindVersion, Version: v})
+		pnt.Flush()
+	}
+	got := ansi.Strip(out.String())
+	if !strings.Contains(got, "#4 Yours now · @bob") || strings.Contains(got, "DROPPED") {
+		t.Fatalf("want the renamed task with its owner, no drop:\n%q", got)
+	}
+}

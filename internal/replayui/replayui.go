@@ -196,7 +196,10 @@ func (t *timeline) add(e plan.Event) {
 		fmt.Fprintf(t.w, "    + added      %s\n", render.Sanitize(s))
 	}
 	for _, r := range c.Renamed {
-		fmt.Fprintf(t.w, "    ~ renamed    %s → %s\n", render.Sanitize(r.From), render.Sanitize(r.To))
+		fmt.Fprintf(t.w, "    ~ renamed    %s\n", render.Sanitize(r.String()))
+	}
+	for _, s := range c.Pending {
+		fmt.Fprintf(t.w, "    %s pending    %s\n", render.IconPending, render.Sanitize(s))
 	}
 	for _, s := range c.Started {
 		fmt.Fprintf(t.w, "    %s started    %s\n", render.IconActive, render.Sanitize(s))

@@ -216,7 +216,39 @@ func (s *Session) Attach(store *todo.Store) {
 		store.Restore(s.saved)
 	}
 	remove := store.OnWrite(s.journal.add)
-	s.journal.onClose(remove)
+	store.SetGuard(func() error {
+		if err := s.Present(); err != nil {
+			return fmt.Errorf("the plan cannot be saved: %w", err)
+		}
+		return nil
+	})
+	s.journal.onClose(func() { store.SetGuard(nil); remove() })
+}
+
+// Present returns nil while the session directory is still where it was
+// opened, and otherwise an error naming it: removed (a person deleted the
+// offload directory) or replaced, a new version could not be saved.
+func (s *Session) Present() error {
+	held, err := s.root.Stat(".")
+	if err == nil {
+		var now os.FileInfo
+		if now, err = os.Stat(s.path); err == nil && !os.SameFile(held, now) {
+			err = errors.New("replaced by another directory")
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("session directory %s is gone (%s)", s.path, reason(err))
+	}
+	return nil
+}
+
+// reason is err without the path an *fs.PathError repeats.
+func reason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 // Flush waits until every version recorded so far is on disk and returns

@@ -79,11 +79,33 @@ type UpdateResult struct {
 	OpenBlockers []string
 }
 
+// otherField names the first field besides status and owner that in sets
+// ("" for none).
+func otherField(in UpdateInput) string {
+	switch {
+	case in.Subject != nil:
+		return "subject"
+	case in.Description != nil:
+		return "description"
+	case in.ActiveForm != nil:
+		return "activeForm"
+	case len(in.AddBlocks) > 0:
+		return "blocks"
+	case len(in.AddBlockedBy) > 0:
+		return "blockedBy"
+	case in.HasMetadata:
+		return "metadata"
+	}
+	return ""
+}
+
 // Update computes the change of a TaskUpdate on s made by caller ("" when
 // unknown: a person at the shell). It refuses an unknown task, a dependency
 // on an unknown task or one that would close a cycle, an owner change on a
-// task someone else owns, a status change of a task someone else owns, and
-// too many tasks in progress for one owner. An
+// task someone else owns, any other change of a task someone else owns
+// (status, subject, description, activeForm, blockers, metadata: a person
+// at the shell, caller "", may), and too many tasks in progress for one
+// owner. An
 // update that changes nothing returns ErrNoChange.
 func Update(s State, in UpdateInput, limits todo.Limits, caller string) (Change, UpdateResult, error) {
 	i := s.index(in.TaskID)
@@ -133,6 +155,15 @@ func Update(s State, in UpdateInput, limits todo.Limits, caller string) (Change,
 	// its own start or finish.
 	if in.Status != nil && old.Owner != "" && caller != "" && caller != old.Owner {
 		return Change{}, UpdateResult{}, planErr("Task #%s is owned by %s; only they can change its status", old.ID, old.Owner)
+	}
+	// Any other field of an owned task is its owner's too: a caller that
+	// is not the owner may not rewrite what the task is (its subject,
+	// description, activeForm), what it waits for or its metadata. A
+	// person at the shell (no caller name) is the one in charge and may.
+	if old.Owner != "" && caller != "" && caller != old.Owner {
+		if f := otherField(in); f != "" {
+			return Change{}, UpdateResult{}, planErr("Task #%s is owned by %s; only they can change its %s", old.ID, old.Owner, f)
+		}
 	}
 	// Owner: claiming a task someone else holds is refused.
 	if in.Owner != nil && *in.Owner != t.Owner {

@@ -200,3 +200,28 @@ func TestSchemaAgreementRandom(t *testing.T) {
 		checkAgreement(t, vs, []byte(b.String()))
 	}
 }
+
+// TestTemplatesAreAccepted: each template Tab offers, with only its first
+// empty string filled in (where the cursor goes), is accepted: no optional
+// field is offered empty to be refused as "cannot be empty".
+func TestTemplatesAreAccepted(t *testing.T) {
+	limits := todo.DefaultLimits()
+	validate := map[string]func([]byte) error{
+		CreateName: func(b []byte) error { _, err := ValidateCreate(b, limits); return err },
+		UpdateName: func(b []byte) error { _, err := ValidateUpdate(b, limits); return err },
+		GetName:    func(b []byte) error { _, err := ValidateGet(b); return err },
+	}
+	for name, tmpl := range Templates() {
+		t.Run(name, func(t *testing.T) {
+			arg := strings.Trim(tmpl, "'")
+			filled := strings.Replace(arg, `""`, `"1"`, 1)
+			check, ok := validate[name]
+			if !ok {
+				t.Fatalf("no validator for %s", name)
+			}
+			if err := check([]byte(filled)); err != nil {
+				t.Fatalf("%s %s: %v", name, filled, err)
+			}
+		})
+	}
+}

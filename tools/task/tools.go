@@ -256,10 +256,13 @@ func GetHandler(store *Store) tools.Handler {
 }
 
 // Templates returns an argument to start from for each Task tool that takes
-// one, quoted for the shell: what Tab offers after "TaskCreate ".
+// one, quoted for the shell: what Tab offers after "TaskCreate ". A template
+// holds the required fields only (TaskCreate: subject and description, as
+// Claude Code's schema requires them): an optional field left empty, such
+// as activeForm, would be refused as empty, so it is not offered.
 func Templates() map[string]string {
 	return map[string]string{
-		CreateName: `'{"subject":"","description":"","activeForm":""}'`,
+		CreateName: `'{"subject":"","description":""}'`,
 		UpdateName: `'{"taskId":"","status":"in_progress"}'`,
 		GetName:    `'{"taskId":""}'`,
 	}

@@ -131,6 +131,17 @@ func TestOwners(t *testing.T) {
 		{caller: "bob", tool: UpdateName, input: `{"taskId":"1","status":"completed"}`, want: "Task #1 is owned by alice; only they can change its status", isErr: true},
 		{caller: "bob", tool: UpdateName, input: `{"taskId":"1","status":"in_progress"}`, want: "Task #1 is owned by alice; only they can change its status", isErr: true},
 		{caller: "bob", tool: UpdateName, input: `{"taskId":"1","status":"pending","subject":"b2"}`, want: "Task #1 is owned by alice; only they can change its status", isErr: true},
+		// Nor any other field of it: what the task is, what it waits for.
+		{caller: "bob", tool: UpdateName, input: `{"taskId":"1","subject":"b2"}`, want: "Task #1 is owned by alice; only they can change its subject", isErr: true},
+		{caller: "bob", tool: UpdateName, input: `{"taskId":"1","subject":"a"}`, want: "Task #1 is owned by alice; only they can change its subject", isErr: true},
+		{caller: "bob", tool: UpdateName, input: `{"taskId":"1","description":"d"}`, want: "Task #1 is owned by alice; only they can change its description", isErr: true},
+		{caller: "bob", tool: UpdateName, input: `{"taskId":"1","activeForm":"Doing b"}`, want: "Task #1 is owned by alice; only they can change its activeForm", isErr: true},
+		{caller: "bob", tool: UpdateName, input: `{"taskId":"1","addBlocks":["3"]}`, want: "Task #1 is owned by alice; only they can change its blocks", isErr: true},
+		{caller: "bob", tool: UpdateName, input: `{"taskId":"1","addBlockedBy":["3"]}`, want: "Task #1 is owned by alice; only they can change its blockedBy", isErr: true},
+		{caller: "bob", tool: UpdateName, input: `{"taskId":"1","metadata":{"k":"v"}}`, want: "Task #1 is owned by alice; only they can change its metadata", isErr: true},
+		// Its owner may, and so may a person at the shell (no caller).
+		{caller: "alice", tool: UpdateName, input: `{"taskId":"1","subject":"a2"}`, want: "Updated task #1 subject"},
+		{tool: UpdateName, input: `{"taskId":"1","subject":"a","description":"by hand"}`, want: "Updated task #1 subject, description"},
 		{caller: "bob", tool: UpdateName, input: `{"taskId":"2","owner":"bob"}`, want: "Updated task #2 owner"},
 		{caller: "bob", tool: UpdateName, input: `{"taskId":"2","status":"in_progress"}`, want: "Updated task #2 status"},
 		// One in progress per owner: bob has #2.

@@ -42,6 +42,7 @@ type Store struct {
 	version uint64
 	subs    map[*Subscription]struct{}
 	hooks   hooks.List[func(Snapshot)] // OnWrite's
+	guard   func() error               // SetGuard's: may a write be kept?
 	now     func() time.Time
 }
 
@@ -115,6 +116,26 @@ func (s *Store) Restore(snap Snapshot) {
 // must not call the store. The returned function unregisters it.
 func (s *Store) OnWrite(fn func(Snapshot)) (remove func()) {
 	return s.hooks.Add(&s.mu, fn)
+}
+
+// SetGuard makes fn the check TodoWrite runs before it writes: when fn
+// returns an error (the session directory the list is saved in is gone,
+// say) the write is refused with that error. nil removes the check.
+func (s *Store) SetGuard(fn func() error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.guard = fn
+}
+
+// check runs the guard, if any.
+func (s *Store) check() error {
+	s.mu.Lock()
+	g := s.guard
+	s.mu.Unlock()
+	if g == nil {
+		return nil
+	}
+	return g()
 }
 
 // Subscription receives the store's snapshot after each write; its Items

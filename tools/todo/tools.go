@@ -65,6 +65,13 @@ func (t WriteTool) Call(ctx context.Context, input json.RawMessage) (tools.Resul
 		res.Meta = WriteReport{Err: err}
 		return res, nil
 	}
+	if err := t.Store.check(); err != nil {
+		// The list could not be kept: the caller must not take it as
+		// written.
+		res := tools.ErrorResult(err.Error())
+		res.Meta = WriteReport{Err: err}
+		return res, nil
+	}
 	var rep WriteReport
 	rep.Completed, rep.InProgress, rep.Pending = Snapshot{Items: items}.Counts()
 	t.Store.ReplaceFor(tools.ToolUseIDFrom(ctx), items)
