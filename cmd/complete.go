@@ -1,14 +1,22 @@
 package cmd
 
 import (
+	"slices"
+
 	"github.com/todo-shell/todo-shell/repl/complete"
+	"github.com/todo-shell/todo-shell/router"
 )
 
 // replBuiltins are the builtins Tab offers.
 var replBuiltins = []string{"/help", "/tools", "/trace", "/session", "/offloads", "/open", "/tty", "/clear", "/exit"}
 
-// newCompleter returns the REPL's Tab completer over the engine.
-func newCompleter(o *Options, a *app) *complete.Completer {
+// newCompleter returns the REPL's Tab completer over the engine; in agent
+// mode it offers the agent's builtins too.
+func newCompleter(o *Options, a *app, agentMode bool) *complete.Completer {
+	builtins := replBuiltins
+	if agentMode {
+		builtins = append(slices.Clone(replBuiltins), router.AgentBuiltins()...)
+	}
 	var names []string
 	flags := map[string][]string{}
 	for _, d := range a.registry.Definitions() {
@@ -19,7 +27,7 @@ func newCompleter(o *Options, a *app) *complete.Completer {
 		}
 	}
 	return &complete.Completer{
-		Builtins: replBuiltins,
+		Builtins: builtins,
 		Commands: names,
 		Flags:    flags,
 		Path:     o.Getenv("PATH"),

@@ -82,7 +82,7 @@ func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) erro
 		History:     hist,
 		Terminal:    tty,
 		Interactive: interactive.New(o.Getenv("TODO_SHELL_INTERACTIVE")),
-		Completer:   newCompleter(o, a),
+		Completer:   newCompleter(o, a, ag != nil),
 		Markdown:    md,
 		Pager:       o.Getenv("PAGER"),
 		Permissions: perm,

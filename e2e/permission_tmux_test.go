@@ -132,8 +132,10 @@ func TestAgentPermissionInTmux(t *testing.T) {
 				"interrupt":    "rm -f notes.txt",
 				"clean home":   "rm -rf ~/something",
 				"once":         "rm -f notes.txt",
-				"always":       "touch made.txt",
-				"always again": "touch made.txt",
+				"always":       "touch made.txt && head made.txt",
+				"always again": "touch made.txt && head made.txt",
+				"trial":        "cat notes.txt && rm -f notes.txt",
+				"trial again":  "cat notes.txt && rm -f notes.txt",
 			}}
 			srv := httptest.NewServer(http.HandlerFunc(api.serve))
 			defer srv.Close()
@@ -158,7 +160,7 @@ func TestAgentPermissionInTmux(t *testing.T) {
 			}
 
 			// (c) n and a reason: refused, the reason reaches the model.
-			ask("refuse", "Allow Bash(rm -f notes.txt)?", "rm:*")
+			ask("refuse", "Allow Bash(rm -f notes.txt)?", "")
 			n := count(tt.all(), "noted")
 			tt.run("send-keys", "-t", "t", "-l", "n")
 			tt.waitScreen("the reason line", func(string) bool { return strings.Contains(tt.screen(), "Tell Claude why") })
@@ -174,7 +176,7 @@ func TestAgentPermissionInTmux(t *testing.T) {
 			tt.waitScreen("ctx 41% in the prompt", func(string) bool { return strings.Contains(tt.screen(), "ctx 41% ✦") })
 
 			// (d) Ctrl+C while asked: the turn ends, the question goes.
-			ask("interrupt", "Allow Bash(rm -f notes.txt)?", "rm:*")
+			ask("interrupt", "Allow Bash(rm -f notes.txt)?", "")
 			tt.run("send-keys", "-t", "t", "C-c")
 			tt.waitScreen("the interrupt", func(string) bool {
 				s := tt.screen()
@@ -185,7 +187,7 @@ func TestAgentPermissionInTmux(t *testing.T) {
 			}
 
 			// rm -rf ~/something refused: nothing deleted.
-			ask("clean home", "Allow Bash(rm -rf ~/something)?", "rm:*")
+			ask("clean home", "Allow Bash(rm -rf ~/something)?", "")
 			n = count(tt.all(), "noted")
 			tt.run("send-keys", "-t", "t", "-l", "n")
 			tt.waitScreen("the reason line", func(string) bool { return strings.Contains(tt.screen(), "Tell Claude why") })
@@ -199,7 +201,7 @@ func TestAgentPermissionInTmux(t *testing.T) {
 			}
 
 			// (a) y: runs once.
-			ask("once", "Allow Bash(rm -f notes.txt)?", "rm:*")
+			ask("once", "Allow Bash(rm -f notes.txt)?", "")
 			n = count(tt.all(), "noted")
 			tt.run("send-keys", "-t", "t", "-l", "y")
 			noted(n)
@@ -210,8 +212,12 @@ func TestAgentPermissionInTmux(t *testing.T) {
 				t.Fatalf("refused after y: %+v", r)
 			}
 
-			// (b) a: runs, and the same command is not asked again.
-			ask("always", "Allow Bash(touch made.txt)?", "touch:*")
+			// (b) a on a compound command: runs, adds the rule of every
+			// part, and the same command is not asked again.
+			ask("always", "Allow Bash(touch made.txt &&", "touch:*, head:*")
+			if flat := strings.Join(strings.Fields(tt.screen()), " "); !strings.Contains(flat, `"touch made.txt" and "head made.txt" are not allowed?`) {
+				t.Fatalf("the question does not name both parts:\n%s", tt.screen())
+			}
 			n = count(tt.all(), "noted")
 			tt.run("send-keys", "-t", "t", "-l", "a")
 			noted(n)
@@ -228,6 +234,36 @@ func TestAgentPermissionInTmux(t *testing.T) {
 			if _, err := os.Stat(made); err != nil || api.last().IsError {
 				t.Fatalf("not run again after a: %v %+v", err, api.last())
 			}
+
+			// The trial's case: cat then rm. a adds cat:* only; the rm runs
+			// this once and asks again next time, on its own.
+			if err := os.WriteFile(notes, []byte("keep\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ask("trial", "Allow Bash(cat notes.txt &&", `cat:*; "rm -f notes.txt" asks each time`)
+			n = count(tt.all(), "noted")
+			tt.run("send-keys", "-t", "t", "-l", "a")
+			noted(n)
+			if _, err := os.Stat(notes); !os.IsNotExist(err) || api.last().IsError {
+				t.Fatalf("not run after a: %v %+v", err, api.last())
+			}
+			if err := os.WriteFile(notes, []byte("keep\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			alone := func() int {
+				return strings.Count(strings.Join(strings.Fields(tt.all()), " "), `— "rm -f notes.txt" is not allowed?`)
+			}
+			before := alone()
+			tt.enter("trial again")
+			tt.waitScreen("the rm asked about alone", func(string) bool { return alone() > before && questionWhole(tt.screen(), "") })
+			n = count(tt.all(), "noted")
+			tt.run("send-keys", "-t", "t", "-l", "n")
+			tt.waitScreen("the reason line", func(string) bool { return strings.Contains(tt.screen(), "Tell Claude why") })
+			tt.run("send-keys", "-t", "t", "Enter")
+			noted(n)
+			if _, err := os.Stat(notes); err != nil {
+				t.Fatalf("deleted though refused: %v", err)
+			}
 		})
 	}
 }
@@ -239,10 +275,17 @@ func agentIdle(s string) bool {
 }
 
 // questionWhole reports whether the window shows the answers whole (wrapped
-// rows joined): y, a with its rule, n.
+// rows joined): y, a with its rules, n; with no rule (a risky call) no a.
 func questionWhole(s, rule string) bool {
 	flat := strings.Join(strings.Fields(s), " ")
-	for _, want := range []string{"y yes", "a always (this session, " + rule + ")", "n no, and tell Claude why"} {
+	always := "a always (this session, " + rule + ")"
+	if rule == "" {
+		if strings.Contains(flat, "a always") {
+			return false
+		}
+		always = `(no "always": it would allow too much)`
+	}
+	for _, want := range []string{"y yes", always, "n no, and tell Claude why"} {
 		if !strings.Contains(flat, want) {
 			return false
 		}

@@ -188,6 +188,14 @@ func TestCollapse(t *testing.T) {
 		{"no item in progress: first pending", "ccccccpppppp", 5, "[✓ 6 completed] 6 7 8 [… 3 more pending]"},
 		{"all completed: the last", "cccccccc", 3, "[✓ 6 completed] 6 7"},
 		{"mixed above and below", "pcpcpcapcpcpc", 5, "[… 6 more above (3 completed, 3 pending)] 6 7 8 [… 4 more below (2 completed, 2 pending)]"},
+		{"two in progress", "ccccaapppp", 4, "[✓ 4 completed] 4 5 [… 4 more pending]"},
+		{"two in progress before the completed", "ccccaapppp", 3, "[✓ 4 completed] 4 5"},
+		{"two in progress, two rows", "ccccaapppp", 2, "4 5"},
+		{"in progress around a completed one", "ccacappp", 4, "[✓ 2 completed] 2 3 4"},
+		{"in progress far apart", "accccccapp", 3, "0 [✓ 6 completed] 7"},
+		{"in progress far apart, room for below", "accccccapp", 4, "0 [✓ 6 completed] 7 [… 2 more pending]"},
+		{"in progress far apart, one row", "accccccapp", 1, "0"},
+		{"more in progress than rows", "caaapp", 2, "1 2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -218,6 +226,43 @@ func TestCollapseAlwaysKeepsTheItemInProgress(t *testing.T) {
 				}
 				if !found {
 					t.Fatalf("n=%d a=%d rows=%d: item in progress left out: %s", n, a, rows, shown(items, got))
+				}
+			}
+		}
+	}
+}
+
+// TestCollapseKeepsEveryItemInProgress: with two items in progress, both
+// are shown whenever the rows can hold them (and the run between them, when
+// not adjacent), and no completed item is shown while one is left out.
+func TestCollapseKeepsEveryItemInProgress(t *testing.T) {
+	for n := 2; n <= 24; n++ {
+		for a := 0; a < n; a++ {
+			for b := a + 1; b < n; b++ {
+				st := []byte(strings.Repeat("c", a) + strings.Repeat("p", n-a))
+				st[a], st[b] = 'a', 'a'
+				for i := a + 1; i < b; i++ {
+					st[i] = "cp"[i%2]
+				}
+				items := list(string(st))
+				need := 2
+				if b > a+1 {
+					need = 3
+				}
+				for rows := 1; rows <= n+2; rows++ {
+					got := Collapse(items, rows)
+					if len(got) > rows {
+						t.Fatalf("%s rows=%d: %d rows", st, rows, len(got))
+					}
+					shownA, shownB, completed := false, false, false
+					for _, r := range got {
+						shownA = shownA || r.Summary == "" && r.Item == a
+						shownB = shownB || r.Summary == "" && r.Item == b
+						completed = completed || r.Summary == "" && items[r.Item].Status == todo.StatusCompleted
+					}
+					if !shownA || (rows >= need && !shownB) || (!shownB && completed) {
+						t.Fatalf("%s rows=%d: %s", st, rows, shown(items, got))
+					}
 				}
 			}
 		}

@@ -153,12 +153,16 @@ type Row struct {
 }
 
 // Collapse chooses at most rows rows to show a list in. A list that fits is
-// shown whole. Otherwise the anchor — the first item in progress, else the
-// first pending one, else the last — is always shown, with the items around
-// it (about a third of the room before it, the rest after), and each run of
-// items left out above or below becomes one summary row: "✓ 12 completed",
-// "… 25 more pending", or with mixed statuses "… 7 more above (5 completed,
-// 2 pending)". With no room at all (rows < 1) it returns nil.
+// shown whole. Otherwise every item in progress is kept before anything
+// else: the run from the first item in progress to the last (or, with no
+// item in progress, the first pending one, else the last item) is always
+// shown, with the items around it (about a third of the room before it, the
+// rest after), and each run of items left out above or below becomes one
+// summary row: "✓ 12 completed", "… 25 more pending", or with mixed
+// statuses "… 7 more above (5 completed, 2 pending)". When that run is
+// longer than the room, the items in progress alone are shown, as many as
+// fit with a summary row for each run between them. With no room at all
+// (rows < 1) it returns nil.
 func Collapse(items []todo.Item, rows int) []Row {
 	n := len(items)
 	if rows < 1 || n == 0 {
@@ -171,27 +175,37 @@ func Collapse(items []todo.Item, rows int) []Row {
 		}
 		return out
 	}
-	anchor := -1
+	var active []int
 	for i, it := range items {
 		if it.Status == todo.StatusInProgress {
-			anchor = i
-			break
+			active = append(active, i)
 		}
 	}
-	if anchor < 0 {
+	a0 := -1
+	if len(active) > 0 {
+		a0 = active[0]
+	} else {
 		for i, it := range items {
 			if it.Status == todo.StatusPending {
-				anchor = i
+				a0 = i
 				break
 			}
 		}
 	}
-	if anchor < 0 {
-		anchor = n - 1
+	if a0 < 0 {
+		a0 = n - 1
 	}
-	start, end := anchor, anchor+1
-	for w := rows; w >= 1; w-- {
-		start = min(max(anchor-(w-1)/3, 0), n-w)
+	a1 := a0
+	if len(active) > 0 {
+		a1 = active[len(active)-1]
+	}
+	span := a1 - a0 + 1
+	if span > rows {
+		return collapseActive(items, active, rows)
+	}
+	start, end := a0, a1+1
+	for w := rows; w >= span; w-- {
+		start = max(min(a0-(w-span)/3, n-w), 0)
 		end = start + w
 		used := w
 		if start > 0 {
@@ -213,6 +227,36 @@ func Collapse(items []todo.Item, rows int) []Row {
 	}
 	if end < n && len(out) < rows {
 		out = append(out, Row{Item: -1, Summary: summary(items[end:], "below")})
+	}
+	return out
+}
+
+// collapseActive shows the items in progress alone (too far apart to show
+// what lies between them), as many as fit in rows with a summary row for
+// each run left out between them, and the runs above and below summarised
+// when there is room.
+func collapseActive(items []todo.Item, active []int, rows int) []Row {
+	var mid []Row
+	for j, i := range active {
+		need := 1
+		if j > 0 && i > active[j-1]+1 {
+			need++ // the run left out between
+		}
+		if j > 0 && len(mid)+need > rows {
+			break
+		}
+		if need == 2 {
+			mid = append(mid, Row{Item: -1, Summary: summary(items[active[j-1]+1:i], "between")})
+		}
+		mid = append(mid, Row{Item: i})
+	}
+	var out []Row
+	if first := active[0]; first > 0 && len(mid) < rows {
+		out = append(out, Row{Item: -1, Summary: summary(items[:first], "above")})
+	}
+	out = append(out, mid...)
+	if last := mid[len(mid)-1].Item; last < len(items)-1 && len(out) < rows {
+		out = append(out, Row{Item: -1, Summary: summary(items[last+1:], "below")})
 	}
 	return out
 }

@@ -199,16 +199,28 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(printed, waitAgent(r.id, r.events))
 }
 
+// resultLines is how many rows a tool result takes at most: its last lines,
+// the first row saying how many more there are when it has more.
+const resultLines = 4
+
 // resultSummary is a tool result in a few dim lines.
 func (m Model) resultSummary(ev agent.ToolDone) string {
 	res := ev.Result
 	text := res.Content
 	if res.Offloaded != nil {
-		text = fmt.Sprintf("%s (%s)", res.Content, render.Lines(res.Offloaded.Lines))
+		// Where the whole is, the path on a row of its own so that a
+		// narrow terminal cuts neither the count nor the path's start.
+		text = fmt.Sprintf("%s, offloaded to file:\n%s", render.Lines(res.Offloaded.Lines), res.Offloaded.Path)
 	}
-	lines := lastLines(render.SanitizeOutput(strings.TrimRight(text, "\n")), 4)
+	text = render.SanitizeOutput(strings.TrimRight(text, "\n"))
+	lines := lastLines(text, resultLines)
 	if len(lines) == 0 {
 		lines = []string{"(no output)"}
+	}
+	if total := strings.Count(text, "\n") + 1; total > resultLines {
+		// The last lines, below a row saying how many are not shown.
+		hidden := total - (resultLines - 1)
+		lines = append([]string{fmt.Sprintf("… %d more lines", hidden)}, lastLines(text, resultLines-1)...)
 	}
 	style := m.styles.Dim
 	if res.IsError {

@@ -3,6 +3,7 @@ package repl
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -91,6 +92,9 @@ func (m Model) permissionKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case 'y', 'Y':
 		a.Kind = agent.AllowOnce
 	case 'a', 'A':
+		if len(q.q.Rules) == 0 { // not offered: a risky call asks each time
+			return m, nil
+		}
 		a.Kind = agent.AllowAlways
 	case 'n', 'N':
 		q.reasoning = true
@@ -121,10 +125,6 @@ func (m Model) permissionLines() []string {
 	if q.Why != "" {
 		what += " — " + render.Sanitize(q.Why)
 	}
-	rule := render.Sanitize(q.Rule.Specifier)
-	if !q.Rule.HasSpec {
-		rule = render.Sanitize(q.Rule.Tool)
-	}
 	w := m.width - 1
 	var lines []string
 	for _, l := range wrapRows(fmt.Sprintf("Allow %s?", what), w, maxQuestionRows) {
@@ -136,7 +136,37 @@ func (m Model) permissionLines() []string {
 		}
 		return lines
 	}
-	return append(lines, wrapParts([]string{"y yes", fmt.Sprintf("a always (this session, %s)", rule), "n no, and tell Claude why"}, " · ", w)...)
+	return append(lines, wrapParts(answerParts(q), " · ", w)...)
+}
+
+// answerParts are the answers a question offers: "always" names every rule
+// it adds and the risky parts that will still ask; with no rule to add it
+// is not offered.
+func answerParts(q agent.Question) []string {
+	var rules []string
+	for _, r := range q.Rules {
+		if r.HasSpec {
+			rules = append(rules, render.Sanitize(r.Specifier))
+		} else {
+			rules = append(rules, render.Sanitize(r.Tool))
+		}
+	}
+	var risky []string
+	for _, p := range q.Risky {
+		risky = append(risky, strconv.Quote(render.Sanitize(p)))
+	}
+	if len(rules) == 0 {
+		return []string{"y yes", "n no, and tell Claude why", `(no "always": it would allow too much)`}
+	}
+	always := "a always (this session, " + strings.Join(rules, ", ")
+	switch len(risky) {
+	case 0:
+	case 1:
+		always += "; " + risky[0] + " asks each time"
+	default:
+		always += "; " + strings.Join(risky, ", ") + " ask each time"
+	}
+	return []string{"y yes", always + ")", "n no, and tell Claude why"}
 }
 
 // questionIndent starts the continuation rows of a question.

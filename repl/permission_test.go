@@ -25,11 +25,20 @@ import (
 type askingAgent struct {
 	perm    *Permissions
 	answers chan agent.Answer
+	command string // the command asked about
+}
+
+// question is what the agent asks about command when no rule allows it.
+func question(command string) agent.Question {
+	in, _ := json.Marshal(map[string]string{"command": command})
+	use := tools.ToolUse{Type: "tool_use", ID: "toolu_p", Name: "Bash", Input: in}
+	d := permission.New(permission.Config{Dir: "/nonexistent"}).Check("Bash", in)
+	return agent.Question{Use: use, Rules: d.Always, Risky: d.Risky, Why: d.Why}
 }
 
 func (a *askingAgent) Run(ctx context.Context, prompt string, emit func(agent.Event)) (agent.Result, error) {
-	use := tools.ToolUse{Type: "tool_use", ID: "toolu_p", Name: "Bash", Input: json.RawMessage(`{"command":"rm -f notes.txt"}`)}
-	q := agent.Question{Use: use, Rule: permission.Suggest("rm -f notes.txt")}
+	q := question(a.command)
+	use := q.Use
 	emit(agent.ToolCall{Use: use})
 	emit(agent.PermissionAsked{Question: q})
 	ans := a.perm.Ask(ctx, q)
@@ -44,15 +53,16 @@ func (a *askingAgent) Run(ctx context.Context, prompt string, emit func(agent.Ev
 }
 
 // TestPermissionPrompt: a call that needs permission stops in the live
-// area with the question; y, a and n (with a reason) answer it; Ctrl+C
-// while asked interrupts the turn (a refusal); the spinner line stays.
+// area with the question, naming every part of the compound command no
+// rule allows; y, a and n (with a reason) answer it; Ctrl+C while asked
+// interrupts the turn (a refusal); the spinner line stays.
 func TestPermissionPrompt(t *testing.T) {
 	cfg, _ := testConfig(t)
 	lastTranscript = &transcript{}
 	cfg.Transcript = lastTranscript
-	ag := &askingAgent{perm: NewPermissions(), answers: make(chan agent.Answer, 1)}
+	ag := &askingAgent{perm: NewPermissions(), answers: make(chan agent.Answer, 1), command: "cat hello.py && head notes.txt"}
 	cfg.Agent, cfg.Permissions = ag, ag.perm
-	tm := runShell(t, cfg, 100, 20)
+	tm := runShell(t, cfg, 160, 20)
 
 	tests := []struct {
 		keys string
@@ -64,7 +74,7 @@ func TestPermissionPrompt(t *testing.T) {
 	}
 	// The terminal keeps everything drawn: wait for the question to be
 	// drawn anew, not for the one before it.
-	const question = "Allow Bash(rm -f notes.txt)?"
+	const question = `Allow Bash(cat hello.py && head notes.txt) — "cat hello.py" and "head notes.txt" are not allowed?`
 	asked := func(what string, before int) {
 		t.Helper()
 		testwait.For(t, 10*time.Second, what, func() bool { return strings.Count(tm.out.String(), what) > before })
@@ -83,7 +93,7 @@ func TestPermissionPrompt(t *testing.T) {
 		before := strings.Count(tm.out.String(), question)
 		enter(tm, fmt.Sprintf("tidy up %d", i))
 		asked(question, before)
-		waitFor(t, tm, "y yes · a always (this session, rm:*) · n no, and tell Claude why", "Ctrl+C to interrupt")
+		waitFor(t, tm, "y yes · a always (this session, cat:*, head:*) · n no, and tell Claude why", "Ctrl+C to interrupt")
 		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")}) // not an answer: ignored
 		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(tt.keys)})
 		if tt.want.Reason != "" {
@@ -231,9 +241,8 @@ func TestPermissionQuestionWraps(t *testing.T) {
 			cfg.Agent = costAgent{}
 			m := New(cfg)
 			m.width = tt.width
-			in, _ := json.Marshal(map[string]string{"command": tt.command})
-			use := tools.ToolUse{Type: "tool_use", ID: "toolu_w", Name: "Bash", Input: in}
-			m.running = &run{asking: &asking{q: agent.Question{Use: use, Rule: permission.Suggest(tt.command)}}}
+			q := question(tt.command)
+			m.running = &run{asking: &asking{q: q}}
 			lines := m.permissionLines()
 			for _, l := range lines {
 				if w := ansi.StringWidth(l); w > tt.width-1 {
@@ -246,13 +255,16 @@ func TestPermissionQuestionWraps(t *testing.T) {
 			squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
 			got := squeeze(strings.Join(lines, "\n"))
 			question := "Allow Bash(" + tt.command + ")?"
+			if len(answerParts(q)) != 3 {
+				t.Fatalf("answers %q", answerParts(q))
+			}
 			if tt.cut {
 				question = "Allow Bash(rm -rf ~/something"
 				if !strings.HasSuffix(lines[maxQuestionRows-1], "…") {
 					t.Errorf("the question's last row does not say it is cut: %q", lines)
 				}
 			}
-			for _, want := range []string{question, "y yes", "a always (this session, rm:*)", "n no, and tell Claude why"} {
+			for _, want := range append([]string{question}, answerParts(q)...) {
 				if !strings.Contains(got, squeeze(want)) {
 					t.Errorf("%q is not in %q", want, lines)
 				}
@@ -264,6 +276,54 @@ func TestPermissionQuestionWraps(t *testing.T) {
 			}
 			if len(lines) > 1 && strings.Contains(lines[len(lines)-1], "·") && strings.HasPrefix(strings.TrimLeft(lines[len(lines)-1], " "), "·") {
 				t.Errorf("an answer row starts with its separator: %q", lines)
+			}
+		})
+	}
+}
+
+// TestPermissionQuestionNamesEveryPart: the question names every part of
+// a compound command that no rule allows, and "always" every rule it adds;
+// a risky part (rm, sudo, > file) gets no rule and is said to ask each
+// time; a call whose only unallowed parts are risky offers no "always" at
+// all, and the key a does nothing.
+func TestPermissionQuestionNamesEveryPart(t *testing.T) {
+	tests := []struct {
+		command string
+		want    []string // the rows at 200 columns
+	}{
+		{"cat hello.py && head notes.txt", []string{
+			`Allow Bash(cat hello.py && head notes.txt) — "cat hello.py" and "head notes.txt" are not allowed?`,
+			`  y yes · a always (this session, cat:*, head:*) · n no, and tell Claude why`}},
+		{"cat hello.py && rm -f notes.txt", []string{
+			`Allow Bash(cat hello.py && rm -f notes.txt) — "cat hello.py" and "rm -f notes.txt" are not allowed?`,
+			`  y yes · a always (this session, cat:*; "rm -f notes.txt" asks each time) · n no, and tell Claude why`}},
+		{"rm -f notes.txt", []string{
+			`Allow Bash(rm -f notes.txt)?`,
+			`  y yes · n no, and tell Claude why · (no "always": it would allow too much)`}},
+		{"sudo make install; echo ok > log", []string{
+			`Allow Bash(sudo make install; echo ok > log) — "sudo make install" and "echo ok > log" are not allowed?`,
+			`  y yes · n no, and tell Claude why · (no "always": it would allow too much)`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.command, func(t *testing.T) {
+			cfg, _ := testConfig(t)
+			cfg.Agent = costAgent{}
+			m := New(cfg)
+			m.width = 200
+			m.running = &run{asking: &asking{q: question(tt.command)}}
+			var got []string
+			for _, l := range m.permissionLines() {
+				got = append(got, ansi.Strip(l))
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("question\n%q\nwant\n%q", got, tt.want)
+			}
+			// a: an answer only when offered.
+			m.cfg.Permissions = nil
+			rules := m.running.asking.q.Rules
+			next, _ := m.permissionKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("a")})
+			if answered := next.(Model).running.asking == nil; answered != (len(rules) > 0) {
+				t.Fatalf("a answered %v with rules %v", answered, rules)
 			}
 		})
 	}

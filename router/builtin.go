@@ -48,13 +48,21 @@ const (
 	helpBash      = "  anything else        runs with bash (start with ! to force bash)"
 	agentIntro    = "Type a prompt for Claude and press Enter; TodoWrite, TodoRead and !COMMAND run here as tool calls."
 	agentPrompted = "  anything else        a prompt to Claude\n  !COMMAND             runs COMMAND with bash"
+	helpHelp      = "  /help                this help\n"
+	agentOnly     = "  /cost                the session's tokens and cost so far\n" +
+		"  /compact             replace the conversation by a summary, the plan and the last turn (frees context)\n"
 )
 
 // AgentHelpText is what /help prints in agent mode, where a plain line is
-// a prompt to Claude and bash needs a leading !.
+// a prompt to Claude and bash needs a leading !, and /cost and /compact
+// are builtins too.
 func AgentHelpText() string {
-	return strings.Replace(strings.Replace(HelpText, helpIntro, agentIntro, 1), helpBash, agentPrompted, 1)
+	h := strings.Replace(strings.Replace(HelpText, helpIntro, agentIntro, 1), helpBash, agentPrompted, 1)
+	return strings.Replace(h, helpHelp, helpHelp+agentOnly, 1)
 }
+
+// AgentBuiltins are the builtins only agent mode has.
+func AgentBuiltins() []string { return []string{"/cost", "/compact"} }
 
 // Action is what a builtin asks of the front end beyond printing.
 type Action int

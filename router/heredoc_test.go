@@ -1,6 +1,7 @@
 package router
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -88,5 +89,25 @@ func TestAgentHelpText(t *testing.T) {
 	h := AgentHelpText()
 	if strings.Contains(h, "runs with bash (start with !") || !strings.Contains(h, "a prompt to Claude") || !strings.Contains(h, "!COMMAND") || strings.Contains(h, helpIntro) {
 		t.Errorf("agent help:\n%s", h)
+	}
+}
+
+// TestAgentHelpListsEveryCommand: agent mode's /help has one line for each
+// slash command the agent's shell takes, /cost and /compact included.
+func TestAgentHelpListsEveryCommand(t *testing.T) {
+	var listed []string
+	for _, l := range strings.Split(AgentHelpText(), "\n") {
+		if f := strings.Fields(l); len(f) > 1 && strings.HasPrefix(l, "  /") {
+			listed = append(listed, strings.TrimSuffix(f[0], ","))
+		}
+	}
+	want := []string{"/help", "/cost", "/compact", "/tools", "/trace", "/session", "/offloads", "/open", "/tty", "/clear", "/exit"}
+	if strings.Join(listed, " ") != strings.Join(want, " ") {
+		t.Fatalf("listed %q, want %q", listed, want)
+	}
+	for _, b := range AgentBuiltins() {
+		if !slices.Contains(listed, b) {
+			t.Errorf("%s not in the help", b)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/todo-shell/todo-shell/internal/permission"
 	"github.com/todo-shell/todo-shell/tools"
@@ -11,10 +12,17 @@ import (
 // Question asks a person whether a tool call may run.
 type Question struct {
 	Use tools.ToolUse
-	// Rule is the rule that "always" adds (Bash(rm:*), Edit(src/a.go)).
-	Rule permission.Rule
+	// Rules are the rules that "always" adds (Bash(cat:*), Edit(src/a.go)):
+	// one for each part of the call no rule allows, less the Risky ones.
+	// None: "always" is not offered.
+	Rules []permission.Rule
+	// Risky are the parts of a command no rule allows that are too
+	// dangerous to allow for the session (rm, sudo, > file): "always"
+	// leaves them asking each time.
+	Risky []string
 	// Why says what made the call need asking beyond having no rule
-	// ("outside the working directory"), or "".
+	// ("outside the working directory", the compound parts not allowed),
+	// or "".
 	Why string
 }
 
@@ -25,7 +33,7 @@ type AnswerKind int
 const (
 	Refuse      AnswerKind = iota // no, with an optional reason for the model
 	AllowOnce                     // yes, this call
-	AllowAlways                   // yes, and Question.Rule for the rest of the session
+	AllowAlways                   // yes, and Question.Rules for the rest of the session
 )
 
 // Answer is what a person said.
@@ -66,9 +74,17 @@ func (a *Agent) permit(ctx context.Context, use tools.ToolUse, emit func(Event))
 		why = " (" + d.Why + ")"
 	}
 	if a.cfg.Ask == nil {
-		return refuse(fmt.Sprintf("Permission needed: this %s call is not allowed by any rule%s and there is no one to ask. The rule %s would allow it (--allowedTools %q, or permissions.allow in .todo-shell/settings.json)", use.Name, why, d.Rule, d.Rule.String()))
+		names := make([]string, len(d.Rules))
+		for i, r := range d.Rules {
+			names[i] = r.String()
+		}
+		rules := "The rule " + strings.Join(names, ", ") + " would allow it"
+		if len(names) > 1 {
+			rules = "The rules " + strings.Join(names, ", ") + " would allow it"
+		}
+		return refuse(fmt.Sprintf("Permission needed: this %s call is not allowed by any rule%s and there is no one to ask. %s (--allowedTools %q, or permissions.allow in .todo-shell/settings.json)", use.Name, why, rules, strings.Join(names, ",")))
 	}
-	q := Question{Use: use, Rule: d.Rule, Why: d.Why}
+	q := Question{Use: use, Rules: d.Always, Risky: d.Risky, Why: d.Why}
 	emit(PermissionAsked{Question: q})
 	ans := a.cfg.Ask(ctx, q)
 	emit(PermissionAnswered{Answer: ans})
@@ -77,7 +93,9 @@ func (a *Agent) permit(ctx context.Context, use tools.ToolUse, emit func(Event))
 	}
 	switch ans.Kind {
 	case AllowAlways:
-		p.Allow(d.Rule)
+		for _, r := range d.Always {
+			p.Allow(r)
+		}
 		return tools.ToolResult{}, true
 	case AllowOnce:
 		return tools.ToolResult{}, true

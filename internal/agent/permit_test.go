@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,8 +27,11 @@ func TestPermissionAnswers(t *testing.T) {
 	exists := func() bool { _, err := os.Stat(victim); return err == nil }
 	rm := "rm -rf " + victim
 
+	// "always" on a compound command adds the rule of every part no rule
+	// allows: neither part asks again.
 	mk()
-	e := newEnv(t, toolUse(bashCall("toolu_1", rm)), toolUse(bashCall("toolu_2", "rm -f /nonexistent")), say("done"))
+	made := filepath.Join(dir, "made")
+	e := newEnv(t, toolUse(bashCall("toolu_1", "touch "+made+" && cat "+made)), toolUse(bashCall("toolu_2", "touch "+made+"2; cat "+made+"2")), say("done"))
 	e.agent.cfg.Permissions = permission.New(permission.Config{Dir: dir})
 	var asked []Question
 	e.agent.cfg.Ask = func(_ context.Context, q Question) Answer {
@@ -37,7 +41,22 @@ func TestPermissionAnswers(t *testing.T) {
 	if _, err := e.agent.Run(context.Background(), "go", nil); err != nil {
 		t.Fatal(err)
 	}
-	if len(asked) != 1 || asked[0].Rule.String() != "Bash(rm:*)" || exists() {
+	if len(asked) != 1 || fmt.Sprint(asked[0].Rules) != "[Bash(touch:*) Bash(cat:*)]" || len(asked[0].Risky) != 0 {
+		t.Fatalf("asked %+v", asked)
+	}
+	// A risky part (rm) gets no rule from "always": the next rm asks again.
+	e = newEnv(t, toolUse(bashCall("toolu_1", "cat "+made+" && "+rm)), toolUse(bashCall("toolu_2", "rm -f /nonexistent")), say("done"))
+	e.agent.cfg.Permissions = permission.New(permission.Config{Dir: dir})
+	asked = nil
+	e.agent.cfg.Ask = func(_ context.Context, q Question) Answer {
+		asked = append(asked, q)
+		return Answer{Kind: AllowAlways}
+	}
+	if _, err := e.agent.Run(context.Background(), "go", nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(asked) != 2 || fmt.Sprint(asked[0].Rules) != "[Bash(cat:*)]" || fmt.Sprint(asked[0].Risky) != "["+rm+"]" ||
+		!strings.Contains(asked[0].Why, `"cat `) || !strings.Contains(asked[0].Why, `"`+rm+`" are not allowed`) || len(asked[1].Rules) != 0 || exists() {
 		t.Fatalf("asked %+v, exists %v", asked, exists())
 	}
 
@@ -48,10 +67,15 @@ func TestPermissionAnswers(t *testing.T) {
 	}{
 		{"refused with a reason", func(context.Context, Question) Answer { return Answer{Kind: Refuse, Reason: "not my files"} }, "Refused by the person: they did not allow this call. They said: not my files"},
 		{"no one to ask", nil, "The rule Bash(rm:*) would allow it"},
+		{"no one to ask, compound", nil, "The rules Bash(ls:*), Bash(rm:*) would allow it"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			mk()
-			e := newEnv(t, toolUse(bashCall("toolu_1", rm)), say("ok"))
+			command := rm
+			if strings.Contains(tt.name, "compound") {
+				command = "ls && " + rm
+			}
+			e := newEnv(t, toolUse(bashCall("toolu_1", command)), say("ok"))
 			e.agent.cfg.Permissions = permission.New(permission.Config{Dir: dir})
 			e.agent.cfg.Ask = tt.ask
 			if _, err := e.agent.Run(context.Background(), "go", nil); err != nil {

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -168,8 +169,23 @@ type Decision struct {
 	// that would allow the call.
 	Rule Rule
 	// Why says in a few words why a person is asked or the call refused
-	// (a compound part not allowed, a path outside the working directory).
+	// (the compound parts not allowed, a path outside the working
+	// directory).
 	Why string
+	// Rules, for Ask, are every rule the call needs: one for each part of
+	// a compound command that no rule allows (Rule is the first).
+	Rules []Rule
+	// Always, for Ask, are the rules a person may grant for the session:
+	// Rules less those of the Risky parts.
+	Always []Rule
+	// Risky are the parts no rule allows that are too dangerous to allow
+	// for a whole session (see Risky): they ask every time.
+	Risky []string
+}
+
+// ask is the Ask decision whose one needed rule is r.
+func ask(r Rule, why string) Decision {
+	return Decision{Verdict: Ask, Rule: r, Why: why, Rules: []Rule{r}, Always: []Rule{r}}
 }
 
 // Check decides a call of tool with input (the tool_use input JSON).
@@ -197,7 +213,7 @@ func (p *Policy) Check(tool string, input json.RawMessage) Decision {
 	if r, ok := p.match(p.allow, tool, nil); ok {
 		return Decision{Verdict: Allowed, Rule: r}
 	}
-	return Decision{Verdict: Ask, Rule: Rule{Tool: tool}}
+	return ask(Rule{Tool: tool}, "")
 }
 
 // match returns the first rule of rules for tool whose specifier ok
@@ -230,7 +246,7 @@ func (p *Policy) checkBash(command string) Decision {
 		return Decision{Verdict: Allowed}
 	}
 	if !ok {
-		return Decision{Verdict: Ask, Rule: Rule{Tool: "Bash", Specifier: strings.TrimSpace(command), HasSpec: true}, Why: "the command could not be split into its parts"}
+		return ask(Rule{Tool: "Bash", Specifier: strings.TrimSpace(command), HasSpec: true}, "the command could not be split into its parts")
 	}
 	// The whole line matched by one rule (an exact rule written for it).
 	if r, hit := p.match(p.allow, "Bash", func(spec string) bool {
@@ -239,21 +255,56 @@ func (p *Policy) checkBash(command string) Decision {
 		return Decision{Verdict: Allowed, Rule: r}
 	}
 	var last Rule
+	d := Decision{Verdict: Ask}
+	var unallowed []string
 	for _, part := range parts {
 		r, hit := p.match(p.allow, "Bash", func(spec string) bool { return bashMatch(spec, part) })
-		if !hit {
-			d := Decision{Verdict: Ask, Rule: Suggest(part)}
-			if len(parts) > 1 {
-				d.Why = fmt.Sprintf("%q is not allowed", part)
-			}
-			return d
+		if hit {
+			last = r
+			continue
 		}
-		last = r
+		unallowed = append(unallowed, part)
+		s := Suggest(part)
+		if !slices.Contains(d.Rules, s) {
+			d.Rules = append(d.Rules, s)
+		}
+		if Risky(part) {
+			d.Risky = append(d.Risky, part)
+		} else if !slices.Contains(d.Always, s) {
+			d.Always = append(d.Always, s)
+		}
 	}
 	if len(parts) == 0 {
-		return Decision{Verdict: Ask, Rule: Rule{Tool: "Bash"}}
+		return ask(Rule{Tool: "Bash"}, "")
 	}
-	return Decision{Verdict: Allowed, Rule: last}
+	if len(unallowed) == 0 {
+		return Decision{Verdict: Allowed, Rule: last}
+	}
+	// A risky part's rule may also be a safe part's (rm -i x && rm -rf /):
+	// it is not granted for the session then either.
+	for _, part := range d.Risky {
+		d.Always = slices.DeleteFunc(d.Always, func(r Rule) bool { return r == Suggest(part) })
+	}
+	d.Rule = d.Rules[0]
+	if len(parts) > 1 {
+		d.Why = quoteList(unallowed) + " is not allowed"
+		if len(unallowed) > 1 {
+			d.Why = quoteList(unallowed) + " are not allowed"
+		}
+	}
+	return d
+}
+
+// quoteList is "a", "a" and "b", "a", "b" and "c".
+func quoteList(items []string) string {
+	q := make([]string, len(items))
+	for i, s := range items {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }
 
 // bashMatch: "prefix:*" matches the prefix alone or followed by a blank;
@@ -346,12 +397,12 @@ func (p *Policy) checkPath(tool, path string) Decision {
 	if inside && p.mode == ModeAcceptEdits {
 		return Decision{Verdict: Allowed}
 	}
-	d := Decision{Verdict: Ask, Rule: Rule{Tool: tool, Specifier: p.display(abs), HasSpec: true}}
+	r := Rule{Tool: tool, Specifier: p.display(abs), HasSpec: true}
 	if !inside {
-		d.Why = "outside the working directory"
-		d.Rule.Specifier = "/" + abs // //abs: an absolute path in rule syntax
+		r.Specifier = "/" + abs // //abs: an absolute path in rule syntax
+		return ask(r, "outside the working directory")
 	}
-	return d
+	return ask(r, "")
 }
 
 // resolve makes path absolute (relative to the working directory) and

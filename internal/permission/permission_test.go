@@ -150,3 +150,79 @@ func TestSettings(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+// TestCheckCompoundNamesEveryPart: a compound command asks about every part
+// no rule allows — named in Why, each with its rule — and "always" offers
+// the rules of the parts that are not risky (a risky part asks each time).
+func TestCheckCompoundNamesEveryPart(t *testing.T) {
+	tests := []struct {
+		name    string
+		allow   []string
+		command string
+		why     string
+		rules   []string // every rule the call needs
+		always  []string // the rules "always" may add
+		risky   []string
+	}{
+		{"both parts", nil, "cat hello.py && head -n 3 notes.txt", `"cat hello.py" and "head -n 3 notes.txt" are not allowed`, []string{"Bash(cat:*)", "Bash(head:*)"}, []string{"Bash(cat:*)", "Bash(head:*)"}, nil},
+		{"trial: cat then rm", nil, "cat hello.py && rm -f notes.txt", `"cat hello.py" and "rm -f notes.txt" are not allowed`, []string{"Bash(cat:*)", "Bash(rm:*)"}, []string{"Bash(cat:*)"}, []string{"rm -f notes.txt"}},
+		{"one part allowed", []string{"Bash(cat:*)"}, "cat hello.py && rm -f notes.txt", `"rm -f notes.txt" is not allowed`, []string{"Bash(rm:*)"}, nil, []string{"rm -f notes.txt"}},
+		{"three parts", nil, "ls; wc -l a | sort", `"ls", "wc -l a" and "sort" are not allowed`, []string{"Bash(ls:*)", "Bash(wc:*)", "Bash(sort:*)"}, []string{"Bash(ls:*)", "Bash(wc:*)", "Bash(sort:*)"}, nil},
+		{"same rule twice", nil, "git status && git status --short", `"git status" and "git status --short" are not allowed`, []string{"Bash(git status:*)"}, []string{"Bash(git status:*)"}, nil},
+		{"a risky part's rule is not granted for a safe one", nil, "echo a; echo b > notes.txt", `"echo a" and "echo b > notes.txt" are not allowed`, []string{"Bash(echo:*)"}, nil, []string{"echo b > notes.txt"}},
+		{"single command", nil, "go test ./...", "", []string{"Bash(go test:*)"}, []string{"Bash(go test:*)"}, nil},
+		{"single risky command", nil, "sudo apt install x", "", []string{"Bash(sudo:*)"}, nil, []string{"sudo apt install x"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := New(Config{Allow: mustRules(t, tt.allow...), Dir: t.TempDir()})
+			d := p.Check("Bash", bash(tt.command))
+			str := func(rs []Rule) []string {
+				var out []string
+				for _, r := range rs {
+					out = append(out, r.String())
+				}
+				return out
+			}
+			if d.Verdict != Ask || d.Why != tt.why || !reflect.DeepEqual(str(d.Rules), tt.rules) ||
+				!reflect.DeepEqual(str(d.Always), tt.always) || !reflect.DeepEqual(d.Risky, tt.risky) || d.Rule.String() != tt.rules[0] {
+				t.Fatalf("got %v why %q rules %q always %q risky %q; want why %q rules %q always %q risky %q",
+					d.Verdict, d.Why, str(d.Rules), str(d.Always), d.Risky, tt.why, tt.rules, tt.always, tt.risky)
+			}
+		})
+	}
+}
+
+func TestRisky(t *testing.T) {
+	tests := []struct {
+		part string
+		want bool
+	}{
+		{"rm -f notes.txt", true},
+		{"/bin/rm x", true},
+		{"rmdir d", true},
+		{"sudo apt install x", true},
+		{"apt install x && sudo", true},
+		{"env FOO=1 xargs -0 rm", true},
+		{"LANG=C chmod 777 x", true},
+		{"mkfs.ext4 /dev/sda", true},
+		{"find . -name '*.o' -delete", true},
+		{"find . -exec sh -c x \\;", true},
+		{"echo hi > notes.txt", true},
+		{"echo hi >>notes.txt", true},
+		{"go test ./... &> log", true},
+		{"cat a", false},
+		{"go test ./... 2>&1", false},
+		{"grep x f > /dev/null", false},
+		{"echo 'a > b'", false},
+		{"echo \"sudo\"x", false},
+		{"find . -name '*.go'", false},
+		{"git rm --cached x", false}, // git's own subcommand: git rm:* is narrow
+		{"ls -l", false},
+	}
+	for _, tt := range tests {
+		if got := Risky(tt.part); got != tt.want {
+			t.Errorf("Risky(%q) = %v, want %v", tt.part, got, tt.want)
+		}
+	}
+}
