@@ -18,6 +18,7 @@ import (
 
 	"github.com/todo-shell/todo-shell/internal/agent"
 	"github.com/todo-shell/todo-shell/internal/permission"
+	"github.com/todo-shell/todo-shell/internal/secret"
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/repl"
 	"github.com/todo-shell/todo-shell/tools/offload"
@@ -98,14 +99,8 @@ Needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL and ANTHROPIC_MODEL are honoured.`,
 var errNoKey = errors.New("ANTHROPIC_API_KEY is not set: create a key at https://console.anthropic.com and run `export ANTHROPIC_API_KEY=<your key>` first")
 
 func agentRun(o *agentOptions, printOnly bool) error {
-	if o.MaxTurns < 1 || o.MaxTokens < 1 {
-		return &UsageError{fmt.Errorf("--max-turns and --max-tokens must be 1 or more")}
-	}
-	if o.CompactAt < 0.1 || o.CompactAt > 1 {
-		return &UsageError{fmt.Errorf("--compact-at must be from 0.1 to 1 (never), got %g", o.CompactAt)}
-	}
-	if o.MaxBudgetUSD < 0 {
-		return &UsageError{fmt.Errorf("--max-budget-usd must be 0 (no limit) or more, got %g", o.MaxBudgetUSD)}
+	if err := o.checkLimits(); err != nil {
+		return err
 	}
 	// First of all: the credentials leave the environment block, where
 	// any command the agent runs could read them (/proc/$PPID/environ).
@@ -128,32 +123,12 @@ func agentRun(o *agentOptions, printOnly bool) error {
 			printNote(o.Streams.ErrOut, leftNote(o.Options, sess, saved, "todo-shell agent"))
 		}
 	}()
-	var clientOpts []option.RequestOption
-	if creds.APIKey != "" {
-		clientOpts = append(clientOpts, option.WithAPIKey(creds.APIKey))
-	}
-	if creds.AuthToken != "" {
-		clientOpts = append(clientOpts, option.WithAuthToken(creds.AuthToken))
-	}
-	if base := o.Getenv("ANTHROPIC_BASE_URL"); base != "" {
-		clientOpts = append(clientOpts, option.WithBaseURL(base))
-	}
 	transcript, err := openTranscript(a.offload.Dir, a.offload.Session)
 	if err != nil {
 		return err
 	}
 	var ag *agent.Agent
-	defer func() {
-		// The transcript is the session's record: a failure to write it is
-		// reported, though the conversation went on without it.
-		terr := transcript.Close()
-		if ag != nil && ag.TranscriptErr() != nil {
-			terr = ag.TranscriptErr()
-		}
-		if terr != nil {
-			fmt.Fprintln(o.Streams.ErrOut, "todo-shell: transcript: "+terr.Error())
-		}
-	}()
+	defer func() { closeTranscript(o.Streams.ErrOut, transcript, ag) }()
 	policy, err := newPolicy(o.Options, o.Permissions, a.executor)
 	if err != nil {
 		return err
@@ -169,7 +144,7 @@ func agentRun(o *agentOptions, printOnly bool) error {
 		ask = perm.Ask
 	}
 	ag, err = agent.New(agent.Config{
-		Client:     anthropic.NewClient(clientOpts...),
+		Client:     anthropic.NewClient(clientOptions(creds, o.Getenv)...),
 		Model:      o.Model,
 		MaxTokens:  o.MaxTokens,
 		MaxTurns:   o.MaxTurns,
@@ -205,6 +180,50 @@ func agentRun(o *agentOptions, printOnly bool) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return printRun(ctx, o, a.offload.Session, ag)
+}
+
+// checkLimits refuses the numeric flags out of their range.
+func (o *agentOptions) checkLimits() error {
+	if o.MaxTurns < 1 || o.MaxTokens < 1 {
+		return &UsageError{fmt.Errorf("--max-turns and --max-tokens must be 1 or more")}
+	}
+	if o.CompactAt < 0.1 || o.CompactAt > 1 {
+		return &UsageError{fmt.Errorf("--compact-at must be from 0.1 to 1 (never), got %g", o.CompactAt)}
+	}
+	if o.MaxBudgetUSD < 0 {
+		return &UsageError{fmt.Errorf("--max-budget-usd must be 0 (no limit) or more, got %g", o.MaxBudgetUSD)}
+	}
+	return nil
+}
+
+// clientOptions are the Anthropic client's options: the credentials and,
+// when ANTHROPIC_BASE_URL is set, the endpoint.
+func clientOptions(creds secret.Credentials, getenv func(string) string) []option.RequestOption {
+	var opts []option.RequestOption
+	if creds.APIKey != "" {
+		opts = append(opts, option.WithAPIKey(creds.APIKey))
+	}
+	if creds.AuthToken != "" {
+		opts = append(opts, option.WithAuthToken(creds.AuthToken))
+	}
+	if base := getenv("ANTHROPIC_BASE_URL"); base != "" {
+		opts = append(opts, option.WithBaseURL(base))
+	}
+	return opts
+}
+
+// closeTranscript closes the transcript and reports the first failure to
+// write it (ag's, when there is an agent, else the close's). The transcript
+// is the session's record: a failure to write it is reported, though the
+// conversation went on without it.
+func closeTranscript(errOut io.Writer, transcript io.Closer, ag *agent.Agent) {
+	err := transcript.Close()
+	if ag != nil && ag.TranscriptErr() != nil {
+		err = ag.TranscriptErr()
+	}
+	if err != nil {
+		fmt.Fprintln(errOut, "todo-shell: transcript: "+err.Error())
+	}
 }
 
 // countTurn counts each completed response into session.json's

@@ -18,6 +18,7 @@ import (
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
+	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/offload"
 )
 
@@ -231,21 +232,7 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 	case router.Empty:
 		return 0, false
 	case router.Builtin:
-		b := r.app.shell.Builtin(line)
-		switch b.Action {
-		case router.ActionExit:
-			return exitWithLast, true
-		case router.ActionTrace:
-			r.trace = b.Trace
-		}
-		stdout := b.Stdout
-		if line.Name == "help" {
-			// Wrapped to the terminal, or to 80 columns in a file or pipe.
-			stdout = render.WrapHelp(stdout, cmp.Or(r.width, 81)-1)
-		}
-		r.print(r.out, stdout)
-		r.print(r.errOut, b.Stderr)
-		return b.ExitCode, false
+		return r.runBuiltin(line)
 	}
 	var raw *rawOutput
 	if line.Kind == router.Bash {
@@ -268,31 +255,66 @@ func (r *scriptRunner) runLine(ctx context.Context, text string) (code int, exit
 		stdout = render.WrapHelp(stdout, r.width-1)
 	}
 	r.print(r.out, stdout)
-	if out.Offloaded != nil { // the first lines and the last (a failure is at the end)
-		var last []string
-		if _, more := render.Preview(out.Offloaded); more > 0 {
-			last, _ = offload.TailLines(out.Offloaded.Path, render.PreviewTail+1)
-			if n := len(last); n > 0 && out.Stderr != "" && last[n-1] == out.Stderr {
-				last = last[:n-1] // the trailer, printed on its own
-			}
-		}
-		r.print(r.out, strings.Join(render.PreviewText(render.PreviewAround(out.Offloaded, last)), "\n"))
+	if out.Offloaded != nil {
+		r.printOffloaded(out.Offloaded, out.Stderr)
 	}
 	r.print(r.errOut, out.Warning)
 	if !out.Exit {
 		r.print(r.errOut, out.Stderr)
 	}
-	if r.panel && r.app.panel.store.Version() != r.seen {
-		if snap := r.app.panel.store.Snapshot(); snap.Version != r.seen {
-			r.seen = snap.Version
-			box := render.TaskBox(snap, 80, &r.styles)
-			if box == "" {
-				box = "(no todos)"
-			}
-			r.print(r.out, box)
-		}
+	if r.panel {
+		r.printPanel()
 	}
 	return out.ExitCode, out.Exit
+}
+
+// runBuiltin runs a /builtin line and prints its output. exit reports a
+// request to leave.
+func (r *scriptRunner) runBuiltin(line router.Line) (code int, exit bool) {
+	b := r.app.shell.Builtin(line)
+	switch b.Action {
+	case router.ActionExit:
+		return exitWithLast, true
+	case router.ActionTrace:
+		r.trace = b.Trace
+	}
+	stdout := b.Stdout
+	if line.Name == "help" {
+		// Wrapped to the terminal, or to 80 columns in a file or pipe.
+		stdout = render.WrapHelp(stdout, cmp.Or(r.width, 81)-1)
+	}
+	r.print(r.out, stdout)
+	r.print(r.errOut, b.Stderr)
+	return b.ExitCode, false
+}
+
+// printOffloaded prints an offloaded result's first lines and its last (a
+// failure is at the end); stderr, the trailer, is printed on its own.
+func (r *scriptRunner) printOffloaded(off *tools.Offloaded, stderr string) {
+	var last []string
+	if _, more := render.Preview(off); more > 0 {
+		last, _ = offload.TailLines(off.Path, render.PreviewTail+1)
+		if n := len(last); n > 0 && stderr != "" && last[n-1] == stderr {
+			last = last[:n-1] // the trailer, printed on its own
+		}
+	}
+	r.print(r.out, strings.Join(render.PreviewText(render.PreviewAround(off, last)), "\n"))
+}
+
+// printPanel prints the plan as a task box when it changed since the last
+// one printed.
+func (r *scriptRunner) printPanel() {
+	if r.app.panel.store.Version() == r.seen {
+		return
+	}
+	if snap := r.app.panel.store.Snapshot(); snap.Version != r.seen {
+		r.seen = snap.Version
+		box := render.TaskBox(snap, 80, &r.styles)
+		if box == "" {
+			box = "(no todos)"
+		}
+		r.print(r.out, box)
+	}
 }
 
 // print writes text and a newline, unless text is empty. When w's stream is

@@ -127,7 +127,25 @@ func Stat(path string) (Info, bool) {
 	}
 	info := Info{ID: filepath.Base(path), Path: path, LastChange: mtime(&st)}
 	names, _ := dir.Readdirnames(-1)
-	lockHeld, transcript := false, false
+	lockHeld, transcript := info.scan(dfd, path, names)
+	info.fillMeta(dfd)
+	info.fillTodos(dfd)
+	// agent_turns counts the responses; a transcript without it (written
+	// before it was counted, or session.json lost) is read to find one.
+	info.conversation = transcript && (info.AgentTurns > 0 || hasResponse(dfd, path))
+	if lockHeld {
+		info.Live, info.PID = Live(path)
+	}
+	return info, true
+}
+
+// scan adds up names, the entries of the session directory at path (open
+// as dfd) into info: sizes, the latest change, the files the session
+// wrote, and a warning for each of its own files that is not a regular
+// file. lockHeld says the lock file holds a pid, transcript that a
+// non-empty transcript is there.
+func (info *Info) scan(dfd int, path string, names []string) (lockHeld, transcript bool) {
+	var st unix.Stat_t
 	for _, name := range names {
 		if unix.Fstatat(dfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT == unix.S_IFDIR {
 			continue
@@ -163,12 +181,23 @@ func Stat(path string) (Info, bool) {
 			info.FilesBytes += st.Size
 		}
 	}
+	return lockHeld, transcript
+}
+
+// fillMeta fills in what session.json says: the mode, the creation time,
+// the working directory and the agent's turns.
+func (info *Info) fillMeta(dfd int) {
 	if b := info.read(dfd, MetaFile, readgate.SmallFile); b != nil {
 		var m Meta
 		if json.Unmarshal(b, &m) == nil {
 			info.Mode, info.Created, info.Dir, info.AgentTurns = m.Mode, m.Created, m.Dir, m.AgentTurns
 		}
 	}
+}
+
+// fillTodos fills in the plan's progress from todos.json: how many items,
+// how many done, and the first in progress.
+func (info *Info) fillTodos(dfd int) {
 	if b := info.read(dfd, TodosFile, readgate.ListFile); b != nil {
 		// todo.Validate's scanner is several times faster than
 		// encoding/json, and todos.json is a list TodoWrite accepted.
@@ -186,13 +215,6 @@ func Stat(path string) (Info, bool) {
 			}
 		}
 	}
-	// agent_turns counts the responses; a transcript without it (written
-	// before it was counted, or session.json lost) is read to find one.
-	info.conversation = transcript && (info.AgentTurns > 0 || hasResponse(dfd, path))
-	if lockHeld {
-		info.Live, info.PID = Live(path)
-	}
-	return info, true
 }
 
 // tasksJournal is the task plan's journal (package tools/task).

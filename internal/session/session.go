@@ -122,23 +122,11 @@ func Open(dir, id string, o Options) (*Session, error) {
 	path := filepath.Join(dir, id)
 	s := &Session{id: id, path: path, now: now, warn: warn}
 
-	metaBytes, err := readgate.ReadFile(filepath.Join(path, MetaFile), readgate.SmallFile)
-	switch {
-	case err == nil:
-		if err := json.Unmarshal(metaBytes, &s.meta); err != nil {
-			return nil, fmt.Errorf("session %s: %s is damaged: %w", id, MetaFile, err)
-		}
-		s.resumed = true
-	case errors.Is(err, fs.ErrNotExist):
-		if o.MustExist {
-			if _, derr := os.Stat(path); derr != nil {
-				return nil, fmt.Errorf("%w %q in %s", ErrNotFound, id, dir)
-			}
-			return nil, fmt.Errorf("session %s: not a todo-shell session (no %s in %s)", id, MetaFile, path)
-		}
-	default:
-		return nil, fmt.Errorf("session %s: %s cannot be read: %s", id, filepath.Join(path, MetaFile), readgate.Reason(err))
+	meta, resumed, err := readMeta(dir, id, o.MustExist)
+	if err != nil {
+		return nil, err
 	}
+	s.meta, s.resumed = meta, resumed
 	// The offload package's checks: a real directory of this user's, 0700,
 	// never a symbolic link standing in for one; held open from here.
 	root, err := offload.OpenSessionDir(dir, id)
@@ -152,39 +140,70 @@ func Open(dir, id string, o Options) (*Session, error) {
 		return nil, err
 	}
 	s.lock = lock
-	fail := func(err error) (*Session, error) {
+	if err := s.ready(o); err != nil {
 		release(lock)
 		_ = root.Close() // only a directory handle
 		return nil, err
 	}
+	return s, nil
+}
+
+// readMeta reads session.json of the session id under dir; resumed is
+// false when there is none (then, with mustExist, that is the error).
+func readMeta(dir, id string, mustExist bool) (meta Meta, resumed bool, err error) {
+	path := filepath.Join(dir, id)
+	metaBytes, err := readgate.ReadFile(filepath.Join(path, MetaFile), readgate.SmallFile)
+	switch {
+	case err == nil:
+		if err := json.Unmarshal(metaBytes, &meta); err != nil {
+			return Meta{}, false, fmt.Errorf("session %s: %s is damaged: %w", id, MetaFile, err)
+		}
+		return meta, true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		if mustExist {
+			if _, derr := os.Stat(path); derr != nil {
+				return Meta{}, false, fmt.Errorf("%w %q in %s", ErrNotFound, id, dir)
+			}
+			return Meta{}, false, fmt.Errorf("session %s: not a todo-shell session (no %s in %s)", id, MetaFile, path)
+		}
+		return Meta{}, false, nil
+	default:
+		return Meta{}, false, fmt.Errorf("session %s: %s cannot be read: %s", id, filepath.Join(path, MetaFile), readgate.Reason(err))
+	}
+}
+
+// ready makes the opened, locked session usable: it writes session.json
+// for a new one, opens the journal, loads the saved list and writes
+// todos.json when it is missing. On error the caller releases the lock.
+func (s *Session) ready(o Options) error {
 	if !s.resumed {
 		wd := o.WorkDir
 		if wd == "" {
 			wd, _ = os.Getwd()
 		}
-		s.meta = Meta{ID: id, Created: now().UTC(), Dir: wd, Mode: o.Mode, Version: o.Version}
+		s.meta = Meta{ID: s.id, Created: s.now().UTC(), Dir: wd, Mode: o.Mode, Version: o.Version}
 		if err := s.writeMeta(); err != nil {
-			return fail(err)
+			return err
 		}
 	}
-	j, err := openJournal(root, 0)
+	j, err := openJournal(s.root, 0)
 	if err != nil {
-		return fail(fmt.Errorf("session %s: %w", id, err))
+		return fmt.Errorf("session %s: %w", s.id, err)
 	}
-	saved, err := load(path, j.file, warn)
+	saved, err := load(s.path, j.file, s.warn)
 	if err != nil {
 		_ = j.close()
-		return fail(fmt.Errorf("session %s: %w", id, err))
+		return fmt.Errorf("session %s: %w", s.id, err)
 	}
 	s.saved = saved
 	s.journal = j
-	if _, err := os.Stat(filepath.Join(path, TodosFile)); errors.Is(err, fs.ErrNotExist) {
-		if err := writeAtomic(root, TodosFile, todo.AppendList(nil, saved.Items)); err != nil {
+	if _, err := os.Stat(filepath.Join(s.path, TodosFile)); errors.Is(err, fs.ErrNotExist) {
+		if err := writeAtomic(s.root, TodosFile, todo.AppendList(nil, saved.Items)); err != nil {
 			_ = j.close() // nothing written yet; err is the failure to report
-			return fail(err)
+			return err
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // ID returns the session id.
