@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -94,4 +95,26 @@ func TestTmuxResizeReachesTheRunningCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	tt.waitScreen("the command's end", func(s string) bool { return hasLine(s, "finished-running") && idle(s) })
+}
+
+// TestOneMegabyteCommand: a command longer than one argument of exec may
+// be (MAX_ARG_STRLEN, 128 KiB) runs, through serve's Bash tool and in
+// script mode, where it failed with "argument list too long".
+func TestOneMegabyteCommand(t *testing.T) {
+	heredoc := "cat <<'EOF' | wc -c\n" + strings.Repeat(strings.Repeat("x", 99)+"\n", 10000) + "EOF"
+	dir := t.TempDir()
+	input, err := json.Marshal(map[string]string{"command": heredoc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, isErr := serveAnswer(t, dir, "Bash", string(input)); isErr || strings.TrimSpace(got) != "1000000" {
+		t.Errorf("serve: %q (is_error %v)", got, isErr)
+	}
+	cmd := exec.Command(binary, "--offload-dir", filepath.Join(dir, "script-off"))
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(heredoc + "\necho after\n")
+	out, err := cmd.CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "1000000\nafter" {
+		t.Errorf("script mode: %v %q", err, out)
+	}
 }

@@ -20,7 +20,7 @@ func Sanitize(s string) string {
 	if isPlain(s) {
 		return s
 	}
-	return sanitize(s, false, false)
+	return sanitize(s, false, false, false)
 }
 
 // SanitizeOutput makes a command's output safe to draw while keeping its
@@ -36,7 +36,7 @@ func SanitizeOutput(s string) string {
 		s = ansi.Strip(s)
 	}
 	s = strings.ReplaceAll(s, "\r\n", "\n")
-	return sanitize(s, true, false)
+	return sanitize(s, true, false, false)
 }
 
 // SanitizeOutputColors is SanitizeOutput keeping a command's colours and
@@ -48,11 +48,42 @@ func SanitizeOutputColors(s string) string {
 		return s
 	}
 	s = strings.ReplaceAll(s, "\r\n", "\n")
-	out := sanitize(s, true, true)
+	out := sanitize(s, true, true, false)
 	if strings.IndexByte(out, 0x1b) >= 0 {
 		out += "\x1b[0m"
 	}
 	return out
+}
+
+// SanitizeText makes untrusted text of several lines (a task's
+// description, a tool's answer quoting it) safe to print as it is: newlines
+// and tabs stay, every other control character is shown as its visible
+// Control Picture — a carriage return as ␍, so nothing is drawn over, ESC
+// as ␛ — and C1 controls, bidirectional overrides and invalid UTF-8 become
+// U+FFFD.
+func SanitizeText(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		start := i
+		for i < len(s) && s[i] != '\n' && s[i] != '\t' {
+			i++
+		}
+		b.WriteString(sanitizeControls(s[start:i]))
+		if i < len(s) {
+			b.WriteByte(s[i])
+			i++
+		}
+	}
+	return b.String()
+}
+
+// sanitizeControls is Sanitize for text without newlines or tabs, showing
+// a carriage return as ␍ (Sanitize makes it a space).
+func sanitizeControls(s string) string {
+	if isPlain(s) {
+		return s
+	}
+	return sanitize(s, false, false, true)
 }
 
 // escape measures the escape sequence at the start of s (which begins
@@ -116,7 +147,9 @@ const tabStop = 8
 // tabSpaces are enough spaces for one tab.
 const tabSpaces = "        "
 
-func sanitize(s string, keepLines, keepSGR bool) string {
+// sanitize neutralises s; keepLines keeps its lines (else newlines and CRs
+// become spaces), keepSGR its colours, showCR shows a carriage return as ␍.
+func sanitize(s string, keepLines, keepSGR, showCR bool) string {
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	col := 0 // the column of the next character, for tabs
@@ -124,6 +157,9 @@ func sanitize(s string, keepLines, keepSGR bool) string {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch {
+			case c == '\r' && showCR:
+				b.WriteRune(0x240d)
+				col++
 			case c == '\n' || c == '\r':
 				if keepLines {
 					b.WriteByte('\n')

@@ -205,6 +205,7 @@ type (
 		dir     string // the working directory after the line
 		branch  string // its git branch
 		colored bool   // out.Stdout is the command's own output, colours included
+		text    bool   // out is a tool's answer (TaskGet, TaskList …), not a command's output
 	}
 )
 
@@ -257,7 +258,8 @@ func runLine(ctx context.Context, sh *router.Shell, dir func() string, id int, l
 			out.Stdout, colored = strings.TrimSuffix(all, "\n"), true
 		}
 		d := dir()
-		return runDoneMsg{id: id, out: out, dir: d, branch: gitinfo.Branch(d), colored: colored}
+		text := line.Kind == router.Agent && line.Name != bash.Name
+		return runDoneMsg{id: id, out: out, dir: d, branch: gitinfo.Branch(d), colored: colored, text: text}
 	}
 }
 
@@ -471,7 +473,13 @@ func (m Model) runDone(msg runDoneMsg) (tea.Model, tea.Cmd) {
 	}
 	m.prompt.status = msg.out.ExitCode
 	m.layout()
-	if !msg.colored { // only a command's own colours are shown
+	switch {
+	case msg.text && msg.out.Offloaded == nil:
+		// Text a tool quotes (a task's description) is shown as it is:
+		// a carriage return or an escape sequence in it visible, not
+		// acting as in a command's output (drawing over the line).
+		msg.out.Stdout, msg.out.Stderr = render.SanitizeText(msg.out.Stdout), render.SanitizeText(msg.out.Stderr)
+	case !msg.colored: // only a command's own colours are shown
 		msg.out.Stdout, msg.out.Stderr = stripEscapes(msg.out.Stdout), stripEscapes(msg.out.Stderr)
 	}
 	if msg.out.Help {

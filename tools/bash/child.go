@@ -71,16 +71,27 @@ func hidden(name string) bool {
 	return false
 }
 
-// wrapScript puts the bookkeeping in front of the user's command on the same
-// line, so that the command's line numbers in error messages are its own.
-// With bash, an exit function records that the top-level shell (not a
-// subshell) ran exit; the EXIT trap records where the command left the shell.
-func wrapScript(command string, isBash bool) string {
+// scriptFD is the descriptor a command's shell reads its script from:
+// the first of exec.Cmd's ExtraFiles.
+const scriptFD = 3
+
+// bootstrap is the script given to the shell with -c. It sets up the
+// bookkeeping, then reads the command from descriptor scriptFD and runs it
+// with eval, the descriptor closed: a command of any length runs, where one
+// argument of exec holds at most MAX_ARG_STRLEN (128 KiB), and line
+// numbers in bash's error messages ("line 2: …") are the command's own, as
+// eval counts from its text's first line. With bash, an exit function
+// records that the top-level shell (not a subshell) ran exit; the EXIT trap
+// records where the command left the shell.
+func bootstrap(isBash bool) string {
 	prefix := `trap 'if [ -n "${OLDPWD+x}" ]; then printf "oldpwd %s\0" "$OLDPWD" >> "$` + stateEnv + `"; fi; printf "cwd %s\n" "$PWD" >> "$` + stateEnv + `"' EXIT; `
-	if isBash {
-		prefix = `exit() { [ "$BASHPID" = "$$" ] && printf 'exit\n' >> "$` + stateEnv + `"; builtin exit "$@"; }; ` + prefix
+	fd := strconv.Itoa(scriptFD)
+	if !isBash {
+		return prefix + `eval "$(cat <&` + fd + `)" ` + fd + `<&-`
 	}
-	return prefix + command
+	prefix = `exit() { [ "$BASHPID" = "$$" ] && printf 'exit\n' >> "$` + stateEnv + `"; builtin exit "$@"; }; ` + prefix
+	// $(<file) reads it without starting cat.
+	return prefix + `eval "$(</dev/fd/` + fd + `)" ` + fd + `<&-`
 }
 
 // commandState is what a command's shell recorded on its way out.

@@ -140,17 +140,24 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	}
 	defer func() { _ = pr.Close() }() // only read
 
-	cmd := exec.Command(r.shell, "-c", wrapScript(command, filepath.Base(r.shell) == "bash"))
+	script, err := scriptReader(command)
+	if err != nil {
+		_ = pw.Close() // the child's end; nothing written here
+		return Outcome{}, err
+	}
+	cmd := exec.Command(r.shell, "-c", bootstrap(filepath.Base(r.shell) == "bash"))
 	cmd.Dir = r.dir
 	cmd.Env = withOldDir(childEnv(os.Environ(), stateEnv+"="+stateFile), r.oldDir)
 	cmd.Stdout, cmd.Stderr = pw, pw
+	cmd.ExtraFiles = []*os.File{script} // scriptFD
 	cmd.SysProcAttr = childSysProcAttr()
 	rp := r.startReaper()
-	if err := cmd.Start(); err != nil {
-		_ = pw.Close() // the child's end; nothing written here
+	err = cmd.Start()
+	_ = pw.Close()     // the child's end; nothing written here
+	_ = script.Close() // the child's end: its shell alone reads it
+	if err != nil {
 		return Outcome{}, fmt.Errorf("bash: start %s: %w", r.shell, err)
 	}
-	_ = pw.Close() // the child's end; nothing written here
 	pgid := cmd.Process.Pid
 	r.pgid.Store(int64(pgid))
 	defer r.pgid.Store(0)
@@ -187,6 +194,21 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	outcome.ExitCode = exitCode(cmd, werr)
 	r.takeState(stateFile, &outcome)
 	return outcome, nil
+}
+
+// scriptReader returns the reading end of a pipe that holds command (a
+// goroutine writes what the pipe's buffer does not take, and closes it;
+// should the shell die without reading it all, the write fails and ends).
+func scriptReader(command string) (*os.File, error) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("bash: %w", err)
+	}
+	go func() {
+		_, _ = pw.WriteString(command) // EPIPE: the shell is gone, nothing to do
+		_ = pw.Close()                 // only written
+	}()
+	return pr, nil
 }
 
 // newStateFile makes the empty file the command records where it ends in,

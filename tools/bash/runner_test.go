@@ -69,6 +69,13 @@ func TestRunOutputAndStatus(t *testing.T) {
 		{"false", "false", "", "exit status 1", 1},
 		{"stdin is empty", "cat; echo done", "done\n", "", 0},
 		{"multi-line", "for i in 1 2\ndo echo $i\ndone", "1\n2\n", "", 0},
+		// Past MAX_ARG_STRLEN (128 KiB), the most one argument of exec
+		// may hold: the script does not go to bash as an argument.
+		{"1 MB heredoc", "cat <<'EOF' | wc -c\n" + strings.Repeat(strings.Repeat("x", 99)+"\n", 10000) + "EOF", "1000000\n", "", 0},
+		{"1 MB command", "x='" + strings.Repeat("y", 1<<20) + "'; echo ${#x}", "1048576\n", "", 0},
+		{"1 MB, then an error on its last line", "x='" + strings.Repeat("y", 1<<20) + "'\ntrue\nno-such-command-xyz 2>&1 | grep -o 'line 3: no-such-command-xyz'", "line 3: no-such-command-xyz\n", "", 0},
+		{"exit before the end of a long script", "exit 4\n" + strings.Repeat("echo never\n", 50000), "", "exit status 4", 4},
+		{"the script's descriptor is closed", "if [ -e /dev/fd/3 ]; then echo open; else echo closed; fi; sh -c 'test -e /proc/$$/fd/3 && echo open || echo closed'", "closed\nclosed\n", "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
