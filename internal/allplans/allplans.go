@@ -43,9 +43,9 @@ const (
 
 // Entry is one live plan.
 type Entry struct {
-	Agent   string        // "Claude Code", "Claude Code tasks", "Codex", "Gemini CLI", "opencode", "todo-shell", "todo-shell plan"
-	Project string        // the project directory, or what names the plan
-	Path    string        // the session file, the task-list directory, or opencode's database#session
+	Agent   string // "Claude Code", "Claude Code tasks", "Codex", "Gemini CLI", "opencode", "todo-shell", "todo-shell plan"
+	Project string // the project directory, or what names the plan
+	Path    string // the session file, the task-list directory, or opencode's database#session
 	// Session is a todo-shell session's id ("" for others): shown on its
 	// box, for `todo-shell watch ID`.
 	Session string
