@@ -187,9 +187,10 @@ func watchRun(wo *WatchOptions) error {
 	if err != nil {
 		return err
 	}
-	if wo.Once && !wo.Claude && !wo.Codex && !wo.Gemini && !wo.Opencode && !wo.ClaudeTasks && wo.Arg != "" {
-		// Asked once about one session: a session that is not there is an
-		// error, not an empty plan (a typo would look like "no plan yet").
+	if !wo.Claude && !wo.Codex && !wo.Gemini && !wo.Opencode && !wo.ClaudeTasks && wo.Arg != "" {
+		// Asked about one session: a session that is not there is an
+		// error, not an empty plan to wait on forever (a typo would look
+		// like "no plan yet").
 		if _, err := os.Stat(filepath.Join(wo.OffloadDir, wo.Arg)); err != nil {
 			return fmt.Errorf("watch: no session %s in %s (see todo-shell sessions)", wo.Arg, wo.OffloadDir)
 		}

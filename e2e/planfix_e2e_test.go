@@ -1,10 +1,14 @@
 package e2e
 
 import (
+	"bytes"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestLeavingAPlanShellNamesThePlan: a shell started with --plan NAME says
@@ -61,4 +65,58 @@ func TestTabTaskCreateTemplateIsAccepted(t *testing.T) {
 	tt.run("send-keys", "-t", "t", "-l", "Read the spec")
 	tt.run("send-keys", "-t", "t", "Enter")
 	tt.waitScreen("the task created", func(s string) bool { return hasLine(s, "Task #1 created successfully: Read the spec") })
+}
+
+// TestWatchNoSuchSession: `watch ID` of a session that does not exist says
+// so, names the offload directory and points to `sessions`, and exits 1
+// instead of waiting forever.
+func TestWatchNoSuchSession(t *testing.T) {
+	off := filepath.Join(t.TempDir(), "off")
+	startPiped(t, off, "real")
+	cmd := exec.Command(binary, "watch", "--offload-dir", off, "nosuch")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+			t.Fatalf("exit: %v\n%s", err, out.String())
+		}
+	case <-time.After(5 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatalf("watch nosuch still waiting after 5 s:\n%s", out.String())
+	}
+	if want := "no session nosuch in " + off + " (see todo-shell sessions)"; !strings.Contains(out.String(), want) {
+		t.Fatalf("want %q in:\n%s", want, out.String())
+	}
+}
+
+// TestWatchBesideALiveShellComesBack: the trial's steps. A live shell
+// (main1) with a plan, `watch` beside it, a one-shot `-c TodoWrite` in
+// another session (live for an instant), then main1's plan changes: watch
+// shows main1's new plan, having said each move in one line, and stays
+// on the live session.
+func TestWatchBesideALiveShellComesBack(t *testing.T) {
+	off := filepath.Join(t.TempDir(), "off")
+	main1 := startPiped(t, off, "main1")
+	main1.plan("first")
+	scr := watchOffload(t, off, 24, 100)
+	scr.waitFor(t, "Doing first", 5*time.Second)
+	if out, err := exec.Command(binary, "--offload-dir", off, "--session", "oneshot", "-c",
+		`TodoWrite '{"todos":[{"content":"once","activeForm":"Doing once","status":"in_progress"}]}'`).CombinedOutput(); err != nil {
+		t.Fatalf("oneshot: %v %s", err, out)
+	}
+	main1.plan("second")
+	scr.waitUntil(t, "watch on main1's new plan", 5*time.Second, func(s string) bool {
+		return strings.Contains(s, "Doing second") && strings.Contains(s, "watching main1")
+	})
+	if s := scr.text(); strings.Contains(s, "switched from main1 to oneshot") && !strings.Contains(s, "switched from oneshot to main1: oneshot has ended") {
+		t.Fatalf("left main1 for oneshot without coming back:\n%s", s)
+	}
 }

@@ -155,6 +155,10 @@ func TestWatchAllShowsLivePlansOnly(t *testing.T) {
 				s := tt.screen()
 				return strings.Contains(s, "2 live plans") && strings.Contains(s, "╭─ todo-shell plan · build") && boxes(s) == 1
 			})
+			// The session's box names its id, for `todo-shell watch ID`.
+			if s := tt.screen(); !strings.Contains(s, "╭─ todo-shell · live · ") {
+				t.Fatalf("the session's box has no id:\n%s", s)
+			}
 			live.end()
 			tt.waitScreen("the ended session's box gone", func(string) bool {
 				s := tt.screen()

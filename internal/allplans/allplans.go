@@ -43,9 +43,12 @@ const (
 
 // Entry is one live plan.
 type Entry struct {
-	Agent   string        // "Claude Code", "Claude Code tasks", "Codex", "Gemini CLI", "opencode", "todo-shell", "todo-shell plan"
-	Project string        // the project directory, or what names the plan
-	Path    string        // the session file, the task-list directory, or opencode's database#session
+	Agent   string // "Claude Code", "Claude Code tasks", "Codex", "Gemini CLI", "opencode", "todo-shell", "todo-shell plan"
+	Project string // the project directory, or what names the plan
+	Path    string // the session file, the task-list directory, or opencode's database#session
+	// Session is a todo-shell session's id ("" for others): shown on its
+	// box, for `todo-shell watch ID`.
+	Session string
 	Version *plan.Version // the newest version
 	Changed time.Time     // when its file last changed
 }
@@ -330,6 +333,9 @@ func (x *Watcher) update(src int, path string, mod time.Time) bool {
 	}
 	e.Version, e.Changed = last, mod
 	e.Project = x.project(src, path, &t.p)
+	if s.agent == agentSession {
+		e.Session = filepath.Base(filepath.Dir(path))
+	}
 	return true
 }
 

@@ -25,7 +25,7 @@ func Age(now, t time.Time) string {
 }
 
 // Box is one entry as a compact box of three lines, width wide: the agent,
-// the project and the age on its top border with done/total, the item in
+// a todo-shell session's id, the project and the age on its top border with done/total, the item in
 // progress inside. Every text from a file is sanitised.
 func Box(e *Entry, width int, now time.Time, selected bool, st *render.Styles) string {
 	width = max(width, 24)
@@ -51,7 +51,12 @@ func Box(e *Entry, width int, now time.Time, selected bool, st *render.Styles) s
 		}
 	}
 	count := " " + strconv.Itoa(done) + "/" + strconv.Itoa(total) + " "
-	title := " " + render.Sanitize(e.Agent) + " · " + render.Sanitize(e.Project) + " · " + Age(now, e.Changed) + " "
+	title := " " + render.Sanitize(e.Agent) + " · "
+	if e.Session != "" {
+		// The id first, so a narrow box keeps it: `todo-shell watch ID`.
+		title += render.Sanitize(e.Session) + " · "
+	}
+	title += render.Sanitize(e.Project) + " · " + Age(now, e.Changed) + " "
 	room := inner - 1 - ansi.StringWidth(count) - 1
 	title = ansi.Truncate(title, max(room, 0), "… ")
 	fill := max(inner-1-ansi.StringWidth(title)-ansi.StringWidth(count)-1, 0)

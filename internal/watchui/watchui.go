@@ -172,10 +172,14 @@ func screen(ctx context.Context, o Options, out *os.File, updates <-chan follow.
 
 // view is the watch screen: a header and the panel.
 type view struct {
-	st          render.Styles
-	what        string
-	last        follow.Update
-	warning     string // the newest file or line skipped, kept in the header
+	st      render.Styles
+	what    string
+	last    follow.Update
+	warning string // the newest file or line skipped, kept in the header
+	// note is the last switch's note ("switched from a to b: …"), kept in
+	// the header while the same source is shown: the versions that follow
+	// at once would otherwise wipe it before anyone could read it.
+	note        string
 	width, rows int
 }
 
@@ -183,6 +187,11 @@ type view struct {
 // is drawn, with the newest warning among them.
 func (v *view) take(u follow.Update, updates <-chan follow.Update) {
 	for {
+		if u.Note != "" {
+			v.note = u.Note
+		} else if u.Source != v.last.Source {
+			v.note = ""
+		}
 		v.last = u
 		if n := len(u.Warnings); n > 0 {
 			v.warning = u.Warnings[n-1]
@@ -201,7 +210,11 @@ func (v *view) String() string {
 	if v.rows > 0 {
 		rows = max(v.rows-3, 3) // the header, and the painter's two spare rows
 	}
-	head := Header(v.last, v.what)
+	last := v.last
+	if last.Note == "" {
+		last.Note = v.note
+	}
+	head := Header(last, v.what)
 	if v.warning != "" {
 		head += " · " + render.Sanitize(v.warning)
 	}

@@ -67,3 +67,27 @@ func TestDecodeAllKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestViewKeepsTheSwitchNote: the note of a switch stays in the header
+// while the same session is shown, however many versions follow at once,
+// and goes when another source is shown.
+func TestViewKeepsTheSwitchNote(t *testing.T) {
+	v1 := &plan.Version{N: 1, Todos: []todo.Item{{Content: "a", ActiveForm: "A", Status: todo.StatusInProgress}}}
+	v2 := &plan.Version{N: 2, Todos: v1.Todos}
+	v := view{st: render.PlainStyles(), what: "sessions in x", width: 120, rows: 20}
+	steps := []struct {
+		u    follow.Update
+		want string // in the header; "" for no note
+	}{
+		{follow.Update{Source: "main1", Version: v1, Note: "switched from oneshot to main1: oneshot has ended"}, "switched from oneshot to main1"},
+		{follow.Update{Source: "main1", Version: v2, New: []*plan.Version{v2}}, "switched from oneshot to main1"},
+		{follow.Update{Source: "other", Version: v1}, ""},
+	}
+	for i, s := range steps {
+		v.take(s.u, nil)
+		head, _, _ := strings.Cut(v.String(), "\n")
+		if s.want == "" && strings.Contains(head, "switched") || s.want != "" && !strings.Contains(head, s.want) {
+			t.Fatalf("step %d: header %q, want %q", i, head, s.want)
+		}
+	}
+}
