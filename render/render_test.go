@@ -361,3 +361,78 @@ func TestTaskItems(t *testing.T) {
 		t.Fatalf("%+v", got)
 	}
 }
+
+// TestTaskBoxInExact: the exact boxes (plain styles) where the trial found
+// them wrong: two items in progress in a short box (both shown, the
+// completed ones summarised), a window too small for a box (one line, not a
+// lone top border), and emoji terminals draw wider or narrower than a
+// grapheme measure (the right border stays in its column).
+func TestTaskBoxInExact(t *testing.T) {
+	two := todo.Snapshot{Items: []todo.Item{
+		{Content: "Read", ActiveForm: "Reading", Status: todo.StatusCompleted},
+		{Content: "Plan", ActiveForm: "Planning", Status: todo.StatusCompleted},
+		{Content: "Build", ActiveForm: "Building", Status: todo.StatusInProgress},
+		{Content: "Test", ActiveForm: "Testing", Status: todo.StatusInProgress},
+		{Content: "Ship", ActiveForm: "Shipping", Status: todo.StatusPending},
+	}}
+	emoji := todo.Snapshot{Items: []todo.Item{
+		{Content: "Call 👨‍👩‍👧", ActiveForm: "Calling 👨‍👩‍👧", Status: todo.StatusInProgress},
+		{Content: "Like 👍🏽", Status: todo.StatusPending},
+		{Content: "Love ❤️", Status: todo.StatusPending},
+	}}
+	tests := []struct {
+		name          string
+		snap          todo.Snapshot
+		width, height int
+		want          string
+	}{
+		{"two in progress, 4 rows", two, 24, 4,
+			"╭─ Tasks 2/5 ──────────╮\n" +
+				"│ ● Building           │\n" +
+				"│ ● Testing            │\n" +
+				"╰──────────────────────╯"},
+		{"two in progress, 5 rows", two, 24, 5,
+			"╭─ Tasks 2/5 ──────────╮\n" +
+				"│ ✓ 2 completed        │\n" +
+				"│ ● Building           │\n" +
+				"│ ● Testing            │\n" +
+				"╰──────────────────────╯"},
+		{"two in progress, 6 rows", two, 24, 6,
+			"╭─ Tasks 2/5 ──────────╮\n" +
+				"│ ✓ 2 completed        │\n" +
+				"│ ● Building           │\n" +
+				"│ ● Testing            │\n" +
+				"│ ○ Ship               │\n" +
+				"╰──────────────────────╯"},
+		{"20x2: one line", two, 19, 2, "Tasks 2/5 ▸ Buildi…"},
+		{"one row, room", two, 40, 1, "Tasks 2/5 ▸ Building"},
+		{"one row, cut in the count", two, 8, 1, "Tasks 2…"},
+		{"nothing in progress", todo.Snapshot{Items: two.Items[4:]}, 40, 2, "Tasks 0/1 ▸ next: Ship"},
+		{"emoji", emoji, 20, 0,
+			"╭─ Tasks 0/3 ──────╮\n" +
+				"│ ● Calling 👨👩👧 │\n" +
+				"│ ○ Like 👍        │\n" +
+				"│ ○ Love ❤         │\n" +
+				"╰──────────────────╯"},
+	}
+	st := PlainStyles()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := TaskBoxIn(tt.snap, tt.width, tt.height, &st)
+			if tt.height == 1 || tt.height == 2 {
+				// The width a caller sizes the line by holds it whole.
+				if whole := TaskBoxIn(tt.snap, TaskBoxWidthIn(tt.snap, tt.height), tt.height, &st); strings.HasSuffix(whole, "…") {
+					t.Fatalf("cut at TaskBoxWidthIn: %q", whole)
+				}
+			}
+			if got != tt.want {
+				t.Fatalf("got\n%s\nwant\n%s", got, tt.want)
+			}
+			for _, l := range strings.Split(got, "\n") {
+				if w := ansi.StringWidth(l); w > tt.width || (tt.height != 1 && tt.height != 2 && w != tt.width) {
+					t.Fatalf("a row %d wide in %d: %q", w, tt.width, l)
+				}
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -31,12 +32,15 @@ func TaskBox(snap todo.Snapshot, width int, st *Styles) string {
 
 // TaskBoxIn is TaskBox in at most height rows (0 means no limit): when the
 // list does not fit it is collapsed by Collapse — the title with its counts
-// always, the item in progress always, the items around it, and summary
-// rows ("✓ 12 completed", "… 25 more pending") for the rest. Below 3 rows
-// only the title row is drawn; below 1, nothing.
+// always, the items in progress always, the items around them, and summary
+// rows ("✓ 12 completed", "… 25 more pending") for the rest. In 1 or 2 rows,
+// where no box fits, it is one line, TaskBoxLine; below 1, nothing.
 func TaskBoxIn(snap todo.Snapshot, width, height int, st *Styles) string {
 	if len(snap.Items) == 0 || height < 0 {
 		return ""
+	}
+	if height > 0 && height < 3 {
+		return TaskBoxLine(snap, width, st)
 	}
 	if width < minBoxWidth {
 		width = minBoxWidth
@@ -69,9 +73,6 @@ func TaskBoxIn(snap todo.Snapshot, width, height int, st *Styles) string {
 	b.WriteString(title.apply(label))
 	b.WriteString(count.apply(tally))
 	b.WriteString(border.apply(strings.Repeat("─", fill) + "╮"))
-	if height > 0 && height < 3 {
-		return b.String()
-	}
 	b.WriteByte('\n')
 
 	side := border.apply("│")
@@ -96,7 +97,7 @@ func TaskBoxIn(snap todo.Snapshot, width, height int, st *Styles) string {
 		case todo.StatusInProgress:
 			icon, text, p = IconActive, it.ActiveForm, st.active
 		}
-		row(icon+" "+Sanitize(text), p)
+		row(icon+" "+boxText(text), p)
 	}
 	if fitted == nil {
 		for _, it := range snap.Items {
@@ -115,6 +116,74 @@ func TaskBoxIn(snap todo.Snapshot, width, height int, st *Styles) string {
 	return b.String()
 }
 
+// TaskBoxLine is the list in one line of at most width cells, for where a box
+// does not fit: "Tasks 1/3 ▸ Doing X" — the first item in progress (its
+// activeForm), else "next: " and the first pending one — cut with "…". An empty list, or
+// a width under 1, draws nothing.
+func TaskBoxLine(snap todo.Snapshot, width int, st *Styles) string {
+	if len(snap.Items) == 0 || width < 1 {
+		return ""
+	}
+	done, _, _ := snap.Counts()
+	label, tally := "Tasks ", strconv.Itoa(done)+"/"+strconv.Itoa(len(snap.Items))
+	what, p := "", st.pending
+	for _, it := range snap.Items {
+		if it.Status == todo.StatusInProgress {
+			what, p = boxText(it.ActiveForm), st.active
+			break
+		}
+	}
+	if what == "" {
+		for _, it := range snap.Items {
+			if it.Status == todo.StatusPending {
+				what = "next: " + boxText(it.Content)
+				break
+			}
+		}
+	}
+	parts := []struct {
+		text string
+		p    paint
+	}{{label, st.title}, {tally, st.count}}
+	if what != "" {
+		parts = append(parts, struct {
+			text string
+			p    paint
+		}{" ▸ ", st.border}, struct {
+			text string
+			p    paint
+		}{what, p})
+	}
+	total := 0
+	for _, part := range parts {
+		total += ansi.StringWidth(part.text)
+	}
+	left := width
+	if total > width {
+		left = width - 1 // for the "…"
+	}
+	var b strings.Builder
+	last := st.title
+	for _, part := range parts {
+		w := ansi.StringWidth(part.text)
+		if w <= left {
+			b.WriteString(part.p.apply(part.text))
+			left -= w
+			last = part.p
+			continue
+		}
+		if cut := ansi.Truncate(part.text, left, ""); cut != "" {
+			b.WriteString(part.p.apply(cut))
+			last = part.p
+		}
+		break
+	}
+	if total > width {
+		b.WriteString(last.apply("…"))
+	}
+	return b.String()
+}
+
 // TaskBoxWidth is the narrowest width at which TaskBox shows every row and
 // its title whole: the widest row plus the frame.
 func TaskBoxWidth(snap todo.Snapshot) int {
@@ -125,7 +194,7 @@ func TaskBoxWidth(snap todo.Snapshot) int {
 		if it.Status == todo.StatusInProgress {
 			text = it.ActiveForm
 		}
-		w = max(w, ansi.StringWidth(Sanitize(text))+2+4)
+		w = max(w, ansi.StringWidth(boxText(text))+2+4)
 	}
 	return max(w, minBoxWidth)
 }
@@ -134,6 +203,10 @@ func TaskBoxWidth(snap todo.Snapshot) int {
 // height rows (0: no limit): wide enough for its summary rows as well, so
 // that they are cut only where the terminal itself is narrower.
 func TaskBoxWidthIn(snap todo.Snapshot, height int) int {
+	if height > 0 && height < 3 { // one line: TaskBoxLine
+		st := PlainStyles()
+		return ansi.StringWidth(TaskBoxLine(snap, math.MaxInt, &st))
+	}
 	w := TaskBoxWidth(snap)
 	if height >= 3 && len(snap.Items)+2 > height {
 		for _, r := range Collapse(snap.Items, height-2) {
@@ -317,4 +390,32 @@ func Plain(snap todo.Snapshot) string {
 	done, _, _ := snap.Counts()
 	b.WriteString("\n(" + strconv.Itoa(done) + "/" + strconv.Itoa(len(snap.Items)) + " completed)")
 	return b.String()
+}
+
+// boxText is an item's text for a row between the box's borders: Sanitize,
+// less the code points terminals disagree on the width of, so that the
+// width measured here is the width drawn and the right border stays put.
+// tmux 3.3 (as many terminals) gives a skin-tone modifier its own two
+// cells (👍🏽 is four wide there, two by grapheme), ignores the emoji
+// variation selector (❤️ is one wide there, two by grapheme), and joins a
+// ZWJ sequence (👨‍👩‍👧) into two cells where other terminals draw its
+// emoji side by side. Without them (👍, ❤, 👨👩👧) every terminal and
+// ansi.StringWidth agree.
+func boxText(s string) string {
+	s = Sanitize(s)
+	if !strings.ContainsFunc(s, ambiguous) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if ambiguous(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// ambiguous reports whether r is a zero-width joiner, a variation
+// selector or an emoji skin-tone modifier.
+func ambiguous(r rune) bool {
+	return r == '\u200d' || (r >= '\ufe00' && r <= '\ufe0f') || (r >= 0x1f3fb && r <= 0x1f3ff)
 }
