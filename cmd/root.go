@@ -140,18 +140,7 @@ func newCmdRoot(s Streams, h host) *cobra.Command {
 				}
 				return runCommandLine(opts)
 			}
-			if len(args) == 1 {
-				f, err := os.Open(args[0])
-				if err != nil {
-					return &UsageError{fmt.Errorf("%s: cannot read it (%w); it is not a command either", args[0], err)}
-				}
-				defer func() { _ = f.Close() }() // only read
-				return runScript(opts, f)
-			}
-			if isTerminal(s.In) && isTerminal(s.Out) {
-				return runREPL(opts)
-			}
-			return runScript(opts, s.In)
+			return rootRun(opts, args)
 		},
 	}
 	cmd.SetIn(s.In)
@@ -159,7 +148,36 @@ func newCmdRoot(s Streams, h host) *cobra.Command {
 	cmd.SetErr(s.ErrOut)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &UsageError{err} })
 
-	pf := cmd.PersistentFlags()
+	addRootFlags(cmd, opts)
+	addSubcommands(cmd, opts)
+	strictCompletion(cmd)
+	setHelp(cmd)
+	cmd.Version = version()
+	cmd.SetVersionTemplate("todo-shell {{.Version}}\n")
+	return cmd
+}
+
+// rootRun runs FILE as a script, else the shell on a terminal, else
+// standard input as a script.
+func rootRun(opts *Options, args []string) error {
+	if len(args) == 1 {
+		f, err := os.Open(args[0])
+		if err != nil {
+			return &UsageError{fmt.Errorf("%s: cannot read it (%w); it is not a command either", args[0], err)}
+		}
+		defer func() { _ = f.Close() }() // only read
+		return runScript(opts, f)
+	}
+	if isTerminal(opts.Streams.In) && isTerminal(opts.Streams.Out) {
+		return runREPL(opts)
+	}
+	return runScript(opts, opts.Streams.In)
+}
+
+// addRootFlags adds the shared (persistent) flags, with their defaults in
+// opts, and the root's own -c and --panel.
+func addRootFlags(root *cobra.Command, opts *Options) {
+	pf := root.PersistentFlags()
 	pf.StringVar(&opts.Session, "session", "", "session id, [A-Za-z0-9_-] (default: a fresh unique id)")
 	pf.StringVar(&opts.Resume, "resume", "", "resume the session ID: its list, its files and (agent) its conversation")
 	pf.BoolVar(&opts.Continue, "continue", false, "resume the most recent session with a plan or a conversation")
@@ -175,9 +193,13 @@ func newCmdRoot(s Streams, h host) *cobra.Command {
 	pf.BoolVar(&opts.Trace, "trace", false, "show each call's tool_use and tool_result JSON")
 	pf.BoolVar(&opts.NoHistory, "no-history", false, "keep the shell's history in memory only (default: $XDG_STATE_HOME/todo-shell/history)")
 	pf.StringVar(&opts.Plan, "plan", "", "share the named task plan in $XDG_STATE_HOME/todo-shell/plans/NAME with other processes (default: "+EnvPlan+", else the session's own)")
-	cmd.Flags().StringVarP(&opts.Command, "command", "c", "", "run one line, print its output and exit with its status")
-	cmd.Flags().BoolVar(&opts.Panel, "panel", false, "script mode: print the task box after each change")
+	root.Flags().StringVarP(&opts.Command, "command", "c", "", "run one line, print its output and exit with its status")
+	root.Flags().BoolVar(&opts.Panel, "panel", false, "script mode: print the task box after each change")
+}
 
+// addSubcommands adds the subcommands, each with the shared flags its
+// help lists.
+func addSubcommands(root *cobra.Command, opts *Options) {
 	for _, sub := range []struct {
 		cmd    *cobra.Command
 		shared []string // the shared flags it uses, for its help
@@ -194,13 +216,8 @@ func newCmdRoot(s Streams, h host) *cobra.Command {
 	} {
 		sub.cmd.SilenceUsage, sub.cmd.SilenceErrors = true, true
 		usesFlags(sub.cmd, sub.shared...)
-		cmd.AddCommand(sub.cmd)
+		root.AddCommand(sub.cmd)
 	}
-	strictCompletion(cmd)
-	setHelp(cmd)
-	cmd.Version = version()
-	cmd.SetVersionTemplate("todo-shell {{.Version}}\n")
-	return cmd
 }
 
 // strictCompletion makes `completion <unknown shell>` bad usage; cobra's

@@ -101,12 +101,21 @@ type tableColumn struct {
 // TURNS, MODE, FILES, CHANGED and LIVE go, until IN PROGRESS has 10
 // columns (or the row fits). Widths are display widths (CJK and emoji take two).
 func writeSessionTable(w io.Writer, list []session.Info, now time.Time, safe bool, width int) {
+	cols, order, filesShort := sessionColumns(list, now, safe)
+	order = fitColumns(cols, order, filesShort, width)
+	writeColumns(w, cols, order, len(list))
+}
+
+// sessionColumns are the table's columns, by heading, and the headings in
+// their order (TURNS only when a session has agent turns); filesShort is
+// FILES without the sizes.
+func sessionColumns(list []session.Info, now time.Time, safe bool) (cols map[string]*tableColumn, order, filesShort []string) {
 	turns := false
 	for i := range list {
 		turns = turns || list[i].AgentTurns > 0
 	}
-	cols := map[string]*tableColumn{}
-	order := []string{"ID", "CHANGED", "MODE", "DONE", "IN PROGRESS", "FILES", "LIVE"}
+	cols = map[string]*tableColumn{}
+	order = []string{"ID", "CHANGED", "MODE", "DONE", "IN PROGRESS", "FILES", "LIVE"}
 	if turns {
 		order = append(order, "TURNS")
 	}
@@ -114,20 +123,11 @@ func writeSessionTable(w io.Writer, list []session.Info, now time.Time, safe boo
 		cols[h] = &tableColumn{head: h}
 	}
 	add := func(h, cell string) { cols[h].cells = append(cols[h].cells, cell) }
-	var filesShort []string // FILES without sizes
 	for i := range list {
 		s := &list[i]
 		mode := render.Sanitize(s.Mode)
 		if mode == "" {
 			mode = "-"
-		}
-		doing := s.InProgress
-		if safe {
-			doing = render.SanitizeOutput(doing)
-		}
-		doing = strings.Join(strings.Fields(doing), " ")
-		if doing == "" {
-			doing = "-"
 		}
 		files, short := "-", "-"
 		if s.Files > 0 {
@@ -142,13 +142,34 @@ func writeSessionTable(w io.Writer, list []session.Info, now time.Time, safe boo
 		add("CHANGED", ago(now.Sub(s.LastChange)))
 		add("MODE", mode)
 		add("DONE", fmt.Sprintf("%d/%d", s.Done, s.Total))
-		add("IN PROGRESS", doing)
+		add("IN PROGRESS", doingCell(s.InProgress, safe))
 		add("FILES", files)
 		add("LIVE", live)
 		if turns {
 			add("TURNS", strconv.Itoa(s.AgentTurns))
 		}
 	}
+	return cols, order, filesShort
+}
+
+// doingCell is the IN PROGRESS cell: the task on one line, neutralised
+// when safe, "-" for none.
+func doingCell(doing string, safe bool) string {
+	if safe {
+		doing = render.SanitizeOutput(doing)
+	}
+	doing = strings.Join(strings.Fields(doing), " ")
+	if doing == "" {
+		return "-"
+	}
+	return doing
+}
+
+// fitColumns makes the columns fit in width: they give way in turn (FILES
+// loses its size, then TURNS, MODE, FILES, CHANGED and LIVE go) until IN
+// PROGRESS has minDoingWidth columns, which is then cut to the room left
+// (at most maxDoingWidth). It returns the headings still shown.
+func fitColumns(cols map[string]*tableColumn, order, filesShort []string, width int) []string {
 	// The room the other columns leave, each with its gap of two.
 	room := func() int {
 		used := 0
@@ -175,8 +196,14 @@ func writeSessionTable(w io.Writer, list []session.Info, now time.Time, safe boo
 	for i, c := range doing.cells {
 		doing.cells[i] = ansi.Truncate(c, doingW, "…")
 	}
+	return order
+}
+
+// writeColumns prints the columns named in order, a heading line and rows
+// lines, each column padded to its widest cell plus a gap of two.
+func writeColumns(w io.Writer, cols map[string]*tableColumn, order []string, rows int) {
 	var b strings.Builder
-	for row := -1; row < len(list); row++ {
+	for row := -1; row < rows; row++ {
 		b.Reset()
 		for i, h := range order {
 			c := cols[h]

@@ -161,20 +161,7 @@ func watchRun(wo *WatchOptions) error {
 		return &UsageError{fmt.Errorf("watch --plan takes no session id, --tasks or --claude")}
 	}
 	if wo.Tasks {
-		if wo.Claude {
-			return &UsageError{fmt.Errorf("watch --tasks is for todo-shell sessions, not --claude")}
-		}
-		id := wo.Arg
-		if id == "" {
-			if id, _, err = session.Latest(wo.OffloadDir); err != nil || id == "" {
-				return fmt.Errorf("watch --tasks: no session in %s", wo.OffloadDir)
-			}
-		} else if err := offload.CheckID("session id", id); err != nil {
-			return &UsageError{err}
-		} else if _, err := os.Stat(filepath.Join(wo.OffloadDir, id)); err != nil {
-			return fmt.Errorf("watch: no session %s in %s (see todo-shell sessions)", id, wo.OffloadDir)
-		}
-		return watchPlan(wo, "of session "+id, filepath.Join(wo.OffloadDir, id), limits)
+		return watchTasks(wo, limits)
 	}
 	if name != "" {
 		dir, err := planDir(wo.Options, name)
@@ -187,15 +174,43 @@ func watchRun(wo *WatchOptions) error {
 	if err != nil {
 		return err
 	}
-	if !wo.Claude && !wo.Codex && !wo.Gemini && !wo.Opencode && !wo.ClaudeTasks && wo.Arg != "" {
-		// Asked about one session: a session that is not there is an
-		// error, not an empty plan to wait on forever (a typo would look
-		// like "no plan yet").
-		if _, err := os.Stat(filepath.Join(wo.OffloadDir, wo.Arg)); err != nil {
-			return fmt.Errorf("watch: no session %s in %s (see todo-shell sessions)", wo.Arg, wo.OffloadDir)
-		}
+	if err := checkSession(wo); err != nil {
+		return err
 	}
 	return watchShow(wo, watchui.FromTarget(target, what), what, limits)
+}
+
+// watchTasks is watch --tasks: the task plan of the session named, or of
+// the latest session.
+func watchTasks(wo *WatchOptions, limits todo.Limits) error {
+	if wo.Claude {
+		return &UsageError{fmt.Errorf("watch --tasks is for todo-shell sessions, not --claude")}
+	}
+	id := wo.Arg
+	if id == "" {
+		var err error
+		if id, _, err = session.Latest(wo.OffloadDir); err != nil || id == "" {
+			return fmt.Errorf("watch --tasks: no session in %s", wo.OffloadDir)
+		}
+	} else if err := offload.CheckID("session id", id); err != nil {
+		return &UsageError{err}
+	} else if _, err := os.Stat(filepath.Join(wo.OffloadDir, id)); err != nil {
+		return fmt.Errorf("watch: no session %s in %s (see todo-shell sessions)", id, wo.OffloadDir)
+	}
+	return watchPlan(wo, "of session "+id, filepath.Join(wo.OffloadDir, id), limits)
+}
+
+// checkSession refuses a missing session when asked about one todo-shell
+// session: it is an error, not an empty plan to wait on forever (a typo
+// would look like "no plan yet").
+func checkSession(wo *WatchOptions) error {
+	if wo.Arg == "" || wo.Claude || wo.Codex || wo.Gemini || wo.Opencode || wo.ClaudeTasks {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(wo.OffloadDir, wo.Arg)); err != nil {
+		return fmt.Errorf("watch: no session %s in %s (see todo-shell sessions)", wo.Arg, wo.OffloadDir)
+	}
+	return nil
 }
 
 // watchShow runs watch's front end over src.

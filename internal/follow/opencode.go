@@ -147,25 +147,8 @@ func (o Opencode) follow(ctx context.Context, send func(Update)) error {
 		return fmt.Errorf("watch: %w", err)
 	}
 	defer func() { _ = w.Close() }()
-	dir := filepath.Dir(o.DB)
-	// Watch the database's directory, or until it exists the nearest
-	// directory above it.
-	watching := ""
-	watchDir := func() {
-		for d := dir; ; d = filepath.Dir(d) {
-			if err := w.Add(d); err == nil {
-				if watching != "" && watching != d {
-					_ = w.Remove(watching)
-				}
-				watching = d
-				return
-			}
-			if d == filepath.Dir(d) {
-				return
-			}
-		}
-	}
-	watchDir()
+	d := &dbWatch{w: w, dir: filepath.Dir(o.DB)}
+	d.watch()
 	s := &ocState{o: o}
 	defer s.close()
 	if u, ok := s.read(); ok {
@@ -173,7 +156,6 @@ func (o Opencode) follow(ctx context.Context, send func(Update)) error {
 	} else {
 		send(Update{Source: s.o.name(s.cur)})
 	}
-	wal := o.DB + "-wal"
 	for {
 		select {
 		case <-ctx.Done():
@@ -187,27 +169,60 @@ func (o Opencode) follow(ctx context.Context, send func(Update)) error {
 			if !ok {
 				return nil
 			}
-			relevant := ev.Name == o.DB || ev.Name == wal
-			if watching != dir && ev.Has(fsnotify.Create) {
-				watchDir()
+			relevant := o.isDB(ev.Name)
+			if d.watching != d.dir && ev.Has(fsnotify.Create) {
+				d.watch()
 				relevant = true
 			}
-			// Take the events already queued: one read for a burst of
-			// writes (a transaction writes many frames).
-			for more := true; more; {
-				select {
-				case ev := <-w.Events:
-					relevant = relevant || ev.Name == o.DB || ev.Name == wal
-				default:
-					more = false
-				}
-			}
-			if !relevant {
+			if relevant = o.drainEvents(w) || relevant; !relevant {
 				continue
 			}
 			if u, ok := s.read(); ok {
 				send(u)
 			}
+		}
+	}
+}
+
+// isDB reports whether name is the database or its WAL.
+func (o Opencode) isDB(name string) bool { return name == o.DB || name == o.DB+"-wal" }
+
+// drainEvents takes the events already queued on w, one read for a burst
+// of writes (a transaction writes many frames), and reports whether one
+// names the database or its WAL.
+func (o Opencode) drainEvents(w *fsnotify.Watcher) bool {
+	relevant := false
+	for {
+		select {
+		case ev := <-w.Events:
+			relevant = relevant || o.isDB(ev.Name)
+		default:
+			return relevant
+		}
+	}
+}
+
+// dbWatch watches the database's directory or, until it exists, the
+// nearest directory above it.
+type dbWatch struct {
+	w        *fsnotify.Watcher
+	dir      string // the database's directory
+	watching string // the directory watched now; "" for none
+}
+
+// watch watches the nearest existing directory from dir up, in place of
+// the one watched before.
+func (d *dbWatch) watch() {
+	for dir := d.dir; ; dir = filepath.Dir(dir) {
+		if err := d.w.Add(dir); err == nil {
+			if d.watching != "" && d.watching != dir {
+				_ = d.w.Remove(d.watching)
+			}
+			d.watching = dir
+			return
+		}
+		if dir == filepath.Dir(dir) {
+			return
 		}
 	}
 }
