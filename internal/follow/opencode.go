@@ -156,32 +156,19 @@ func (o Opencode) follow(ctx context.Context, send func(Update)) error {
 	} else {
 		send(Update{Source: s.o.name(s.cur)})
 	}
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case err, ok := <-w.Errors:
-			if !ok {
-				return nil
-			}
-			return fmt.Errorf("watch: %w", err)
-		case ev, ok := <-w.Events:
-			if !ok {
-				return nil
-			}
-			relevant := o.isDB(ev.Name)
-			if d.watching != d.dir && ev.Has(fsnotify.Create) {
-				d.watch()
-				relevant = true
-			}
-			if relevant = o.drainEvents(w) || relevant; !relevant {
-				continue
-			}
+	return watchEvents(ctx, w, func(ev fsnotify.Event) error {
+		relevant := o.isDB(ev.Name)
+		if d.watching != d.dir && ev.Has(fsnotify.Create) {
+			d.watch()
+			relevant = true
+		}
+		if relevant = o.drainEvents(w) || relevant; relevant {
 			if u, ok := s.read(); ok {
 				send(u)
 			}
 		}
-	}
+		return nil
+	})
 }
 
 // isDB reports whether name is the database or its WAL.
