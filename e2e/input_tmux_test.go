@@ -109,3 +109,22 @@ func TestTmuxBulkTypedUTF8KeepsEveryCharacter(t *testing.T) {
 		})
 	}
 }
+
+// TestTmuxMultiLinePasteRunsEachCommand: a pasted bash line and an agent
+// command run each as itself, in order (trial findings: "TodoRead: command
+// not found"; "Error: Unknown argument 'echo'").
+func TestTmuxMultiLinePasteRunsEachCommand(t *testing.T) {
+	tt := startTmux(t, 60, 20)
+	tt.paste("echo hello > notes.txt; ls\nTodoRead")
+	tt.run("send-keys", "-t", "t", "Enter")
+	s := tt.waitScreen("ls and TodoRead", func(s string) bool { return hasLine(s, "notes.txt") && idle(s) })
+	if strings.Contains(s, "command not found") {
+		t.Fatalf("TodoRead ran in bash:\n%s", s)
+	}
+	tt.paste("TodoRead\necho after")
+	tt.run("send-keys", "-t", "t", "Enter")
+	s = tt.waitScreen("echo after", func(s string) bool { return hasLine(s, "after") && idle(s) })
+	if strings.Contains(s, "Unknown argument") {
+		t.Fatalf("echo went to TodoRead:\n%s", s)
+	}
+}

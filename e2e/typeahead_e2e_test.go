@@ -61,3 +61,15 @@ func tiocsti() bool {
 	b, err := os.ReadFile("/proc/sys/dev/tty/legacy_tiocsti")
 	return os.Getuid() == 0 || err != nil || strings.TrimSpace(string(b)) != "0"
 }
+
+// TestLineTypedBeforeTheShellStartsRuns: a line typed (with Enter) before
+// the shell has the terminal in raw mode runs once it is ready: typed in
+// cooked mode, the terminal turned its CR into LF (ICRNL), which the shell
+// took for Ctrl+J, a new line in the input (trial finding: `echo early`
+// and an empty "…" row were left in the input).
+func TestLineTypedBeforeTheShellStartsRuns(t *testing.T) {
+	cmd, tty, scr := startInTerminal(t, t.TempDir())
+	tty.Write([]byte("echo early-$((1+1))\r")) // before the first prompt
+	scr.output(t, "early-2", 5*time.Second)
+	leave(t, cmd, tty) // Ctrl+D ends it only on an empty input
+}

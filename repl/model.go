@@ -599,11 +599,29 @@ func (m Model) submit(text string) (tea.Model, tea.Cmd) {
 	if err := m.history.add(text); err != nil {
 		m.hint = err.Error() + " (history kept in memory only)"
 	}
+	var rest []string
+	if m.cfg.Agent == nil { // a paste is run as bash runs it: command by command
+		cmds := router.Commands(text, m.cfg.Shell.Executor)
+		text, rest = cmds[0], cmds[1:]
+	}
 	if m.running != nil && strings.TrimSpace(text) != "" {
-		m.queue = append(m.queue, text)
+		m.queue = append(append(m.queue, text), rest...)
 		m.layout()
 		return m, nil
 	}
+	if len(rest) > 0 {
+		m.queue = append(rest, m.queue...) // run after the first, as typed ahead
+		next, cmd := m.submitOne(text)
+		if next.running == nil { // a builtin, done at once
+			return next.finish(cmd)
+		}
+		return next, cmd
+	}
+	return m.submitOne(text)
+}
+
+// submitOne starts one command, or queues it behind the running one.
+func (m Model) submitOne(text string) (Model, tea.Cmd) {
 	if m.clears(text) { // leaves the prompt alone at the top, as in bash
 		m.layout()
 		return m.execute(text)

@@ -150,3 +150,52 @@ func Waiting(text string) string {
 	s.Write(text)
 	return s.Waiting()
 }
+
+// Commands splits a multi-line text (a paste) into the commands it holds,
+// as bash reads a paste line by line: a line with an open quote, a trailing
+// backslash or a here-document goes on until it is complete. An agent
+// command or a builtin is a command of its own; the bash lines between them
+// stay one command (bash knows where its compound commands end), in order.
+func Commands(text string, names ToolNames) []string {
+	if !strings.Contains(text, "\n") {
+		return []string{text}
+	}
+	var (
+		out  []string
+		bash []string // bash units not yet added
+		unit []string // the lines of the unit being read
+	)
+	flush := func() {
+		if len(bash) > 0 {
+			out = append(out, strings.Join(bash, "\n"))
+			bash = nil
+		}
+	}
+	s := Scanner{Heredocs: true}
+	for _, line := range strings.Split(text, "\n") {
+		s.Line(line)
+		unit = append(unit, line)
+		if s.Waiting() != "" {
+			continue
+		}
+		u := strings.Join(unit, "\n")
+		unit = nil
+		s.Reset()
+		switch Classify(u, names).Kind {
+		case Agent, Builtin:
+			flush()
+			out = append(out, u)
+		case Empty: // bash skips a blank line
+		default:
+			bash = append(bash, u)
+		}
+	}
+	if len(unit) > 0 { // incomplete at the end: bash says so
+		bash = append(bash, strings.Join(unit, "\n"))
+	}
+	flush()
+	if len(out) == 0 {
+		return []string{text}
+	}
+	return out
+}

@@ -33,13 +33,20 @@ type Background struct {
 // QueryBackground asks the input terminal for its background colour and
 // waits at most timeout for the answer. It asks nothing when the input is not
 // a terminal held in raw mode, or when keys are already waiting to be read
-// (they would be read first). On no answer the background is taken as dark.
+// (they would be read first): those keys, typed before the shell started,
+// are returned as Typeahead. On no answer the background is taken as dark.
 func (t *Terminal) QueryBackground(timeout time.Duration) Background {
 	t.mu.Lock()
 	raw := t.cooked != nil
 	t.mu.Unlock()
-	if t.In == nil || !raw || pending(int(t.In.Fd())) {
+	if t.In == nil || !raw {
 		return Background{Dark: true}
+	}
+	if pending(int(t.In.Fd())) {
+		// Typed before raw mode, in cooked mode: Enter came as LF
+		// (ICRNL), which read by the shell would be Ctrl+J, a new line
+		// in the input. As Typeahead it is Enter.
+		return Background{Dark: true, Typeahead: t.Pending()}
 	}
 	if _, err := t.Out.WriteString(queryBackground + queryDA1); err != nil {
 		return Background{Dark: true}

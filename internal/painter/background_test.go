@@ -141,7 +141,10 @@ func TestQueryBackground(t *testing.T) {
 }
 
 // TestQueryBackgroundAsksNothingWithKeysWaiting: keys already typed are read
-// before any answer could be, so the shell does not ask, and leaves them.
+// before any answer could be, so the shell does not ask; it returns them as
+// Typeahead, for the shell to take a LF typed in cooked mode (before raw
+// mode, ICRNL) for Enter, not for Ctrl+J (trial finding: `echo early⏎`
+// typed before the shell was ready stayed in the input with an empty line).
 func TestQueryBackgroundAsksNothingWithKeysWaiting(t *testing.T) {
 	term, far := openPty(t)
 	if _, err := far.WriteString("echo hi\r"); err != nil {
@@ -149,12 +152,10 @@ func TestQueryBackgroundAsksNothingWithKeysWaiting(t *testing.T) {
 	}
 	// The pty delivers the bytes a moment later.
 	testwait.For(t, 5*time.Second, "the keys to arrive", func() bool { return pending(int(term.In.Fd())) })
-	if got := term.QueryBackground(100 * time.Millisecond); got.Known || !got.Dark || len(got.Typeahead) != 0 {
-		t.Errorf("got %+v, want dark, unknown, nothing read", got)
+	if got := term.QueryBackground(100 * time.Millisecond); got.Known || !got.Dark || string(got.Typeahead) != "echo hi\r" {
+		t.Errorf("got %+v, want dark, unknown, the keys as typeahead", got)
 	}
-	buf := make([]byte, 16)
-	n, _ := term.In.Read(buf)
-	if string(buf[:n]) != "echo hi\r" {
-		t.Errorf("keys left: %q", buf[:n])
+	if pending(int(term.In.Fd())) {
+		t.Errorf("keys left unread")
 	}
 }

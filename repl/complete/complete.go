@@ -5,6 +5,7 @@
 package complete
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -235,6 +236,12 @@ const shellSpecial = " \t\n'\"\\$`!&|;<>()*?[]#{}"
 // with (closing it), else with backslashes before special bytes. A leading
 // ~/ stays bare so the shell expands it.
 func quoteWord(s string, quote byte) string {
+	if hasControl(s) {
+		// A backslash before a newline is a line continuation, and other
+		// control bytes do not survive typing: bash's $'...' quoting
+		// spells them out.
+		return ansiCQuote(s)
+	}
 	switch quote {
 	case '\'':
 		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
@@ -346,4 +353,46 @@ func split(s string) (words []string, start int, partial string, quote byte) {
 		start = len(s)
 	}
 	return words, start, cur.String(), quote
+}
+
+// hasControl reports whether s holds a control byte (a newline, a tab, ESC,
+// DEL…).
+func hasControl(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+// ansiCQuote quotes s as bash's $'...' does: \n, \t, \r and \xHH for
+// the control bytes, \\ and \' for the backslash and the quote. A leading ~/
+// stays bare so the shell expands it.
+func ansiCQuote(s string) string {
+	var b strings.Builder
+	if strings.HasPrefix(s, "~/") {
+		b.WriteString("~/")
+		s = s[2:]
+	}
+	b.WriteString("$'")
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' || c == '\'':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c < 0x20 || c == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
 }

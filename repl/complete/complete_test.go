@@ -3,6 +3,7 @@ package complete
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -161,5 +162,55 @@ func TestTemplates(t *testing.T) {
 	}
 	if res := c.Complete("TaskList ", len("TaskList ")); len(res.Candidates) == 1 && res.Candidates[0].Display == "a template" {
 		t.Fatalf("a template for a command without one: %+v", res)
+	}
+}
+
+// TestQuoteControlBytes: a name with a control byte is quoted as bash's
+// $'...', which bash reads back as the name (trial finding: Tab gave
+// new\<newline>line.txt, a line continuation bash read as newline.txt);
+// other names keep their backslashes or the quote they were begun with.
+func TestQuoteControlBytes(t *testing.T) {
+	tests := []struct {
+		name  string
+		quote byte
+		want  string
+	}{
+		{"new\nline.txt", 0, `$'new\nline.txt'`},
+		{"new\nline.txt", '\'', `$'new\nline.txt'`},
+		{"new\nline.txt", '"', `$'new\nline.txt'`},
+		{"tab\there", 0, `$'tab\there'`},
+		{"esc\x1b[31m", 0, `$'esc\x1b[31m'`},
+		{"it's\r\\", 0, `$'it\'s\r\\'`},
+		{"del\x7f", 0, `$'del\x7f'`},
+		{"~/a\nb", 0, `~/$'a\nb'`},
+		{"plain name", 0, `plain\ name`},
+		{"plain name", '\'', `'plain name'`},
+	}
+	_, bashErr := exec.LookPath("bash")
+	for _, tc := range tests {
+		got := quoteWord(tc.name, tc.quote)
+		if got != tc.want {
+			t.Errorf("quoteWord(%q, %q) = %s, want %s", tc.name, tc.quote, got, tc.want)
+		}
+		if bashErr != nil || strings.HasPrefix(tc.name, "~/") {
+			continue
+		}
+		out, err := exec.Command("bash", "-c", "printf %s "+got).Output()
+		if err != nil || string(out) != tc.name {
+			t.Errorf("bash reads %s as %q (%v), want %q", got, out, err, tc.name)
+		}
+	}
+}
+
+// TestCompleteNameWithNewline: Tab on a file named new<newline>line.txt
+// inserts $'new\nline.txt'.
+func TestCompleteNameWithNewline(t *testing.T) {
+	c, work := setup(t)
+	if err := os.WriteFile(filepath.Join(work, "new\nline.txt"), nil, 0o644); err != nil {
+		t.Skip("no newline in file names here:", err)
+	}
+	res := c.Complete("cat new", len("cat new"))
+	if len(res.Candidates) != 1 || res.Candidates[0].Insert != `$'new\nline.txt' ` {
+		t.Fatalf("candidates %+v", res.Candidates)
 	}
 }
