@@ -10,6 +10,7 @@ import (
 
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/repl/offloads"
 )
 
 // cleanOptions are the clean command's flags.
@@ -86,16 +87,16 @@ func cleanRun(o *cleanOptions, age time.Duration) error {
 		}
 		n++
 		freed += r.Bytes
-		fmt.Fprintf(o.Streams.Out, "%s %s (last change %s, %s)\n", verb, r.ID, r.LastChange.Local().Format("2006-01-02 15:04"), humanBytes(r.Bytes))
+		fmt.Fprintf(o.Streams.Out, "%s %s (last change %s, %s)\n", verb, r.ID, r.LastChange.Local().Format("2006-01-02 15:04"), offloads.HumanSize(r.Bytes))
 	}
 	sessions := "sessions"
 	if n == 1 {
 		sessions = "session"
 	}
 	if o.DryRun {
-		fmt.Fprintf(o.Streams.Out, "%d %s, %s would be freed\n", n, sessions, humanBytes(freed))
+		fmt.Fprintf(o.Streams.Out, "%d %s, %s would be freed\n", n, sessions, offloads.HumanSize(freed))
 	} else {
-		fmt.Fprintf(o.Streams.Out, "%d %s removed, %s freed\n", n, sessions, humanBytes(freed))
+		fmt.Fprintf(o.Streams.Out, "%d %s removed, %s freed\n", n, sessions, offloads.HumanSize(freed))
 	}
 	if failed {
 		return &ExitError{ExitFailed}

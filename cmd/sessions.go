@@ -17,6 +17,7 @@ import (
 
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/repl/offloads"
 )
 
 // sessionsOptions are the sessions command's flags.
@@ -131,7 +132,7 @@ func sessionColumns(list []session.Info, now time.Time, safe bool) (cols map[str
 		}
 		files, short := "-", "-"
 		if s.Files > 0 {
-			files, short = fmt.Sprintf("%d (%s)", s.Files, humanBytes(s.FilesBytes)), strconv.Itoa(s.Files)
+			files, short = fmt.Sprintf("%d (%s)", s.Files, offloads.HumanSize(s.FilesBytes)), strconv.Itoa(s.Files)
 		}
 		filesShort = append(filesShort, short)
 		live := "-"
@@ -262,21 +263,6 @@ func ago(d time.Duration) string {
 	default:
 		return fmt.Sprintf("%dd ago", int(d/(24*time.Hour)))
 	}
-}
-
-// humanBytes writes n as 512 B, 1.2 KB, 3.4 MB.
-func humanBytes(n int64) string {
-	const unit = 1000
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	f, units := float64(n)/unit, "KMGTPE"
-	i := 0
-	for f >= unit && i < len(units)-1 {
-		f /= unit
-		i++
-	}
-	return fmt.Sprintf("%.1f %cB", f, units[i])
 }
 
 // tableWidth is the columns a table may take: the terminal's, or 80 when

@@ -109,7 +109,8 @@ func Format(entries []Entry) string {
 	return b.String()
 }
 
-// HumanSize is a byte count in B, KB, MB or GB.
+// HumanSize is a byte count in B, KB, MB or GB (of 1024): the one form
+// /offloads, sessions and clean all print.
 func HumanSize(n int64) string {
 	switch {
 	case n < 1<<10:
