@@ -71,6 +71,9 @@ func TestTmuxWideGraphemesLeaveNoDebris(t *testing.T) {
 func TestTmuxCtrlLClearsOnce(t *testing.T) {
 	tt := startTmux(t, 100, 20)
 	tt.command(todoWrite(1, 2), "Todo list updated: 1 completed, 1 in_progress, 2 pending")
+	// The panel comes in a frame of its own after the result: Ctrl+L
+	// once it is on the screen, so that the clear moves it away.
+	tt.waitScreen("the panel", func(s string) bool { return strings.Contains(s, "Tasks 1/4") })
 	tt.run("send-keys", "-t", "t", "C-l")
 	tt.waitScreen("the panel at the top after Ctrl+L", func(string) bool {
 		return strings.HasPrefix(tt.screen(), "╭─ Tasks 1/4")
