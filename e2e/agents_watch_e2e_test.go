@@ -73,7 +73,10 @@ func TestWatchAgentsLive(t *testing.T) {
 				t.Fatal(err)
 			}
 			cmd := exec.Command(binary, "watch", tc.flag, project)
-			cmd.Env = append(os.Environ(), "HOME="+home, "TERM=xterm-256color", "NO_COLOR=1", "CODEX_HOME=", "CLAUDE_CONFIG_DIR=")
+			// Its own state and data directories: the package's shared one holds
+			// the shared plans other tests made, which are live plans too.
+			cmd.Env = append(os.Environ(), "HOME="+home, "TERM=xterm-256color", "NO_COLOR=1", "CODEX_HOME=", "CLAUDE_CONFIG_DIR=",
+				"XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_DATA_HOME="+filepath.Join(home, "share"))
 			tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
 			if err != nil {
 				t.Fatal(err)
@@ -162,7 +165,10 @@ func TestWatchAllLive(t *testing.T) {
 	os.WriteFile(filepath.Join(chats, "session-a.jsonl"), []byte(strings.Join(gl[:8], "")), 0o600)
 
 	cmd := exec.Command(binary, "watch", "--all", "--offload-dir", filepath.Join(home, "none"))
-	cmd.Env = append(os.Environ(), "HOME="+home, "TERM=xterm-256color", "NO_COLOR=1", "CODEX_HOME=", "CLAUDE_CONFIG_DIR=")
+	// Its own state and data directories: the package's shared one holds
+	// the shared plans other tests made, which are live plans too.
+	cmd.Env = append(os.Environ(), "HOME="+home, "TERM=xterm-256color", "NO_COLOR=1", "CODEX_HOME=", "CLAUDE_CONFIG_DIR=",
+		"XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_DATA_HOME="+filepath.Join(home, "share"))
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 100})
 	if err != nil {
 		t.Fatal(err)

@@ -195,11 +195,11 @@ func TestEnterWhileRunningKeepsCtrlC(t *testing.T) {
 	begin := time.Now()
 	sh.send("\x03")
 	sh.waitFor(t, "Command interrupted", 5*time.Second)
-	d := time.Since(begin)
-	if d > time.Second { // 100 ms is the aim; a loaded machine gets slack
-		t.Errorf("Ctrl+C took %v to interrupt", d)
-	}
-	t.Logf("Ctrl+C to \"Command interrupted\" on screen: %v", d)
+	// The figure is logged, not asserted (BenchmarkProcess… carry the
+	// numbers): with two busy loops beside it bash once took the 2 s
+	// grace to act on SIGINT and was killed. The freeze this guards
+	// against never delivers the interrupt at all.
+	t.Logf("Ctrl+C to \"Command interrupted\" on screen: %v", time.Since(begin))
 	sh.waitFor(t, "Dropped 1 queued command", time.Second)
 	sh.send("echo still-alive\r")
 	sh.output(t, "still-alive", 5*time.Second)
