@@ -32,9 +32,10 @@ type Terminal interface {
 // Keys typed between the Enter that started the command and the command's
 // start are the command's: those the shell had read (as key messages, early,
 // or as bytes Bubble Tea had not delivered, SetTypeahead) are put back into
-// the terminal's input queue, in the order typed, ahead of what is still
-// there (see typeaheadTerminal); what cannot be put back is kept, and the
-// shell puts it in its input, not run (kept).
+// the terminal's input queue, in the order typed, with what the queue held
+// (read in raw mode) behind them, once the terminal is back in cooked mode
+// (see typeaheadTerminal); what cannot be put back is kept, and the shell
+// puts it in its input, not run (kept).
 type handover struct {
 	cmd     *exec.Cmd
 	painter *painter.Painter
@@ -74,10 +75,15 @@ func (h *handover) Run() (err error) {
 	defer h.painter.Resume()
 	typed := append(append([]byte(nil), h.early...), h.unread...)
 	h.early, h.unread = nil, nil
-	if len(typed) > 0 {
-		if tt, ok := h.term.(typeaheadTerminal); ok {
-			typed = append(typed, tt.Pending()...) // typed after them: behind them
-		}
+	tt, _ := h.term.(typeaheadTerminal)
+	if tt != nil {
+		// Keys still in the terminal's queue reached it in raw mode, so
+		// untranslated (a CR stays a CR; cat would read "line\r", not a
+		// line): the line discipline does not translate them again when
+		// cooked mode comes back. Take them now, whether or not the shell
+		// read any (typed after those: behind them), and put them back
+		// after Release, so they go through cooked mode as a typed key does.
+		typed = append(typed, tt.Pending()...)
 	}
 	typed = withoutSignalKeys(typed)
 	if h.term != nil {
@@ -85,8 +91,8 @@ func (h *handover) Run() (err error) {
 			h.kept = typed
 			return err
 		}
-		if tt, ok := h.term.(typeaheadTerminal); ok && len(typed) > 0 {
-			typed = tt.Inject(typed)
+		if tt != nil && len(typed) > 0 {
+			typed = tt.Inject(typed) // cooked now: translated as typed
 		}
 		defer func() {
 			// A terminal left out of raw mode is worth saying.

@@ -1,10 +1,16 @@
 package repl
 
 import (
+	"io"
+	"os/exec"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/todo-shell/todo-shell/internal/painter"
 )
 
 // TestKeysTypedWhileAttachingAreTheProgramsOrKept: keys that arrive after
@@ -74,5 +80,64 @@ func TestKeyBytesAndKeptText(t *testing.T) {
 	}
 	if got := string(withoutSignalKeys([]byte("a\x03b\x1ac\x1cd\x04"))); got != "abcd\x04" {
 		t.Errorf("withoutSignalKeys: %q", got)
+	}
+}
+
+// orderTerminal is a typeaheadTerminal that records the calls made on it,
+// in order, and holds queued keys.
+type orderTerminal struct {
+	queued string // what the input queue holds, read by Pending
+	calls  []string
+}
+
+func (o *orderTerminal) Release() error { o.calls = append(o.calls, "Release"); return nil }
+func (o *orderTerminal) Acquire() error { o.calls = append(o.calls, "Acquire"); return nil }
+func (o *orderTerminal) Pending() []byte {
+	o.calls = append(o.calls, "Pending")
+	b := []byte(o.queued)
+	o.queued = ""
+	return b
+}
+
+func (o *orderTerminal) Inject(b []byte) []byte {
+	o.calls = append(o.calls, "Inject "+strconv.Quote(string(b)))
+	return nil
+}
+
+// TestHandoverPutsKeysBackInCookedMode: the keys the shell read and the
+// keys still in the terminal's queue (which arrived in raw mode,
+// untranslated) are taken while the terminal is raw and put back only once
+// it is cooked again, the shell's first — whether or not the shell read any
+// (it took the queue only when it had read keys itself: under load the
+// command then read "typed-early\r" where a typed line ends in "\n").
+func TestHandoverPutsKeysBackInCookedMode(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		early, queued string
+		want          []string
+	}{
+		{"read by the shell", "typed-early\r", "", []string{"Pending", "Release", `Inject "typed-early\r"`, "Acquire"}},
+		{"still in the queue", "", "typed-early\r", []string{"Pending", "Release", `Inject "typed-early\r"`, "Acquire"}},
+		{"both", "typed-", "early\r", []string{"Pending", "Release", `Inject "typed-early\r"`, "Acquire"}},
+		{"none", "", "", []string{"Pending", "Release", "Acquire"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			term := &orderTerminal{queued: tc.queued}
+			h := &handover{
+				cmd:     exec.Command("true"),
+				painter: painter.New(io.Discard, func() (int, int, error) { return 80, 24, nil }),
+				term:    term,
+				early:   []byte(tc.early),
+			}
+			if err := h.Run(); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(term.calls, tc.want) {
+				t.Errorf("calls %q, want %q", term.calls, tc.want)
+			}
+			if len(h.kept) != 0 {
+				t.Errorf("kept %q", h.kept)
+			}
+		})
 	}
 }
