@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"sync/atomic"
@@ -133,15 +134,24 @@ const backgroundWait = 100 * time.Millisecond
 
 // typeaheadKeys turns the bytes typed while the shell waited for the
 // terminal's answer into the keys they were: characters, Enter, Tab,
-// Backspace and the Ctrl keys. An escape sequence among them is dropped.
+// Backspace, the Ctrl keys, the cursor keys' escape sequences (arrows,
+// Home, End, Delete, Page Up/Down, Ctrl+arrows, in both the CSI and the SS3
+// form), Alt+character and a bracketed paste. Another escape sequence is
+// dropped whole, as is one cut short by the wait.
 func typeaheadKeys(b []byte) []tea.KeyMsg {
 	var keys []tea.KeyMsg
 	for len(b) > 0 {
+		if b[0] == 0x1b {
+			k, n, ok := typeaheadEscape(b)
+			if ok {
+				keys = append(keys, k)
+			}
+			b = b[n:]
+			continue
+		}
 		r, n := utf8.DecodeRune(b)
 		b = b[n:]
 		switch {
-		case r == 0x1b:
-			return keys // the rest is an escape sequence, cut by the wait
 		case r == '\r' || r == '\n':
 			keys = append(keys, tea.KeyMsg{Type: tea.KeyEnter})
 		case r == 0x7f:
@@ -153,4 +163,61 @@ func typeaheadKeys(b []byte) []tea.KeyMsg {
 		}
 	}
 	return keys
+}
+
+// typeaheadEscape reads the escape sequence at the start of b (b[0] is
+// ESC): the key it is, the bytes it takes, and whether it is a key the shell
+// knows (an unknown or cut sequence takes its bytes and is no key).
+func typeaheadEscape(b []byte) (k tea.KeyMsg, n int, ok bool) {
+	if len(b) < 2 {
+		return k, len(b), false // cut by the wait, or a lone Escape: nothing to do
+	}
+	switch b[1] {
+	case '[':
+		// CSI: parameters, intermediates, then one final byte.
+		i := 2
+		for i < len(b) && b[i] >= 0x20 && b[i] <= 0x3f {
+			i++
+		}
+		if i == len(b) {
+			return k, len(b), false // cut
+		}
+		if b[i] < 0x40 || b[i] > 0x7e {
+			return k, i, false // no final byte: not a sequence
+		}
+		seq := string(b[1 : i+1])
+		if seq == "[200~" { // a bracketed paste, up to its end
+			body := b[i+1:]
+			end := bytes.Index(body, []byte("\x1b[201~"))
+			if end < 0 {
+				return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(string(body)), Paste: true}, len(b), len(body) > 0
+			}
+			return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(string(body[:end])), Paste: true}, i + 1 + end + len("\x1b[201~"), end > 0
+		}
+		t, ok := typeaheadSequences[seq]
+		return tea.KeyMsg{Type: t}, i + 1, ok
+	case 'O':
+		// SS3: one more byte (cursor keys in application mode).
+		if len(b) < 3 {
+			return k, len(b), false
+		}
+		t, ok := typeaheadSequences[string(b[1:3])]
+		return tea.KeyMsg{Type: t}, 3, ok
+	}
+	r, size := utf8.DecodeRune(b[1:])
+	if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+		return k, 1, false // the next byte is a key of its own
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: true}, 1 + size, true
+}
+
+// typeaheadSequences are the cursor keys' sequences, after the ESC.
+var typeaheadSequences = map[string]tea.KeyType{
+	"[A": tea.KeyUp, "[B": tea.KeyDown, "[C": tea.KeyRight, "[D": tea.KeyLeft,
+	"OA": tea.KeyUp, "OB": tea.KeyDown, "OC": tea.KeyRight, "OD": tea.KeyLeft,
+	"[H": tea.KeyHome, "[F": tea.KeyEnd, "OH": tea.KeyHome, "OF": tea.KeyEnd,
+	"[1~": tea.KeyHome, "[7~": tea.KeyHome, "[4~": tea.KeyEnd, "[8~": tea.KeyEnd,
+	"[3~": tea.KeyDelete, "[5~": tea.KeyPgUp, "[6~": tea.KeyPgDown,
+	"[1;5A": tea.KeyCtrlUp, "[1;5B": tea.KeyCtrlDown, "[1;5C": tea.KeyCtrlRight, "[1;5D": tea.KeyCtrlLeft,
+	"[1;5H": tea.KeyCtrlHome, "[1;5F": tea.KeyCtrlEnd,
 }

@@ -73,3 +73,24 @@ func TestLineTypedBeforeTheShellStartsRuns(t *testing.T) {
 	scr.output(t, "early-2", 5*time.Second)
 	leave(t, cmd, tty) // Ctrl+D ends it only on an empty input
 }
+
+// TestEscapeSequencesTypedBeforeTheShellStarts: cursor keys typed before
+// the shell has the terminal (arrows, Home, End, in the CSI and the SS3
+// form) edit the line as they would once it runs, instead of being dropped
+// with everything typed after them.
+func TestEscapeSequencesTypedBeforeTheShellStarts(t *testing.T) {
+	for _, tc := range []struct {
+		name, typed, output string
+	}{
+		{"left arrow", "echo left-2\x1b[DX\r", "left-X2"},
+		{"SS3 left arrow", "echo ss3-2\x1bODX\r", "ss3-X2"},
+		{"Home and End", "cho ends-\x1b[He\x1b[F$((1+1))\r", "ends-2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd, tty, scr := startInTerminal(t, t.TempDir())
+			tty.Write([]byte(tc.typed)) // before the first prompt
+			scr.output(t, tc.output, 5*time.Second)
+			leave(t, cmd, tty)
+		})
+	}
+}
