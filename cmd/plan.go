@@ -33,6 +33,16 @@ func planName(o *Options) (string, error) {
 	return name, nil
 }
 
+// planOf is the shared plan's name for notes: "" when there is none or the
+// name is not valid (the run has refused it already).
+func planOf(o *Options) string {
+	name, err := planName(o)
+	if err != nil {
+		return ""
+	}
+	return name
+}
+
 // planDir is where the shared plan name lives:
 // $XDG_STATE_HOME/todo-shell/plans/NAME.
 func planDir(o *Options, name string) (string, error) {

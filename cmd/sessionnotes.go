@@ -14,8 +14,10 @@ import (
 
 // resumedNote says what a resumed session brought back, as the shell
 // starts: "resumed ID: 3 todos, 1 in progress" (and the conversation's
-// messages in agent mode, messages >= 0); "" for a new session.
-func resumedNote(s *session.Session, snap todo.Snapshot, messages int) string {
+// messages in agent mode, messages >= 0); "resumed ID on plan NAME: …" when
+// the shell is on the shared plan NAME (plan not ""), whose tasks those are;
+// "" for a new session.
+func resumedNote(s *session.Session, snap todo.Snapshot, messages int, plan string) string {
 	if !s.Resumed() {
 		return ""
 	}
@@ -25,7 +27,11 @@ func resumedNote(s *session.Session, snap todo.Snapshot, messages int) string {
 			doing++
 		}
 	}
-	note := fmt.Sprintf("resumed %s: ", render.Sanitize(s.ID()))
+	note := "resumed " + render.Sanitize(s.ID())
+	if plan != "" {
+		note += " on plan " + render.Sanitize(plan)
+	}
+	note += ": "
 	if n == 0 {
 		note += "no todos"
 	} else {
