@@ -13,7 +13,7 @@ import (
 
 // TestLeavingAPlanShellNamesThePlan: a shell started with --plan NAME says
 // on leaving the command that comes back to it with --plan NAME, so the
-// resumed shell has the tasks too.
+// resumed shell has the tasks too; that shell's note names the plan.
 func TestLeavingAPlanShellNamesThePlan(t *testing.T) {
 	dir, off, state := t.TempDir(), filepath.Join(t.TempDir(), "off"), t.TempDir()
 	env := []string{"XDG_STATE_HOME=" + state}
@@ -24,6 +24,9 @@ func TestLeavingAPlanShellNamesThePlan(t *testing.T) {
 	tt.waitScreen("the note on leaving, with --plan build", func(string) bool {
 		return strings.Contains(tt.joined(), "todo-shell --resume pb --plan build --offload-dir ")
 	})
+	back := startTmuxWith(t, 120, 24, dir, "❯", env, "--resume", "pb", "--plan", "build", "--offload-dir", off)
+	want := "resumed pb on plan build: 2 todos, 1 in progress"
+	back.waitScreen(want, func(string) bool { return strings.Contains(back.joined(), want) })
 }
 
 // TestSessionDirectoryRemovedUnderTheShell: with the offload directory
