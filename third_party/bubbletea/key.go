@@ -543,6 +543,34 @@ func (u unknownInputByteMsg) String() string {
 	return fmt.Sprintf("?%#02x?", int(u))
 }
 
+// unknownOSCMsg is reported by the input reader for an OSC string (ESC ]
+// ... BEL or ST): an answer from the terminal, not keys.
+type unknownOSCMsg []byte
+
+func (u unknownOSCMsg) String() string {
+	return fmt.Sprintf("?OSC%+v?", []byte(u[2:]))
+}
+
+// oscLength is the length of the OSC string at the start of b, terminator
+// included; 0 when b does not start with one or it has not ended in b (ESC ]
+// alone is Alt+]).
+func oscLength(b []byte) int {
+	if len(b) < 3 || b[0] != '\x1b' || b[1] != ']' {
+		return 0
+	}
+	for i := 2; i < len(b); i++ {
+		switch {
+		case b[i] == '\a':
+			return i + 1
+		case b[i] == '\x1b' && i+1 < len(b) && b[i+1] == '\\':
+			return i + 2
+		case b[i] < 0x20 && b[i] != '\x1b':
+			return 0 // a control key: these are keys, not a string
+		}
+	}
+	return 0
+}
+
 // unknownCSISequenceMsg is reported by the input reader when an
 // unrecognized CSI sequence is detected on the input. Currently, it
 // is not handled further by bubbletea. However, having this event
@@ -661,6 +689,14 @@ func detectOneMsg(b []byte, canHaveMoreData bool) (w int, msg Msg) {
 	foundbp, w, msg = detectBracketedPaste(b)
 	if foundbp {
 		return w, msg
+	}
+
+	// An OSC string is a terminal's answer to a query (the background
+	// colour arriving after the program stopped waiting for it), not keys:
+	// upstream it became Alt+] and its text typed into the input
+	// (todo-shell's patch, see PATCHES.md).
+	if n := oscLength(b); n > 0 {
+		return n, unknownOSCMsg(b[:n])
 	}
 
 	// Detect escape sequence and control characters other than NUL,
