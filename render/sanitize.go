@@ -197,14 +197,10 @@ func sanitize(s string, keepLines, keepSGR, showCR bool) string {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1,
-			r >= 0x80 && r <= 0x9f,
-			r >= 0x202a && r <= 0x202e,
-			r >= 0x2066 && r <= 0x2069:
+		if hiddenRune(r, size) {
 			b.WriteRune(utf8.RuneError)
 			col++
-		default:
+		} else {
 			b.WriteString(s[i : i+size])
 			if keepLines {
 				col += ansi.StringWidth(s[i : i+size])
@@ -213,4 +209,14 @@ func sanitize(s string, keepLines, keepSGR, showCR bool) string {
 		i += size
 	}
 	return b.String()
+}
+
+// hiddenRune reports whether the rune r, size bytes of UTF-8, is one that
+// sanitize replaces with U+FFFD: invalid UTF-8, a C1 control, or a
+// bidirectional embedding, override or isolate.
+func hiddenRune(r rune, size int) bool {
+	return r == utf8.RuneError && size == 1 ||
+		r >= 0x80 && r <= 0x9f ||
+		r >= 0x202a && r <= 0x202e ||
+		r >= 0x2066 && r <= 0x2069
 }
