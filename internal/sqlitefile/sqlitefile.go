@@ -348,29 +348,6 @@ func (t *Table) Row(rowid int64, fn func(r *Record) error) (found bool, err erro
 	}
 }
 
-// childFor returns the child of a table interior page that holds rowid:
-// child i holds the rowids <= key i, the right child the rest.
-func (b *btreePage) childFor(rowid int64) (uint32, error) {
-	lo, hi := 0, b.cells
-	for lo < hi { // the first cell whose key >= rowid
-		mid := (lo + hi) / 2
-		_, key, err := b.interiorTableCell(mid)
-		if err != nil {
-			return 0, err
-		}
-		if key < rowid {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	if lo == b.cells {
-		return b.right, nil
-	}
-	child, _, err := b.interiorTableCell(lo)
-	return child, err
-}
-
 // leafRow calls fn with the record of the row rowid on the table leaf page
 // b; found is false when the page has none.
 func (t *Table) leafRow(b *btreePage, rowid int64, fn func(r *Record) error) (found bool, err error) {
@@ -451,29 +428,6 @@ func (s *Snapshot) indexRange(n uint32, key []byte, fn func(int64) error, visite
 		}
 	}
 	return false, nil
-}
-
-// firstIndexCell returns the first cell of the index page b whose key is
-// >= key: every entry before it is below.
-func (b *btreePage) firstIndexCell(key []byte) (int, error) {
-	lo, hi := 0, b.cells
-	for lo < hi {
-		mid := (lo + hi) / 2
-		r, _, err := b.indexCell(mid)
-		if err != nil {
-			return 0, err
-		}
-		c := compareFirst(r, key)
-		if err := r.Err(); err != nil {
-			return 0, err
-		}
-		if c < 0 {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	return lo, nil
 }
 
 // indexEntry calls fn with the rowid of cell i of the index page b when
@@ -732,4 +686,50 @@ func varint(b []byte) (v int64, k int) {
 		}
 	}
 	return int64(u), 9
+}
+
+// childFor returns the child of a table interior page that holds rowid:
+// child i holds the rowids <= key i, the right child the rest.
+func (b *btreePage) childFor(rowid int64) (uint32, error) {
+	lo, hi := 0, b.cells
+	for lo < hi { // the first cell whose key >= rowid
+		mid := (lo + hi) / 2
+		_, key, err := b.interiorTableCell(mid)
+		if err != nil {
+			return 0, err
+		}
+		if key < rowid {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo == b.cells {
+		return b.right, nil
+	}
+	child, _, err := b.interiorTableCell(lo)
+	return child, err
+}
+
+// firstIndexCell returns the first cell of the index page b whose key is
+// >= key: every entry before it is below.
+func (b *btreePage) firstIndexCell(key []byte) (int, error) {
+	lo, hi := 0, b.cells
+	for lo < hi {
+		mid := (lo + hi) / 2
+		r, _, err := b.indexCell(mid)
+		if err != nil {
+			return 0, err
+		}
+		c := compareFirst(r, key)
+		if err := r.Err(); err != nil {
+			return 0, err
+		}
+		if c < 0 {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo, nil
 }
