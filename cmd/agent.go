@@ -104,13 +104,9 @@ func agentRun(o *agentOptions, printOnly bool) error {
 	}
 	// First of all: the credentials leave the environment block, where
 	// any command the agent runs could read them (/proc/$PPID/environ).
-	creds, err := o.credentials()
+	creds, err := o.requireCredentials()
 	if err != nil {
-		fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: "+err.Error())
-	}
-	if creds.Empty() {
-		fmt.Fprintln(o.Streams.ErrOut, "todo-shell: "+errNoKey.Error())
-		return &ExitError{ExitFailed}
+		return err
 	}
 	o.caller = "agent" // the owner of the tasks the agent starts
 	a, sess, err := newSessionApp(o.Options, session.ModeAgent)
@@ -137,13 +133,54 @@ func agentRun(o *agentOptions, printOnly bool) error {
 	if err != nil {
 		return err
 	}
-	var perm *repl.Permissions // the interactive agent asks the person
-	var ask func(context.Context, agent.Question) agent.Answer
-	if !printOnly {
-		perm = repl.NewPermissions()
-		ask = perm.Ask
+	perm, ask := askPerson(printOnly)
+	ag, err = agent.New(o.agentConfig(a, creds, transcript, policy, ask, sess))
+	if err != nil {
+		return err
 	}
-	ag, err = agent.New(agent.Config{
+	ag.Resume(history)
+	if !printOnly {
+		if !isTerminal(o.Streams.In) || !isTerminal(o.Streams.Out) {
+			return &UsageError{fmt.Errorf("agent mode without -p needs a terminal; use -p \"<prompt>\" in scripts")}
+		}
+		printNote(o.Streams.ErrOut, resumedNote(sess, a.store.Snapshot(), len(history), planOf(o.Options)))
+		return runREPLWith(o.Options, a, ag, perm)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return printRun(ctx, o, a.offload.Session, ag)
+}
+
+// askPerson returns the questions of the interactive agent, which asks
+// the person for permissions, and the function that asks them; none with
+// -p (printOnly).
+func askPerson(printOnly bool) (*repl.Permissions, func(context.Context, agent.Question) agent.Answer) {
+	if printOnly {
+		return nil, nil
+	}
+	perm := repl.NewPermissions()
+	return perm, perm.Ask
+}
+
+// requireCredentials takes the credentials out of the environment (a
+// problem reading them is a warning) and refuses to go on without any.
+func (o *agentOptions) requireCredentials() (secret.Credentials, error) {
+	creds, err := o.credentials()
+	if err != nil {
+		fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: "+err.Error())
+	}
+	if creds.Empty() {
+		fmt.Fprintln(o.Streams.ErrOut, "todo-shell: "+errNoKey.Error())
+		return creds, &ExitError{ExitFailed}
+	}
+	return creds, nil
+}
+
+// agentConfig is the agent's configuration: the options' model and
+// limits, the app's tools and plan, and what the session keeps.
+func (o *agentOptions) agentConfig(a *app, creds secret.Credentials, transcript io.Writer, policy *permission.Policy,
+	ask func(context.Context, agent.Question) agent.Answer, sess *session.Session) agent.Config {
+	return agent.Config{
 		Client:     anthropic.NewClient(clientOptions(creds, o.Getenv)...),
 		Model:      o.Model,
 		MaxTokens:  o.MaxTokens,
@@ -165,21 +202,7 @@ func agentRun(o *agentOptions, printOnly bool) error {
 		},
 
 		StreamIdleTimeout: o.IdleTimeout,
-	})
-	if err != nil {
-		return err
 	}
-	ag.Resume(history)
-	if !printOnly {
-		if !isTerminal(o.Streams.In) || !isTerminal(o.Streams.Out) {
-			return &UsageError{fmt.Errorf("agent mode without -p needs a terminal; use -p \"<prompt>\" in scripts")}
-		}
-		printNote(o.Streams.ErrOut, resumedNote(sess, a.store.Snapshot(), len(history), planOf(o.Options)))
-		return runREPLWith(o.Options, a, ag, perm)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return printRun(ctx, o, a.offload.Session, ag)
 }
 
 // checkLimits refuses the numeric flags out of their range.

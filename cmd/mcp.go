@@ -55,50 +55,56 @@ Bash is published only with --allow-bash: it runs any command the client sends.`
   $ claude mcp add build-plan -- todo-shell mcp --plan build
   $ todo-shell mcp --allow-bash --log-level info`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			level, err := parseLogLevel(mo.logLevel)
-			if err != nil {
-				return &UsageError{err}
-			}
-			o.noFileTools = true // agents over MCP have their own file tools
-			a, sess, err := newSessionApp(o, "mcp")
-			if err != nil {
-				return err
-			}
-			// The plan goes to the session directory as in the shell, so
-			// `todo-shell watch` shows an MCP client's plan live.
-			defer closeSession(a, sess, o.Streams.ErrOut)
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			sigs := make(chan os.Signal, 1)
-			signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-			defer signal.Stop(sigs)
-			caught := make(chan os.Signal, 1)
-			go func() {
-				select {
-				case sig := <-sigs:
-					caught <- sig
-					cancel()
-				case <-ctx.Done():
-				}
-			}()
-			err = runMCP(ctx, a, mo, level, o.Streams)
-			cancel()
-			select {
-			case sig := <-caught:
-				if n, ok := sig.(syscall.Signal); ok {
-					return &ExitError{Code: 128 + int(n)}
-				}
-				return &ExitError{Code: 130}
-			default:
-				return err
-			}
+		RunE: func(*cobra.Command, []string) error {
+			return serveMCP(o, mo)
 		},
 	}
 	cmd.Flags().BoolVar(&mo.allowBash, "allow-bash", false, "also publish the Bash tool (runs any command the client sends)")
 	cmd.Flags().StringVar(&mo.owner, "owner", "", "the owner the Task tools' calls act as (default: the client's name from initialize)")
 	cmd.Flags().StringVar(&mo.logLevel, "log-level", "warn", "what to log to standard error: debug, info, warn, error or off")
 	return cmd
+}
+
+// serveMCP is the mcp command: it serves the tools of a new session until
+// the client disconnects or a signal ends it (status 128+signal).
+func serveMCP(o *Options, mo *mcpOptions) error {
+	level, err := parseLogLevel(mo.logLevel)
+	if err != nil {
+		return &UsageError{err}
+	}
+	o.noFileTools = true // agents over MCP have their own file tools
+	a, sess, err := newSessionApp(o, "mcp")
+	if err != nil {
+		return err
+	}
+	// The plan goes to the session directory as in the shell, so
+	// `todo-shell watch` shows an MCP client's plan live.
+	defer closeSession(a, sess, o.Streams.ErrOut)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	caught := make(chan os.Signal, 1)
+	go func() {
+		select {
+		case sig := <-sigs:
+			caught <- sig
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	err = runMCP(ctx, a, mo, level, o.Streams)
+	cancel()
+	select {
+	case sig := <-caught:
+		if n, ok := sig.(syscall.Signal); ok {
+			return &ExitError{Code: 128 + int(n)}
+		}
+		return &ExitError{Code: 130}
+	default:
+		return err
+	}
 }
 
 // runMCP serves until the client disconnects or ctx ends, then stops any

@@ -60,12 +60,7 @@ func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) erro
 	// the adaptive colours, asked in raw mode (so the answer is not echoed)
 	// and waited for at most 100 ms.
 	bg := tty.QueryBackground(backgroundWait)
-	r := lipgloss.NewRenderer(out)
-	if a.noColor {
-		r.SetColorProfile(termenv.Ascii)
-	}
-	r.SetHasDarkBackground(bg.Dark)
-	lipgloss.SetHasDarkBackground(bg.Dark)
+	r := newRenderer(out, a.noColor, bg.Dark)
 	pnt := painter.New(out, tty.Size)
 	var md *markdown.Styles
 	if ag != nil {
@@ -92,13 +87,7 @@ func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) erro
 		CommandColors: !a.noColor,
 	})
 	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithoutRenderer())
-	if keys := typeaheadKeys(bg.Typeahead); len(keys) > 0 {
-		go func() {
-			for _, k := range keys {
-				p.Send(k)
-			}
-		}()
-	}
+	sendKeys(p, typeaheadKeys(bg.Typeahead))
 	// Window sizes: now, and on every SIGWINCH. The painter draws nothing
 	// before the first.
 	tty.OnResize(func(w, h int) { p.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
@@ -126,6 +115,32 @@ func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) erro
 		return &ExitError{Code: fm.ExitCode()} // the user's `exit N`
 	}
 	return nil
+}
+
+// newRenderer is the renderer of the shell's styles on out: without colour
+// when noColor, for a dark background when dark (lipgloss's default
+// renderer is told too).
+func newRenderer(out *os.File, noColor, dark bool) *lipgloss.Renderer {
+	r := lipgloss.NewRenderer(out)
+	if noColor {
+		r.SetColorProfile(termenv.Ascii)
+	}
+	r.SetHasDarkBackground(dark)
+	lipgloss.SetHasDarkBackground(dark)
+	return r
+}
+
+// sendKeys sends keys, typed before the program had the terminal, to p
+// in a goroutine (Send waits for the program to start).
+func sendKeys(p *tea.Program, keys []tea.KeyMsg) {
+	if len(keys) == 0 {
+		return
+	}
+	go func() {
+		for _, k := range keys {
+			p.Send(k)
+		}
+	}()
 }
 
 // backgroundWait is how long the shell waits for the terminal to say what

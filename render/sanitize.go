@@ -155,56 +155,24 @@ func sanitize(s string, keepLines, keepSGR, showCR bool) string {
 	col := 0 // the column of the next character, for tabs
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '\r' && showCR:
-				b.WriteRune(0x240d)
-				col++
-			case c == '\n' || c == '\r':
-				if keepLines {
-					b.WriteByte('\n')
-				} else {
-					b.WriteByte(' ')
-				}
-				col = 0
-			case c == 0x1b && keepSGR:
-				n, sgr := escape(s[i:])
-				if sgr {
-					b.WriteString(s[i : i+n])
-				}
-				i += n
-				continue
-			case c == '\t':
-				if keepLines {
-					n := tabStop - col%tabStop
-					b.WriteString(tabSpaces[:n])
-					col += n
-				} else {
-					b.WriteByte(' ')
-					col++
-				}
-			case c < 0x20:
-				b.WriteRune(0x2400 + rune(c))
-				col++
-			case c == 0x7f:
-				b.WriteRune(0x2421)
-				col++
-			default:
-				b.WriteByte(c)
-				col++
+		if c == 0x1b && keepSGR {
+			n, sgr := escape(s[i:])
+			if sgr {
+				b.WriteString(s[i : i+n])
 			}
+			i += n
+			continue
+		}
+		if c < utf8.RuneSelf {
+			col = sanitizeASCII(&b, c, col, keepLines, showCR)
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1,
-			r >= 0x80 && r <= 0x9f,
-			r >= 0x202a && r <= 0x202e,
-			r >= 0x2066 && r <= 0x2069:
+		if hiddenRune(r, size) {
 			b.WriteRune(utf8.RuneError)
 			col++
-		default:
+		} else {
 			b.WriteString(s[i : i+size])
 			if keepLines {
 				col += ansi.StringWidth(s[i : i+size])
@@ -213,4 +181,44 @@ func sanitize(s string, keepLines, keepSGR, showCR bool) string {
 		i += size
 	}
 	return b.String()
+}
+
+// sanitizeASCII writes the ASCII byte c, at column col, as sanitize
+// does, and returns the column after it.
+func sanitizeASCII(b *strings.Builder, c byte, col int, keepLines, showCR bool) int {
+	switch {
+	case c == '\r' && showCR:
+		b.WriteRune(0x240d)
+	case c == '\n' || c == '\r':
+		if keepLines {
+			b.WriteByte('\n')
+		} else {
+			b.WriteByte(' ')
+		}
+		return 0
+	case c == '\t':
+		if keepLines {
+			n := tabStop - col%tabStop
+			b.WriteString(tabSpaces[:n])
+			return col + n
+		}
+		b.WriteByte(' ')
+	case c < 0x20:
+		b.WriteRune(0x2400 + rune(c))
+	case c == 0x7f:
+		b.WriteRune(0x2421)
+	default:
+		b.WriteByte(c)
+	}
+	return col + 1
+}
+
+// hiddenRune reports whether the rune r, size bytes of UTF-8, is one that
+// sanitize replaces with U+FFFD: invalid UTF-8, a C1 control, or a
+// bidirectional embedding, override or isolate.
+func hiddenRune(r rune, size int) bool {
+	return r == utf8.RuneError && size == 1 ||
+		r >= 0x80 && r <= 0x9f ||
+		r >= 0x202a && r <= 0x202e ||
+		r >= 0x2066 && r <= 0x2069
 }

@@ -45,8 +45,6 @@ func TaskBoxIn(snap todo.Snapshot, width, height int, st *Styles) string {
 	if width < minBoxWidth {
 		width = minBoxWidth
 	}
-	inner := width - 4 // "│ " and " │"
-	border, title, count := st.border, st.title, st.count
 	done, _, _ := snap.Counts()
 	rows := len(snap.Items)
 	var fitted []Row
@@ -55,12 +53,40 @@ func TaskBoxIn(snap todo.Snapshot, width, height int, st *Styles) string {
 		rows = len(fitted)
 	}
 
-	var b strings.Builder
-	b.Grow((width + 16) * (rows + 2) * 2)
+	w := boxWriter{inner: width - 4, side: st.border.apply("│"), st: st} // "│ " and " │"
+	w.b.Grow((width + 16) * (rows + 2) * 2)
+	w.title(done, len(snap.Items), width)
+	if fitted == nil {
+		for _, it := range snap.Items {
+			w.item(it)
+		}
+	} else {
+		for _, r := range fitted {
+			if r.Summary != "" {
+				w.row(r.Summary, st.done)
+			} else {
+				w.item(snap.Items[r.Item])
+			}
+		}
+	}
+	w.b.WriteString(st.border.apply("╰" + strings.Repeat("─", width-2) + "╯"))
+	return w.b.String()
+}
 
-	// ╭─ Tasks 1/3 ───╮
+// boxWriter writes the rows of a task box.
+type boxWriter struct {
+	b     strings.Builder
+	inner int    // the width inside the frame and its padding
+	side  string // the frame's side, painted
+	st    *Styles
+}
+
+// title writes the top of the frame, "╭─ Tasks 1/3 ───╮", width cells wide;
+// the counts, then the label, give way when it is too narrow.
+func (w *boxWriter) title(done, total, width int) {
+	st := w.st
 	label := " Tasks "
-	tally := strconv.Itoa(done) + "/" + strconv.Itoa(len(snap.Items)) + " "
+	tally := strconv.Itoa(done) + "/" + strconv.Itoa(total) + " "
 	room := width - 3 // "╭─" and "╮"
 	if ansi.StringWidth(label)+ansi.StringWidth(tally) > room {
 		tally = ""
@@ -69,51 +95,39 @@ func TaskBoxIn(snap todo.Snapshot, width, height int, st *Styles) string {
 		label = ansi.Truncate(label, room, "")
 	}
 	fill := room - ansi.StringWidth(label) - ansi.StringWidth(tally)
-	b.WriteString(border.apply("╭─"))
-	b.WriteString(title.apply(label))
-	b.WriteString(count.apply(tally))
-	b.WriteString(border.apply(strings.Repeat("─", fill) + "╮"))
-	b.WriteByte('\n')
+	w.b.WriteString(st.border.apply("╭─"))
+	w.b.WriteString(st.title.apply(label))
+	w.b.WriteString(st.count.apply(tally))
+	w.b.WriteString(st.border.apply(strings.Repeat("─", fill) + "╮"))
+	w.b.WriteByte('\n')
+}
 
-	side := border.apply("│")
-	row := func(text string, p paint) {
-		w := ansi.StringWidth(text)
-		if w > inner {
-			text = ansi.Truncate(text, inner, "…")
-			w = ansi.StringWidth(text)
-		}
-		b.WriteString(side)
-		b.WriteByte(' ')
-		b.WriteString(p.apply(text))
-		b.WriteString(strings.Repeat(" ", inner-w+1))
-		b.WriteString(side)
-		b.WriteByte('\n')
+// row writes one row of text painted with p, cut with "…" to fit.
+func (w *boxWriter) row(text string, p paint) {
+	tw := ansi.StringWidth(text)
+	if tw > w.inner {
+		text = ansi.Truncate(text, w.inner, "…")
+		tw = ansi.StringWidth(text)
 	}
-	item := func(it todo.Item) {
-		icon, text, p := IconPending, it.Content, st.pending
-		switch it.Status {
-		case todo.StatusCompleted:
-			icon, p = IconDone, st.done
-		case todo.StatusInProgress:
-			icon, text, p = IconActive, it.ActiveForm, st.active
-		}
-		row(icon+" "+boxText(text), p)
+	w.b.WriteString(w.side)
+	w.b.WriteByte(' ')
+	w.b.WriteString(p.apply(text))
+	w.b.WriteString(strings.Repeat(" ", w.inner-tw+1))
+	w.b.WriteString(w.side)
+	w.b.WriteByte('\n')
+}
+
+// item writes the row of an item: its status icon and its text.
+func (w *boxWriter) item(it todo.Item) {
+	st := w.st
+	icon, text, p := IconPending, it.Content, st.pending
+	switch it.Status {
+	case todo.StatusCompleted:
+		icon, p = IconDone, st.done
+	case todo.StatusInProgress:
+		icon, text, p = IconActive, it.ActiveForm, st.active
 	}
-	if fitted == nil {
-		for _, it := range snap.Items {
-			item(it)
-		}
-	} else {
-		for _, r := range fitted {
-			if r.Summary != "" {
-				row(r.Summary, st.done)
-			} else {
-				item(snap.Items[r.Item])
-			}
-		}
-	}
-	b.WriteString(border.apply("╰" + strings.Repeat("─", width-2) + "╯"))
-	return b.String()
+	w.row(icon+" "+boxText(text), p)
 }
 
 // TaskBoxLine is the list in one line of at most width cells, for where a box
@@ -254,29 +268,47 @@ func Collapse(items []todo.Item, rows int) []Row {
 			active = append(active, i)
 		}
 	}
-	a0 := -1
-	if len(active) > 0 {
-		a0 = active[0]
-	} else {
-		for i, it := range items {
-			if it.Status == todo.StatusPending {
-				a0 = i
-				break
-			}
-		}
-	}
-	if a0 < 0 {
-		a0 = n - 1
-	}
-	a1 := a0
-	if len(active) > 0 {
-		a1 = active[len(active)-1]
-	}
+	a0, a1 := focus(items, active)
 	span := a1 - a0 + 1
 	if span > rows {
 		return collapseActive(items, active, rows)
 	}
-	start, end := a0, a1+1
+	start, end := collapseWindow(a0, a1, n, rows)
+	out := make([]Row, 0, rows)
+	if start > 0 && len(out) < rows-(end-start) {
+		out = append(out, Row{Item: -1, Summary: summary(items[:start], "above")})
+	}
+	for i := start; i < end; i++ {
+		out = append(out, Row{Item: i})
+	}
+	if end < n && len(out) < rows {
+		out = append(out, Row{Item: -1, Summary: summary(items[end:], "below")})
+	}
+	return out
+}
+
+// focus returns the run of items Collapse always shows: from the first
+// item in progress to the last (active) or, with none, the first pending
+// one, else the last item.
+func focus(items []todo.Item, active []int) (a0, a1 int) {
+	if len(active) > 0 {
+		return active[0], active[len(active)-1]
+	}
+	for i, it := range items {
+		if it.Status == todo.StatusPending {
+			return i, i
+		}
+	}
+	return len(items) - 1, len(items) - 1
+}
+
+// collapseWindow returns the items [start, end) of n that Collapse shows
+// around the run a0..a1 in rows rows: the widest window, about a third of
+// it before the run, that leaves room for a summary row on each side with
+// items left out.
+func collapseWindow(a0, a1, n, rows int) (start, end int) {
+	span := a1 - a0 + 1
+	start, end = a0, a1+1
 	for w := rows; w >= span; w-- {
 		start = max(min(a0-(w-span)/3, n-w), 0)
 		end = start + w
@@ -291,17 +323,7 @@ func Collapse(items []todo.Item, rows int) []Row {
 			break
 		}
 	}
-	out := make([]Row, 0, rows)
-	if start > 0 && len(out) < rows-(end-start) {
-		out = append(out, Row{Item: -1, Summary: summary(items[:start], "above")})
-	}
-	for i := start; i < end; i++ {
-		out = append(out, Row{Item: i})
-	}
-	if end < n && len(out) < rows {
-		out = append(out, Row{Item: -1, Summary: summary(items[end:], "below")})
-	}
-	return out
+	return start, end
 }
 
 // collapseActive shows the items in progress alone (too far apart to show

@@ -102,12 +102,12 @@ func joined(first agent.TextDelta, text []byte) agent.TextDelta {
 	return agent.TextDelta{Text: string(text)}
 }
 
-// handleAgentEvent shows one event: streamed text in the live area,
-// finished text, tool calls and their results in the scrollback.
 // markdownSplitWindow bounds the unprinted text searched for a finished
 // Markdown block on each delta.
 const markdownSplitWindow = 16 << 10
 
+// handleAgentEvent shows one event: streamed text in the live area,
+// finished text, tool calls and their results in the scrollback.
 func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 	r := m.running
 	if r == nil || r.id != msg.id {
@@ -116,21 +116,7 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 	var printed tea.Cmd
 	switch ev := msg.ev.(type) {
 	case agent.TextDelta:
-		// Appending, and neutralising only the end that is shown, keeps a
-		// long answer linear: 1 MB in 100-byte deltas took 37 s when the
-		// whole text was copied and sanitised for every delta.
-		r.stream = append(r.stream, ev.Text...)
-		if m.cfg.Markdown != nil && len(r.stream) <= markdownSplitWindow && strings.IndexByte(ev.Text, '\n') >= 0 {
-			// Print each finished block as it completes; the rest streams.
-			// (A block longer than the window is printed whole at the end,
-			// so that looking for its end stays linear.)
-			if done, rest := markdown.SplitDone(string(r.stream)); done != "" {
-				r.printed += len(done)
-				r.stream = append(r.stream[:0], rest...)
-				printed = m.println(m.renderMarkdown(done) + "\n")
-			}
-		}
-		r.lines = streamTail(r.stream, tailLines)
+		printed = m.streamText(r, ev.Text)
 		if msg.next != nil { // the event that ended a batch of text
 			next, cmd := m.handleAgentEvent(agentEventMsg{id: msg.id, ev: msg.next})
 			return next, tea.Sequence(printed, cmd)
@@ -160,43 +146,78 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 	case agent.ToolCall:
 		printed = m.println(m.styles.Accent.Render("● ") + render.Sanitize(m.cfg.Shell.Executor.Registry().Summary(ev.Use.Name, ev.Use.Input)))
 	case agent.ToolDone:
-		text := m.resultSummary(ev)
-		if ev.Result.OffloadErr != nil { // the file is elsewhere, or the result was kept in memory
-			text += "\n" + m.styles.Warning.Render(render.Sanitize(offload.Warning(ev.Result.OffloadErr)))
-		}
-		if m.trace { // the wire form, for people learning the protocol
-			for _, t := range router.TraceLines(router.Output{Call: &ev.Use, Result: &ev.Result}) {
-				text += "\n" + m.styles.Dim.Render(render.Sanitize(t))
-			}
-		}
-		printed = m.println(text)
+		printed = m.println(m.toolDoneText(ev))
 	case agentFinished:
-		partial := string(r.stream) // text cut off by an interrupt or a failure
-		m.running.cancel()
-		m.running = nil
-		m.hint = ""
-		if ev.dir != "" {
-			m.dir = ev.dir
-		}
-		m.layout()
-		var text string
-		if partial != "" {
-			text = render.SanitizeOutput(partial) + "\n"
-		}
-		switch {
-		case ev.err == nil:
-			m.prompt.status = 0
-		case errors.Is(ev.err, agent.ErrInterrupted):
-			m.prompt.status = 130
-			text += m.styles.Warning.Render("Interrupted: the next prompt continues the conversation")
-		default:
-			m.prompt.status = 1
-			text += m.styles.Error.Render(render.Sanitize(ev.err.Error()))
-		}
-		m.layout() // the prompt shows the status
-		return m.finish(m.println(strings.TrimSuffix(text, "\n")))
+		return m.agentFinished(r, ev)
 	}
 	return m, tea.Batch(printed, waitAgent(r.id, r.events))
+}
+
+// streamText adds streamed text to the live area of the answer r, and
+// prints the Markdown blocks it finishes.
+func (m *Model) streamText(r *run, text string) tea.Cmd {
+	// Appending, and neutralising only the end that is shown, keeps a
+	// long answer linear: 1 MB in 100-byte deltas took 37 s when the
+	// whole text was copied and sanitised for every delta.
+	r.stream = append(r.stream, text...)
+	var printed tea.Cmd
+	if m.cfg.Markdown != nil && len(r.stream) <= markdownSplitWindow && strings.IndexByte(text, '\n') >= 0 {
+		// Print each finished block as it completes; the rest streams.
+		// (A block longer than the window is printed whole at the end,
+		// so that looking for its end stays linear.)
+		if done, rest := markdown.SplitDone(string(r.stream)); done != "" {
+			r.printed += len(done)
+			r.stream = append(r.stream[:0], rest...)
+			printed = m.println(m.renderMarkdown(done) + "\n")
+		}
+	}
+	r.lines = streamTail(r.stream, tailLines)
+	return printed
+}
+
+// toolDoneText is what a finished tool call prints: its result in a few
+// lines, a warning when the result could not be offloaded, and with
+// tracing on the wire form.
+func (m Model) toolDoneText(ev agent.ToolDone) string {
+	text := m.resultSummary(ev)
+	if ev.Result.OffloadErr != nil { // the file is elsewhere, or the result was kept in memory
+		text += "\n" + m.styles.Warning.Render(render.Sanitize(offload.Warning(ev.Result.OffloadErr)))
+	}
+	if m.trace { // the wire form, for people learning the protocol
+		for _, t := range router.TraceLines(router.Output{Call: &ev.Use, Result: &ev.Result}) {
+			text += "\n" + m.styles.Dim.Render(render.Sanitize(t))
+		}
+	}
+	return text
+}
+
+// agentFinished ends the agent's turn r: the text cut off, if any, and how
+// it ended are printed and the prompt comes back.
+func (m Model) agentFinished(r *run, ev agentFinished) (tea.Model, tea.Cmd) {
+	partial := string(r.stream) // text cut off by an interrupt or a failure
+	m.running.cancel()
+	m.running = nil
+	m.hint = ""
+	if ev.dir != "" {
+		m.dir = ev.dir
+	}
+	m.layout()
+	var text string
+	if partial != "" {
+		text = render.SanitizeOutput(partial) + "\n"
+	}
+	switch {
+	case ev.err == nil:
+		m.prompt.status = 0
+	case errors.Is(ev.err, agent.ErrInterrupted):
+		m.prompt.status = 130
+		text += m.styles.Warning.Render("Interrupted: the next prompt continues the conversation")
+	default:
+		m.prompt.status = 1
+		text += m.styles.Error.Render(render.Sanitize(ev.err.Error()))
+	}
+	m.layout() // the prompt shows the status
+	return m.finish(m.println(strings.TrimSuffix(text, "\n")))
 }
 
 // resultLines is how many rows a tool result takes at most: its last lines,

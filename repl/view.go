@@ -29,24 +29,8 @@ func (m Model) draw() string {
 		return ""
 	}
 	var rest []string // everything under the panel, top to bottom
-	var tail []string
-	label := ""
-	if r := m.running; r != nil {
-		label = fmt.Sprintf("%s Running %s (%s)", m.spin.View(), oneLine(r.line), formatElapsed(r.elapsed))
-		if r.events != nil {
-			label = fmt.Sprintf("%s %s (%s · Ctrl+C to interrupt)", m.spin.View(), m.agentLabel(), formatElapsed(r.elapsed))
-		}
-		for _, l := range r.lines {
-			tail = append(tail, m.styles.Dim.Render(m.fit("  "+render.SanitizeOutput(l))))
-		}
-	}
-	input := m.inputView()
-	if m.search != nil {
-		input = m.searchView(m.search.s)
-	}
-	if list := m.tabList(); list != "" {
-		input += "\n" + list
-	}
+	label, tail := m.runningRows()
+	input := m.inputArea()
 	var queued []string // typed ahead, waiting for the running command
 	for _, q := range m.queue {
 		queued = append(queued, m.styles.Dim.Render(m.fit(m.linePrompt(0)+render.Sanitize(oneLine(q)))))
@@ -90,6 +74,37 @@ func (m Model) draw() string {
 	}
 	b.WriteString(input)
 	return b.String()
+}
+
+// runningRows are the rows of the running command or agent turn: its
+// label with the spinner and the time it has taken, and the last lines of
+// its output (both empty when nothing runs).
+func (m Model) runningRows() (label string, tail []string) {
+	r := m.running
+	if r == nil {
+		return "", nil
+	}
+	label = fmt.Sprintf("%s Running %s (%s)", m.spin.View(), oneLine(r.line), formatElapsed(r.elapsed))
+	if r.events != nil {
+		label = fmt.Sprintf("%s %s (%s · Ctrl+C to interrupt)", m.spin.View(), m.agentLabel(), formatElapsed(r.elapsed))
+	}
+	for _, l := range r.lines {
+		tail = append(tail, m.styles.Dim.Render(m.fit("  "+render.SanitizeOutput(l))))
+	}
+	return label, tail
+}
+
+// inputArea is the input, or the history search in its place, with the
+// completion list under it.
+func (m Model) inputArea() string {
+	input := m.inputView()
+	if m.search != nil {
+		input = m.searchView(m.search.s)
+	}
+	if list := m.tabList(); list != "" {
+		input += "\n" + list
+	}
+	return input
 }
 
 // inputView is the input as drawn: the textarea's rows (at most

@@ -86,61 +86,13 @@ func (s *Scanner) Line(line string) bool {
 // Write adds raw text.
 func (s *Scanner) Write(text string) {
 	s.started = true
+	// Each step takes the index of the byte to read and returns the index
+	// of the last byte it read; len(text) ends the text.
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		switch s.state {
 		case stateWord:
-			prev := s.prev
-			s.prev = c
-			switch c {
-			case ' ', '\t', '\r':
-				s.midWord = false
-			case '\n':
-				s.midWord = false
-				s.lines++
-				s.startBody()
-			case '<':
-				if prev == '<' && s.Heredocs && s.arith == 0 {
-					s.state, s.prev = stateHereOp, 0
-					s.here.strip, s.here.started, s.here.word = false, false, s.here.word[:0]
-				}
-				s.midWord = true
-			case '(':
-				if prev == '(' {
-					s.arith++
-					s.prev = 0
-				}
-				s.midWord = true
-			case ')':
-				if prev == ')' && s.arith > 0 {
-					s.arith--
-					s.prev = 0
-				}
-				s.midWord = true
-			case '#':
-				if !s.midWord {
-					s.state = stateComment
-				} else {
-					s.midWord = true
-				}
-			case '\\':
-				s.opened(stateEscape, c)
-			case '\'':
-				s.opened(stateSingle, c)
-				// The quoted text, up to the closing quote, in one step.
-				end := strings.IndexByte(text[i+1:], '\'')
-				if end < 0 {
-					s.lines += strings.Count(text[i+1:], "\n")
-					return
-				}
-				s.lines += strings.Count(text[i+1:i+1+end], "\n")
-				i += 1 + end
-				s.state, s.midWord = stateWord, true
-			case '"':
-				s.opened(stateDouble, c)
-			default:
-				s.midWord = true
-			}
+			i = s.wordByte(text, i)
 		case stateEscape:
 			if c == '\n' { // a line continuation joins, it does not start a word
 				s.lines++
@@ -149,49 +101,18 @@ func (s *Scanner) Write(text string) {
 			}
 			s.state = stateWord
 		case stateSingle:
-			end := strings.IndexByte(text[i:], '\'')
-			if end < 0 {
-				s.lines += strings.Count(text[i:], "\n")
-				return
-			}
-			s.lines += strings.Count(text[i:i+end], "\n")
-			i += end
-			s.state, s.midWord = stateWord, true
+			i = s.singleQuoted(text, i)
 		case stateDouble:
-			switch c {
-			case '\\':
-				s.state = stateDoubleEsc
-			case '"':
-				s.state, s.midWord = stateWord, true
-			case '\n':
-				s.lines++
-			}
+			s.doubleQuotedByte(c)
 		case stateDoubleEsc:
 			if c == '\n' {
 				s.lines++
 			}
 			s.state = stateDouble
 		case stateComment:
-			if end := strings.IndexByte(text[i:], '\n'); end >= 0 {
-				i += end
-				s.lines++
-				s.state, s.midWord = stateWord, false
-				s.startBody()
-			} else {
-				return
-			}
+			i = s.comment(text, i)
 		case stateHereOp:
-			switch c {
-			case '<': // <<<: a here-string, not a here-document
-				s.state = stateWord
-			case '-':
-				if s.here.strip {
-					s.state = stateWord
-				}
-				s.here.strip = true
-			case ' ', '\t':
-			default:
-				s.state = stateHereWord
+			if s.hereOp(c) {
 				i-- // the delimiter word starts here
 			}
 		case stateHereWord:
@@ -203,6 +124,109 @@ func (s *Scanner) Write(text string) {
 			s.hereBody(c)
 		}
 	}
+}
+
+// wordByte reads text[i] between or inside words.
+func (s *Scanner) wordByte(text string, i int) int {
+	c := text[i]
+	prev := s.prev
+	s.prev = c
+	switch c {
+	case ' ', '\t', '\r':
+		s.midWord = false
+	case '\n':
+		s.midWord = false
+		s.lines++
+		s.startBody()
+	case '<':
+		if prev == '<' && s.Heredocs && s.arith == 0 {
+			s.state, s.prev = stateHereOp, 0
+			s.here.strip, s.here.started, s.here.word = false, false, s.here.word[:0]
+		}
+		s.midWord = true
+	case '(':
+		if prev == '(' {
+			s.arith++
+			s.prev = 0
+		}
+		s.midWord = true
+	case ')':
+		if prev == ')' && s.arith > 0 {
+			s.arith--
+			s.prev = 0
+		}
+		s.midWord = true
+	case '#':
+		if !s.midWord {
+			s.state = stateComment
+		}
+	case '\\':
+		s.opened(stateEscape, c)
+	case '\'':
+		s.opened(stateSingle, c)
+		// The quoted text, up to the closing quote, in one step.
+		return s.singleQuoted(text, i+1)
+	case '"':
+		s.opened(stateDouble, c)
+	default:
+		s.midWord = true
+	}
+	return i
+}
+
+// singleQuoted reads the quoted text from text[i] up to the closing quote.
+func (s *Scanner) singleQuoted(text string, i int) int {
+	end := strings.IndexByte(text[i:], '\'')
+	if end < 0 {
+		s.lines += strings.Count(text[i:], "\n")
+		return len(text)
+	}
+	s.lines += strings.Count(text[i:i+end], "\n")
+	s.state, s.midWord = stateWord, true
+	return i + end
+}
+
+// doubleQuotedByte reads a byte inside "…".
+func (s *Scanner) doubleQuotedByte(c byte) {
+	switch c {
+	case '\\':
+		s.state = stateDoubleEsc
+	case '"':
+		s.state, s.midWord = stateWord, true
+	case '\n':
+		s.lines++
+	}
+}
+
+// comment skips a comment from text[i] to the end of its line.
+func (s *Scanner) comment(text string, i int) int {
+	end := strings.IndexByte(text[i:], '\n')
+	if end < 0 {
+		return len(text)
+	}
+	s.lines++
+	s.state, s.midWord = stateWord, false
+	s.startBody()
+	return i + end
+}
+
+// hereOp reads a byte just after <<; it reports the start of the
+// delimiter word, which the byte is part of.
+func (s *Scanner) hereOp(c byte) bool {
+	switch c {
+	case '<': // <<<: a here-string, not a here-document
+		s.state = stateWord
+	case '-':
+		if s.here.strip {
+			s.state = stateWord
+		}
+		s.here.strip = true
+	case ' ', '\t':
+	default:
+		s.state = stateHereWord
+		return true
+	}
+	return false
 }
 
 // hereWord adds a byte of a here-document's delimiter word; it reports the

@@ -17,11 +17,6 @@ import (
 // The returned Input is a slice of text, not a copy (the tool server reuses
 // its read buffer, and handlers copy what they keep).
 func ParseToolUse(text []byte) (use ToolUse, err error) {
-	var (
-		haveType, haveID, haveN bool
-		inStart, inEnd          = -1, -1
-		badField                string
-	)
 	// Scan text in place; the strings kept are cloned below.
 	d := jsonscan.New(unsafe.String(unsafe.SliceData(text), len(text)))
 	defer func() {
@@ -33,58 +28,82 @@ func ParseToolUse(text []byte) (use ToolUse, err error) {
 		}
 		return use, fmt.Errorf("a tool_use block must be a JSON object")
 	}
-	str := func(name string, dst *string, have *bool) error {
-		if d.Peek() != '"' {
-			if badField == "" {
-				badField = name
-			}
-			_, err := d.Raw()
-			return err
-		}
-		s, err := d.String()
-		*dst, *have = s, true
-		return err
-	}
-	err = d.Object(func(key string) error {
-		switch key {
-		case "type":
-			return str("type", &use.Type, &haveType)
-		case "id":
-			return str("id", &use.ID, &haveID)
-		case "name":
-			return str("name", &use.Name, &haveN)
-		case "input":
-			if d.Peek() != '{' && badField == "" {
-				badField = "input"
-			}
-			inStart = d.Offset()
-			err := d.Skip()
-			inEnd = d.Offset()
-			return err
-		}
-		return d.Skip()
-	})
+	sc := toolUseScan{d: d, use: &use, inStart: -1, inEnd: -1}
+	err = d.Object(sc.field)
 	if err == nil {
 		err = d.End()
 	}
 	if err != nil {
 		return use, fmt.Errorf("invalid JSON: %w", err)
 	}
-	switch {
-	case badField == "input" || (badField == "" && inStart < 0):
-		err = fmt.Errorf(`"input" must be a JSON object`)
-	case badField != "":
-		err = fmt.Errorf(`"%s" must be a string`, badField)
-	case !haveType || use.Type != "tool_use":
-		err = fmt.Errorf(`"type" must be "tool_use", got %q`, use.Type)
-	case !haveID || use.ID == "":
-		err = fmt.Errorf(`"id" is required`)
-	case !haveN || use.Name == "":
-		err = fmt.Errorf(`"name" is required`)
-	}
-	if err != nil {
+	if err := sc.check(); err != nil {
 		return use, err
 	}
-	use.Input = json.RawMessage(text[inStart:inEnd:inEnd])
+	use.Input = json.RawMessage(text[sc.inStart:sc.inEnd:sc.inEnd])
 	return use, nil
+}
+
+// toolUseScan is the state of ParseToolUse: the fields read so far.
+type toolUseScan struct {
+	d                          *jsonscan.Decoder
+	use                        *ToolUse
+	haveType, haveID, haveName bool
+	inStart, inEnd             int    // where input's value is in the text
+	badField                   string // the first field of the wrong type
+}
+
+// field reads the value of the field key.
+func (sc *toolUseScan) field(key string) error {
+	d := sc.d
+	switch key {
+	case "type":
+		return sc.str("type", &sc.use.Type, &sc.haveType)
+	case "id":
+		return sc.str("id", &sc.use.ID, &sc.haveID)
+	case "name":
+		return sc.str("name", &sc.use.Name, &sc.haveName)
+	case "input":
+		if d.Peek() != '{' && sc.badField == "" {
+			sc.badField = "input"
+		}
+		sc.inStart = d.Offset()
+		err := d.Skip()
+		sc.inEnd = d.Offset()
+		return err
+	}
+	return d.Skip()
+}
+
+// str reads the string value of the field name into *dst, or notes the
+// field as bad when its value is not a string.
+func (sc *toolUseScan) str(name string, dst *string, have *bool) error {
+	d := sc.d
+	if d.Peek() != '"' {
+		if sc.badField == "" {
+			sc.badField = name
+		}
+		_, err := d.Raw()
+		return err
+	}
+	s, err := d.String()
+	*dst, *have = s, true
+	return err
+}
+
+// check says what is wrong with the fields read, if anything.
+func (sc *toolUseScan) check() error {
+	use := sc.use
+	switch {
+	case sc.badField == "input" || (sc.badField == "" && sc.inStart < 0):
+		return fmt.Errorf(`"input" must be a JSON object`)
+	case sc.badField != "":
+		return fmt.Errorf(`"%s" must be a string`, sc.badField)
+	case !sc.haveType || use.Type != "tool_use":
+		return fmt.Errorf(`"type" must be "tool_use", got %q`, use.Type)
+	case !sc.haveID || use.ID == "":
+		return fmt.Errorf(`"id" is required`)
+	case !sc.haveName || use.Name == "":
+		return fmt.Errorf(`"name" is required`)
+	}
+	return nil
 }

@@ -225,15 +225,7 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 		if err != nil {
 			return res, describe(ctx, err)
 		}
-		u := usageOf(msg.Usage)
-		a.lastInput, a.added = u.AllInput(), u.OutputTokens
-		res.Usage = res.Usage.Add(u)
-		a.usage = a.usage.Add(u)
-		price, _ := PriceOf(a.cfg.Model)
-		res.CostUSD += u.Cost(price)
-		a.messages = append(a.messages, responseParam(msg))
-		a.logResponse(msg)
-		turn := TurnDone{Round: res.NumTurns, StopReason: string(msg.StopReason), Usage: u, CostUSD: u.Cost(price), Session: a.usage, SessionUSD: a.cost(), Model: a.cfg.Model, Context: a.ContextUsed()}
+		turn := a.takeResponse(msg, &res)
 		if a.cfg.OnTurn != nil {
 			a.cfg.OnTurn(turn)
 		}
@@ -242,17 +234,7 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 		if msg.StopReason != anthropic.StopReasonToolUse {
 			return res, nil
 		}
-		results, usedTodo := a.runTools(ctx, msg, emit)
-		if usedTodo {
-			a.quiet = 0
-		} else {
-			a.quiet++
-		}
-		if a.quiet > NagAfter {
-			results = append([]anthropic.ContentBlockParamUnion{textBlock(NagReminder)}, results...)
-		}
-		a.messages = append(a.messages, userMessage(results))
-		a.added += textTokens(results)
+		a.answerTools(ctx, msg, emit)
 		if ctx.Err() != nil {
 			a.logRequests() // record the results that close the turn
 			return res, describe(ctx, ctx.Err())
@@ -262,6 +244,38 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (Resul
 			return res, err
 		}
 	}
+}
+
+// takeResponse adds the model's response msg to the conversation and its
+// usage and cost to the session's and res, and returns the TurnDone that
+// says so.
+func (a *Agent) takeResponse(msg anthropic.Message, res *Result) TurnDone {
+	u := usageOf(msg.Usage)
+	a.lastInput, a.added = u.AllInput(), u.OutputTokens
+	res.Usage = res.Usage.Add(u)
+	a.usage = a.usage.Add(u)
+	price, _ := PriceOf(a.cfg.Model)
+	res.CostUSD += u.Cost(price)
+	a.messages = append(a.messages, responseParam(msg))
+	a.logResponse(msg)
+	return TurnDone{Round: res.NumTurns, StopReason: string(msg.StopReason), Usage: u, CostUSD: u.Cost(price), Session: a.usage, SessionUSD: a.cost(), Model: a.cfg.Model, Context: a.ContextUsed()}
+}
+
+// answerTools runs the tools msg asks for and adds their results to the
+// conversation, after the nag reminder when the plan has been left alone
+// for more than NagAfter turns.
+func (a *Agent) answerTools(ctx context.Context, msg anthropic.Message, emit func(Event)) {
+	results, usedTodo := a.runTools(ctx, msg, emit)
+	if usedTodo {
+		a.quiet = 0
+	} else {
+		a.quiet++
+	}
+	if a.quiet > NagAfter {
+		results = append([]anthropic.ContentBlockParamUnion{textBlock(NagReminder)}, results...)
+	}
+	a.messages = append(a.messages, userMessage(results))
+	a.added += textTokens(results)
 }
 
 // compactIfFull compacts the conversation when it fills more of the

@@ -276,26 +276,7 @@ func (x *Watcher) update(src int, path string, mod time.Time) bool {
 		return x.updateOpencode(filepath.Join(s.root, opencodedb.FileName))
 	}
 	if s.taskList {
-		dir := filepath.Dir(path)
-		v, _, err := plan.ReadTaskList(dir)
-		if err != nil || len(v.Todos) == 0 {
-			delete(x.entries, dir)
-			return true
-		}
-		e := x.entries[dir]
-		if e != nil && plan.SameList(e.Version, v) {
-			return false
-		}
-		if e == nil {
-			e = &Entry{Agent: s.agent, Project: "list " + filepath.Base(dir), Path: dir}
-			x.entries[dir] = e
-		}
-		v.N = 1
-		if e.Version != nil {
-			v.N = e.Version.N + 1
-		}
-		e.Version, e.Changed = v, mod
-		return true
+		return x.updateTaskList(s, filepath.Dir(path), mod)
 	}
 	t := x.tails[path]
 	if t == nil {
@@ -336,6 +317,30 @@ func (x *Watcher) update(src int, path string, mod time.Time) bool {
 	if s.agent == agentSession {
 		e.Session = filepath.Base(filepath.Dir(path))
 	}
+	return true
+}
+
+// updateTaskList reads the task list in dir, a source s watches, and
+// reports whether its entry changed.
+func (x *Watcher) updateTaskList(s *source, dir string, mod time.Time) bool {
+	v, _, err := plan.ReadTaskList(dir)
+	if err != nil || len(v.Todos) == 0 {
+		delete(x.entries, dir)
+		return true
+	}
+	e := x.entries[dir]
+	if e != nil && plan.SameList(e.Version, v) {
+		return false
+	}
+	if e == nil {
+		e = &Entry{Agent: s.agent, Project: "list " + filepath.Base(dir), Path: dir}
+		x.entries[dir] = e
+	}
+	v.N = 1
+	if e.Version != nil {
+		v.N = e.Version.N + 1
+	}
+	e.Version, e.Changed = v, mod
 	return true
 }
 

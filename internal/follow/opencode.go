@@ -62,22 +62,11 @@ func (s *ocState) close() {
 // read reads the database as it is now and returns the update to send,
 // if any (ok false: nothing new).
 func (s *ocState) read() (u Update, ok bool) {
-	fi, err := os.Lstat(s.o.DB)
-	if err != nil {
-		s.close()
+	gone, err := s.open()
+	if gone {
 		return Update{}, false
 	}
-	if s.db != nil && !os.SameFile(fi, s.info) {
-		s.close() // replaced: open the new one
-	}
-	if s.db == nil {
-		db, err := opencodedb.Open(s.o.DB)
-		if err != nil {
-			return s.warn(err)
-		}
-		s.db, s.info = db, fi
-	}
-	if err := s.db.Refresh(); err != nil {
+	if err != nil {
 		return s.warn(err)
 	}
 	sessions, err := s.db.Sessions(s.o.Dir)
@@ -117,6 +106,27 @@ func (s *ocState) read() (u Update, ok bool) {
 	}
 	u.Version = s.last
 	return u, true
+}
+
+// open opens the database (anew when the file was replaced) and brings
+// it up to date; gone is true when there is no file.
+func (s *ocState) open() (gone bool, err error) {
+	fi, err := os.Lstat(s.o.DB)
+	if err != nil {
+		s.close()
+		return true, nil
+	}
+	if s.db != nil && !os.SameFile(fi, s.info) {
+		s.close() // replaced: open the new one
+	}
+	if s.db == nil {
+		db, err := opencodedb.Open(s.o.DB)
+		if err != nil {
+			return false, err
+		}
+		s.db, s.info = db, fi
+	}
+	return false, s.db.Refresh()
 }
 
 // warn makes an update of a read that failed, once for each reason: a

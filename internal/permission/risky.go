@@ -122,25 +122,9 @@ func shellWords(s string) (words []string, overwrites bool) {
 			i += j + 1
 		case c == '>':
 			end()
-			j := i + 1
-			for j < len(s) && (s[j] == '>' || s[j] == '|') {
-				j++
-			}
-			if j < len(s) && s[j] == '&' { // >&2: a descriptor
-				i = j
-				continue
-			}
-			for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
-				j++
-			}
-			k := j
-			for k < len(s) && !strings.ContainsRune(" \t;|&<>", rune(s[k])) {
-				k++
-			}
-			if target := strings.Trim(s[j:k], `'"`); target != "/dev/null" {
-				overwrites = true
-			}
-			i = k - 1
+			last, over := redirection(s, i)
+			overwrites = overwrites || over
+			i = last
 		default:
 			cur.WriteByte(c)
 			inWord = true
@@ -148,4 +132,26 @@ func shellWords(s string) (words []string, overwrites bool) {
 	}
 	end()
 	return words, overwrites
+}
+
+// redirection reads the output redirection starting at s[i] (a '>') and
+// returns the index of its last character and whether it writes over a
+// file: a descriptor (>&2) or /dev/null does not.
+func redirection(s string, i int) (last int, overwrites bool) {
+	j := i + 1
+	for j < len(s) && (s[j] == '>' || s[j] == '|') {
+		j++
+	}
+	if j < len(s) && s[j] == '&' { // >&2: a descriptor
+		return j, false
+	}
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+		j++
+	}
+	k := j
+	for k < len(s) && !strings.ContainsRune(" \t;|&<>", rune(s[k])) {
+		k++
+	}
+	target := strings.Trim(s[j:k], `'"`)
+	return k - 1, target != "/dev/null"
 }

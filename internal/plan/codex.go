@@ -49,40 +49,9 @@ func (codex) read(p *Parser, rec *fastjson.Value, emit func(Event)) {
 	pl := rec.Get("payload")
 	switch string(pl.GetStringBytes("type")) {
 	case "message":
-		if string(pl.GetStringBytes("role")) != "assistant" {
-			return
-		}
-		// The model speaks again: the calls after this are of a new turn.
-		p.startMessage("")
-		for _, c := range pl.GetArray("content") {
-			p.text(strings.TrimSpace(string(c.GetStringBytes("text"))), emit)
-		}
+		codexMessage(p, pl, emit)
 	case "function_call", "custom_tool_call":
-		name := string(pl.GetStringBytes("name"))
-		args := pl.GetStringBytes("arguments")
-		if args == nil {
-			args = pl.GetStringBytes("input")
-		}
-		var ap fastjson.Parser
-		in, err := ap.ParseBytes(args)
-		if name != "update_plan" {
-			detail := ""
-			if err == nil {
-				detail = summarize(in)
-			}
-			p.call(name, detail, emit)
-			return
-		}
-		if err != nil {
-			return // arguments Codex itself could not parse: refused
-		}
-		steps := in.GetArray("plan")
-		list := make([]todo.Item, 0, len(steps))
-		for _, s := range steps {
-			step := string(s.GetStringBytes("step"))
-			list = append(list, todo.Item{Content: step, ActiveForm: step, Status: string(s.GetStringBytes("status"))})
-		}
-		p.planCall(string(pl.GetStringBytes("call_id")), p.last, list, nil, name, plural(len(list), "step"), emit)
+		codexCall(p, pl, emit)
 	case "function_call_output", "custom_tool_call_output":
 		out := pl.Get("output")
 		text := ""
@@ -93,6 +62,48 @@ func (codex) read(p *Parser, rec *fastjson.Value, emit func(Event)) {
 		}
 		p.planResult(string(pl.GetStringBytes("call_id")), codexPlanAccepted(text), emit)
 	}
+}
+
+// codexMessage reads a message item's payload: the assistant's text.
+func codexMessage(p *Parser, pl *fastjson.Value, emit func(Event)) {
+	if string(pl.GetStringBytes("role")) != "assistant" {
+		return
+	}
+	// The model speaks again: the calls after this are of a new turn.
+	p.startMessage("")
+	for _, c := range pl.GetArray("content") {
+		p.text(strings.TrimSpace(string(c.GetStringBytes("text"))), emit)
+	}
+}
+
+// codexCall reads a tool call item's payload: update_plan's steps, or
+// another tool's call summarised.
+func codexCall(p *Parser, pl *fastjson.Value, emit func(Event)) {
+	name := string(pl.GetStringBytes("name"))
+	args := pl.GetStringBytes("arguments")
+	if args == nil {
+		args = pl.GetStringBytes("input")
+	}
+	var ap fastjson.Parser
+	in, err := ap.ParseBytes(args)
+	if name != "update_plan" {
+		detail := ""
+		if err == nil {
+			detail = summarize(in)
+		}
+		p.call(name, detail, emit)
+		return
+	}
+	if err != nil {
+		return // arguments Codex itself could not parse: refused
+	}
+	steps := in.GetArray("plan")
+	list := make([]todo.Item, 0, len(steps))
+	for _, s := range steps {
+		step := string(s.GetStringBytes("step"))
+		list = append(list, todo.Item{Content: step, ActiveForm: step, Status: string(s.GetStringBytes("status"))})
+	}
+	p.planCall(string(pl.GetStringBytes("call_id")), p.last, list, nil, name, plural(len(list), "step"), emit)
 }
 
 // codexPlanAccepted reports whether an update_plan output is not one of

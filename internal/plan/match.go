@@ -45,20 +45,33 @@ func match(prev, cur []todo.Item, pk, ck []string) []int {
 	}
 	used := make([]bool, len(prev))
 	if pk != nil && ck != nil {
-		at := make(map[string]int, len(pk))
-		for i, k := range pk {
-			if _, dup := at[k]; !dup {
-				at[k] = i
-			}
-		}
-		for i, k := range ck {
-			if j, ok := at[k]; ok && !used[j] {
-				of[i], used[j] = j, true
-			}
-		}
+		matchKeys(of, used, pk, ck)
 		return of
 	}
-	// Equal text first, in order (a repeated text pairs first with first).
+	matchEqualText(of, used, prev, cur)
+	matchSimilar(of, used, prev, cur)
+	return of
+}
+
+// matchKeys pairs the items of cur with those of prev that have the same
+// key, setting of and used.
+func matchKeys(of []int, used []bool, pk, ck []string) {
+	at := make(map[string]int, len(pk))
+	for i, k := range pk {
+		if _, dup := at[k]; !dup {
+			at[k] = i
+		}
+	}
+	for i, k := range ck {
+		if j, ok := at[k]; ok && !used[j] {
+			of[i], used[j] = j, true
+		}
+	}
+}
+
+// matchEqualText pairs the items of cur with those of prev of equal text,
+// in order (a repeated text pairs first with first).
+func matchEqualText(of []int, used []bool, prev, cur []todo.Item) {
 	at := make(map[string][]int, len(prev))
 	for j, it := range prev {
 		at[it.Content] = append(at[it.Content], j)
@@ -69,7 +82,11 @@ func match(prev, cur []todo.Item, pk, ck []string) []int {
 			at[it.Content] = js[1:]
 		}
 	}
-	// Then the rest, best pair first.
+}
+
+// matchSimilar pairs the items of cur and prev still unpaired by the
+// similarity of their words and their position, best pair first.
+func matchSimilar(of []int, used []bool, prev, cur []todo.Item) {
 	type pair struct {
 		i, j  int
 		score float64
@@ -113,7 +130,6 @@ func match(prev, cur []todo.Item, pk, ck []string) []int {
 			of[p.i], used[p.j] = p.j, true
 		}
 	}
-	return of
 }
 
 // wordSet returns the distinct lower-case words of s, sorted.

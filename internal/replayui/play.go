@@ -126,15 +126,26 @@ func play(ctx context.Context, o Options, f *os.File, in, out *os.File) error {
 	p := plan.Parser{Playback: true}
 	lines := &badLines{file: o.File, p: &p, errOut: io.Discard}
 	if o.Step {
-		var events []plan.Event
-		if err := plan.Scan(f, &p, func(e plan.Event) { events = append(events, e) }, lines.add); err != nil {
-			return fmt.Errorf("replay: %s: %w", o.File, err)
-		}
-		if err := lines.finish(); err != nil {
-			return err
-		}
-		return stepThrough(pl, events, keys)
+		return playSteps(o, f, &p, lines, pl, keys)
 	}
+	return playTimed(ctx, o, f, &p, lines, pl, keys)
+}
+
+// playSteps plays f back one event a key (--step).
+func playSteps(o Options, f *os.File, p *plan.Parser, lines *badLines, pl *player, keys <-chan painter.Key) error {
+	var events []plan.Event
+	if err := plan.Scan(f, p, func(e plan.Event) { events = append(events, e) }, lines.add); err != nil {
+		return fmt.Errorf("replay: %s: %w", o.File, err)
+	}
+	if err := lines.finish(); err != nil {
+		return err
+	}
+	return stepThrough(pl, events, keys)
+}
+
+// playTimed plays f back at the pace it was recorded, times o.Speed, until
+// its end, q or ctx's end.
+func playTimed(ctx context.Context, o Options, f *os.File, p *plan.Parser, lines *badLines, pl *player, keys <-chan painter.Key) error {
 	c := &clock{speed: o.Speed, keys: keys, ctx: ctx}
 	versions := 0
 	emit := func(e plan.Event) {
@@ -150,7 +161,7 @@ func play(ctx context.Context, o Options, f *os.File, in, out *os.File) error {
 		}
 		pl.show(e)
 	}
-	err = plan.Scan(f, &p, emit, lines.add)
+	err := plan.Scan(f, p, emit, lines.add)
 	if c.stopped {
 		return nil
 	}
@@ -160,7 +171,7 @@ func play(ctx context.Context, o Options, f *os.File, in, out *os.File) error {
 	if err := lines.finish(); err != nil {
 		return err
 	}
-	pnt.Print(pl.styles.Dim.Render(render.Fit("— end of replay: "+strconv.Itoa(versions)+" plan versions —", pl.width-1)))
+	pl.pnt.Print(pl.styles.Dim.Render(render.Fit("— end of replay: "+strconv.Itoa(versions)+" plan versions —", pl.width-1)))
 	return nil
 }
 

@@ -96,36 +96,10 @@ func (j *journal) run() {
 	timer := time.NewTimer(0)
 	<-timer.C
 	for {
-		j.mu.Lock()
-		for len(j.queue) == 0 {
-			j.writing = false
-			j.idle.Broadcast()
-			if j.stopped {
-				j.mu.Unlock()
-				return
-			}
-			j.mu.Unlock()
-			<-j.wake
-			j.mu.Lock()
+		batch, ok := j.take(spare, last, timer)
+		if !ok {
+			return
 		}
-		j.writing = true
-		if wait := batchWindow - time.Since(last); wait > 0 && !j.stopped {
-			j.mu.Unlock()
-			timer.Reset(wait)
-			select {
-			case <-timer.C:
-			case <-j.hurry:
-				if !timer.Stop() {
-					<-timer.C
-				}
-			}
-			j.mu.Lock()
-		}
-		batch := j.queue
-		j.queue = spare[:0]
-		j.writing = true
-		j.mu.Unlock()
-
 		line = line[:0]
 		for _, snap := range batch {
 			line = AppendVersion(line, snap)
@@ -136,13 +110,55 @@ func (j *journal) run() {
 		clear(batch) // drop references to old lists
 		spare = batch
 		if err != nil {
-			j.mu.Lock()
-			if j.err == nil {
-				j.err = err
-			}
-			j.mu.Unlock()
+			j.fail(err)
 		}
 	}
+}
+
+// take waits for versions in the queue and then, unless the journal is
+// closing, for the rest of the batch window since the last write (flush
+// cuts it short), and takes them all, leaving spare as the queue. ok is
+// false when the journal is closed and everything written.
+func (j *journal) take(spare []todo.Snapshot, last time.Time, timer *time.Timer) (batch []todo.Snapshot, ok bool) {
+	j.mu.Lock()
+	for len(j.queue) == 0 {
+		j.writing = false
+		j.idle.Broadcast()
+		if j.stopped {
+			j.mu.Unlock()
+			return nil, false
+		}
+		j.mu.Unlock()
+		<-j.wake
+		j.mu.Lock()
+	}
+	j.writing = true
+	if wait := batchWindow - time.Since(last); wait > 0 && !j.stopped {
+		j.mu.Unlock()
+		timer.Reset(wait)
+		select {
+		case <-timer.C:
+		case <-j.hurry:
+			if !timer.Stop() {
+				<-timer.C
+			}
+		}
+		j.mu.Lock()
+	}
+	batch = j.queue
+	j.queue = spare[:0]
+	j.writing = true
+	j.mu.Unlock()
+	return batch, true
+}
+
+// fail keeps the journal's first write error.
+func (j *journal) fail(err error) {
+	j.mu.Lock()
+	if j.err == nil {
+		j.err = err
+	}
+	j.mu.Unlock()
 }
 
 // write appends lines to todos.jsonl, then makes newest todos.json.
@@ -290,72 +306,89 @@ func Load(path string, warn func(string)) (todo.Snapshot, error) {
 // so memory and time do not grow with the number of versions.
 func load(path string, journal *os.File, warn func(string)) (todo.Snapshot, error) {
 	if journal != nil {
-		info, err := journal.Stat()
+		found, err := lastVersion(journal, warn)
 		if err != nil {
-			return todo.Snapshot{}, fmt.Errorf("read %s: %w", JournalFile, err)
-		}
-		var found *Version
-		// The lines read are the last ones, consecutive: the one read
-		// last is line first, found by counting once, and each warning
-		// is about the line visits lines before that one's end.
-		type skip struct {
-			visit int
-			why   string
-		}
-		var skips []skip
-		visits := 0
-		var first int64
-		err = readgate.LastLines(journal, info.Size(), readgate.MaxLine, func(start int64, line []byte, long bool) (bool, error) {
-			visits++
-			first = start
-			if long {
-				skips = append(skips, skip{visits, fmt.Sprintf("longer than %d MiB", readgate.MaxLine>>20)})
-				return false, nil
-			}
-			v, ok, why := parseVersion(line)
-			if ok {
-				found = &v
-				return true, nil
-			}
-			if why != "" {
-				skips = append(skips, skip{visits, why})
-			}
-			return false, nil
-		})
-		if err != nil {
-			return todo.Snapshot{}, fmt.Errorf("read %s: %w", JournalFile, err)
-		}
-		if len(skips) > 0 {
-			n, err := readgate.LineNumber(journal, first)
-			if err != nil {
-				return todo.Snapshot{}, fmt.Errorf("read %s: %w", JournalFile, err)
-			}
-			for i := len(skips) - 1; i >= 0; i-- { // in the file's order
-				warn(fmt.Sprintf("%s line %d skipped: %s", JournalFile, n+visits-skips[i].visit, skips[i].why))
-			}
+			return todo.Snapshot{}, err
 		}
 		if found != nil {
 			return todo.Snapshot{Items: found.Todos, UpdatedAt: found.Time, Version: found.Version, ToolUseID: found.ToolUseID}, nil
 		}
 	}
+	return loadList(path, warn), nil
+}
+
+// lastVersion returns the last good version of the journal (nil for
+// none), warning about each line after it that is skipped.
+func lastVersion(journal *os.File, warn func(string)) (*Version, error) {
+	info, err := journal.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", JournalFile, err)
+	}
+	var found *Version
+	// The lines read are the last ones, consecutive: the one read
+	// last is line first, found by counting once, and each warning
+	// is about the line visits lines before that one's end.
+	type skip struct {
+		visit int
+		why   string
+	}
+	var skips []skip
+	visits := 0
+	var first int64
+	err = readgate.LastLines(journal, info.Size(), readgate.MaxLine, func(start int64, line []byte, long bool) (bool, error) {
+		visits++
+		first = start
+		if long {
+			skips = append(skips, skip{visits, fmt.Sprintf("longer than %d MiB", readgate.MaxLine>>20)})
+			return false, nil
+		}
+		v, ok, why := parseVersion(line)
+		if ok {
+			found = &v
+			return true, nil
+		}
+		if why != "" {
+			skips = append(skips, skip{visits, why})
+		}
+		return false, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", JournalFile, err)
+	}
+	if len(skips) > 0 {
+		n, err := readgate.LineNumber(journal, first)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", JournalFile, err)
+		}
+		for i := len(skips) - 1; i >= 0; i-- { // in the file's order
+			warn(fmt.Sprintf("%s line %d skipped: %s", JournalFile, n+visits-skips[i].visit, skips[i].why))
+		}
+	}
+	return found, nil
+}
+
+// loadList reads the list of todos.json in path, for a session without a
+// journal version; an empty list when it is missing, and with a warning
+// when it cannot be read.
+func loadList(path string, warn func(string)) todo.Snapshot {
 	name := filepath.Join(path, TodosFile)
 	b, err := readgate.ReadFile(name, readgate.ListFile)
 	if errors.Is(err, fs.ErrNotExist) {
-		return todo.Snapshot{}, nil
+		return todo.Snapshot{}
 	}
 	if err != nil {
 		warn(fmt.Sprintf("%s skipped: %s", name, readgate.Reason(err)))
-		return todo.Snapshot{}, nil
+		return todo.Snapshot{}
 	}
 	var list struct {
 		Todos []todo.Item `json:"todos"`
 	}
 	if err := json.Unmarshal(b, &list); err != nil {
 		warn(fmt.Sprintf("%s is damaged (%v): starting with an empty list", TodosFile, err))
-		return todo.Snapshot{}, nil
+		return todo.Snapshot{}
 	}
 	if len(list.Todos) == 0 {
-		return todo.Snapshot{}, nil
+		return todo.Snapshot{}
 	}
-	return todo.Snapshot{Items: list.Todos, Version: 1}, nil
+	return todo.Snapshot{Items: list.Todos, Version: 1}
 }

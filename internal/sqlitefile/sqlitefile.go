@@ -337,56 +337,45 @@ func (t *Table) Row(rowid int64, fn func(r *Record) error) (found bool, err erro
 		}
 		switch b.kind {
 		case 0x05: // table interior: child i holds rowids <= key i
-			next := b.right
-			lo, hi := 0, b.cells
-			for lo < hi { // the first cell whose key >= rowid
-				mid := (lo + hi) / 2
-				_, key, err := b.interiorTableCell(mid)
-				if err != nil {
-					return false, err
-				}
-				if key < rowid {
-					lo = mid + 1
-				} else {
-					hi = mid
-				}
-			}
-			if lo < b.cells {
-				if next, _, err = b.interiorTableCell(lo); err != nil {
-					return false, err
-				}
-			}
-			n = next
-		case 0x0d:
-			lo, hi := 0, b.cells
-			for lo < hi {
-				mid := (lo + hi) / 2
-				key, err := b.leafRowid(mid)
-				if err != nil {
-					return false, err
-				}
-				if key < rowid {
-					lo = mid + 1
-				} else {
-					hi = mid
-				}
-			}
-			if lo == b.cells {
-				return false, nil
-			}
-			r, key, err := b.leafTableCell(lo)
-			if err != nil {
+			if n, err = b.childFor(rowid); err != nil {
 				return false, err
 			}
-			if key != rowid {
-				return false, nil
-			}
-			r.rowid, r.rowidCol = rowid, t.rowidCol
-			return true, errors.Join(fn(r), r.Err())
+		case 0x0d:
+			return t.leafRow(b, rowid, fn)
 		default:
 			return false, corrupt("page %d of table %s is a b-tree page of kind %#x", n, t.Name, b.kind)
 		}
 	}
+}
+
+// leafRow calls fn with the record of the row rowid on the table leaf page
+// b; found is false when the page has none.
+func (t *Table) leafRow(b *btreePage, rowid int64, fn func(r *Record) error) (found bool, err error) {
+	lo, hi := 0, b.cells
+	for lo < hi { // the first cell whose rowid >= rowid
+		mid := (lo + hi) / 2
+		key, err := b.leafRowid(mid)
+		if err != nil {
+			return false, err
+		}
+		if key < rowid {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo == b.cells {
+		return false, nil
+	}
+	r, key, err := b.leafTableCell(lo)
+	if err != nil {
+		return false, err
+	}
+	if key != rowid {
+		return false, nil
+	}
+	r.rowid, r.rowidCol = rowid, t.rowidCol
+	return true, errors.Join(fn(r), r.Err())
 }
 
 // IndexEqual calls fn with the rowid of every entry of the index whose
@@ -415,26 +404,10 @@ func (s *Snapshot) indexRange(n uint32, key []byte, fn func(int64) error, visite
 	if b.kind != 0x02 && b.kind != 0x0a {
 		return true, corrupt("page %d of an index is a b-tree page of kind %#x", n, b.kind)
 	}
-	// The first cell whose key is >= key: every entry before it is below.
-	first := 0
-	lo, hi := 0, b.cells
-	for lo < hi {
-		mid := (lo + hi) / 2
-		r, _, err := b.indexCell(mid)
-		if err != nil {
-			return true, err
-		}
-		c := compareFirst(r, key)
-		if err := r.Err(); err != nil {
-			return true, err
-		}
-		if c < 0 {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
+	first, err := b.firstIndexCell(key)
+	if err != nil {
+		return true, err
 	}
-	first = lo
 	for i := first; i <= b.cells; i++ {
 		if b.kind == 0x02 { // interior: the child left of cell i first
 			child := b.right
@@ -450,23 +423,32 @@ func (s *Snapshot) indexRange(n uint32, key []byte, fn func(int64) error, visite
 		if i == b.cells {
 			break
 		}
-		r, _, err := b.indexCell(i)
-		if err != nil {
+		if done, err := indexEntry(b, i, key, fn); done || err != nil {
+			return done, err
+		}
+	}
+	return false, nil
+}
+
+// indexEntry calls fn with the rowid of cell i of the index page b when
+// its key is key; done is true past key.
+func indexEntry(b *btreePage, i int, key []byte, fn func(int64) error) (done bool, err error) {
+	r, _, err := b.indexCell(i)
+	if err != nil {
+		return true, err
+	}
+	c := compareFirst(r, key)
+	if c > 0 {
+		return true, r.Err()
+	}
+	if c == 0 {
+		rowid, ok := r.Int(r.Len() - 1)
+		if err := r.Err(); err != nil {
 			return true, err
 		}
-		c := compareFirst(r, key)
-		if c > 0 {
-			return true, r.Err()
-		}
-		if c == 0 {
-			rowid, ok := r.Int(r.Len() - 1)
-			if err := r.Err(); err != nil {
+		if ok {
+			if err := fn(rowid); err != nil {
 				return true, err
-			}
-			if ok {
-				if err := fn(rowid); err != nil {
-					return true, err
-				}
 			}
 		}
 	}
@@ -704,4 +686,50 @@ func varint(b []byte) (v int64, k int) {
 		}
 	}
 	return int64(u), 9
+}
+
+// childFor returns the child of a table interior page that holds rowid:
+// child i holds the rowids <= key i, the right child the rest.
+func (b *btreePage) childFor(rowid int64) (uint32, error) {
+	lo, hi := 0, b.cells
+	for lo < hi { // the first cell whose key >= rowid
+		mid := (lo + hi) / 2
+		_, key, err := b.interiorTableCell(mid)
+		if err != nil {
+			return 0, err
+		}
+		if key < rowid {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo == b.cells {
+		return b.right, nil
+	}
+	child, _, err := b.interiorTableCell(lo)
+	return child, err
+}
+
+// firstIndexCell returns the first cell of the index page b whose key is
+// >= key: every entry before it is below.
+func (b *btreePage) firstIndexCell(key []byte) (int, error) {
+	lo, hi := 0, b.cells
+	for lo < hi {
+		mid := (lo + hi) / 2
+		r, _, err := b.indexCell(mid)
+		if err != nil {
+			return 0, err
+		}
+		c := compareFirst(r, key)
+		if err := r.Err(); err != nil {
+			return 0, err
+		}
+		if c < 0 {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo, nil
 }

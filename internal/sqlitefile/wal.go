@@ -71,24 +71,33 @@ func (w *wal) refresh() error {
 		return w.frames(fi.Size())
 	}
 	w.reset()
+	if !w.header(&h) {
+		return nil // not (yet) a WAL, a header being written, or damaged: no frames
+	}
+	return w.frames(fi.Size())
+}
+
+// header checks a WAL header and, when it holds, takes its page size,
+// byte order, salt and checksum to read the frames after it.
+func (w *wal) header(h *[32]byte) bool {
 	magic := binary.BigEndian.Uint32(h[:])
 	if magic&^1 != 0x377f0682 || binary.BigEndian.Uint32(h[4:]) != 3007000 {
-		return nil // not (yet) a WAL: no frames
+		return false // not (yet) a WAL
 	}
 	ps := int(binary.BigEndian.Uint32(h[8:]))
 	if ps == 1 {
 		ps = 65536
 	}
 	if ps < 512 || ps > 65536 || ps&(ps-1) != 0 {
-		return nil
+		return false
 	}
 	w.bigEnd = magic&1 == 1
 	s0, s1 := checksum(w.bigEnd, h[:24], 0, 0)
 	if s0 != binary.BigEndian.Uint32(h[24:]) || s1 != binary.BigEndian.Uint32(h[28:]) {
-		return nil // a header being written, or damaged
+		return false // a header being written, or damaged
 	}
 	w.pageSize, w.salt, w.sum, w.off = ps, [8]byte(h[16:24]), [2]uint32{s0, s1}, 32
-	return w.frames(fi.Size())
+	return true
 }
 
 // reset forgets the frames read, keeping the file open.
@@ -166,6 +175,30 @@ func columns(sql string) ([]string, int) {
 	if open < 0 {
 		return nil, -1
 	}
+	defs := columnDefs(sql, open)
+	var cols []string
+	rowid := -1
+	for _, d := range defs {
+		d = strings.TrimSpace(d)
+		name, rest := firstToken(d)
+		switch strings.ToUpper(name) {
+		case "CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "FOREIGN":
+			if !strings.ContainsAny(d[:1], "`\"[") {
+				continue // a table constraint, not a column
+			}
+		}
+		if f := strings.Fields(strings.ToUpper(rest)); len(f) >= 3 && f[0] == "INTEGER" && f[1] == "PRIMARY" && f[2] == "KEY" {
+			rowid = len(cols)
+		}
+		cols = append(cols, name)
+	}
+	return cols, rowid
+}
+
+// columnDefs splits the definitions of a CREATE TABLE statement, between
+// the parenthesis at sql[open] and the one that closes it, at its
+// top-level commas.
+func columnDefs(sql string, open int) []string {
 	var defs []string
 	depth, start := 0, open+1
 	var quote byte
@@ -193,23 +226,7 @@ func columns(sql string) ([]string, int) {
 			start = i + 1
 		}
 	}
-	var cols []string
-	rowid := -1
-	for _, d := range defs {
-		d = strings.TrimSpace(d)
-		name, rest := firstToken(d)
-		switch strings.ToUpper(name) {
-		case "CONSTRAINT", "PRIMARY", "UNIQUE", "CHECK", "FOREIGN":
-			if !strings.ContainsAny(d[:1], "`\"[") {
-				continue // a table constraint, not a column
-			}
-		}
-		if f := strings.Fields(strings.ToUpper(rest)); len(f) >= 3 && f[0] == "INTEGER" && f[1] == "PRIMARY" && f[2] == "KEY" {
-			rowid = len(cols)
-		}
-		cols = append(cols, name)
-	}
-	return cols, rowid
+	return defs
 }
 
 // firstToken splits a column definition into its name (unquoted) and the

@@ -64,31 +64,36 @@ func (c *Completer) Complete(line string, cursor int) Result {
 	case len(words) == 0 && strings.HasPrefix(partial, "/") && !strings.Contains(partial[1:], "/"):
 		res.Candidates = words2cands(prefixed(c.Builtins, partial))
 	case cmdPos && !strings.Contains(partial, "/") && !strings.HasPrefix(partial, "~"):
-		bang := ""
-		if len(words) == 0 && strings.HasPrefix(partial, "!") {
-			bang, partial = "!", partial[1:]
-		}
-		var names []string
-		if bang == "" {
-			names = append(names, prefixed(c.Commands, partial)...)
-		}
-		names = append(names, c.executables(partial)...)
-		slices.Sort(names)
-		names = slices.Compact(names)
-		for _, n := range names {
-			res.Candidates = append(res.Candidates, Candidate{Display: n, Insert: bang + quoteWord(n, quote) + " "})
-		}
+		res.Candidates = c.commandNames(len(words) == 0, partial, quote)
+	case len(words) > 0 && strings.HasPrefix(partial, "-") && c.Flags[words[0]] != nil:
+		res.Candidates = words2cands(prefixed(c.Flags[words[0]], partial))
 	default:
-		if len(words) > 0 && strings.HasPrefix(partial, "-") {
-			if fl := c.Flags[words[0]]; fl != nil {
-				res.Candidates = words2cands(prefixed(fl, partial))
-				break
-			}
-		}
 		res.Candidates = c.paths(partial, quote)
 	}
 	res.Common = common(res.Candidates)
 	return res
+}
+
+// commandNames are the candidates for a command name: the shell's own
+// commands and the executables on the PATH, or, after a "!" that starts
+// the line (first), the executables alone.
+func (c *Completer) commandNames(first bool, partial string, quote byte) []Candidate {
+	bang := ""
+	if first && strings.HasPrefix(partial, "!") {
+		bang, partial = "!", partial[1:]
+	}
+	var names []string
+	if bang == "" {
+		names = append(names, prefixed(c.Commands, partial)...)
+	}
+	names = append(names, c.executables(partial)...)
+	slices.Sort(names)
+	names = slices.Compact(names)
+	var out []Candidate
+	for _, n := range names {
+		out = append(out, Candidate{Display: n, Insert: bang + quoteWord(n, quote) + " "})
+	}
+	return out
 }
 
 // arg is the argument offered after command, as the one candidate; nil
@@ -298,8 +303,7 @@ func isSeparator(w string) bool {
 // and the word being typed: its start offset, its text without quotes and
 // escapes, and the quote it is open in (0 for none).
 func split(s string) (words []string, start int, partial string, quote byte) {
-	var cur strings.Builder
-	inWord := false
+	var w wordSplit
 	for i := 0; i < len(s); i++ {
 		ch := s[i]
 		switch {
@@ -309,50 +313,68 @@ func split(s string) (words []string, start int, partial string, quote byte) {
 				quote = 0
 			case ch == '\\' && quote == '"' && i+1 < len(s):
 				i++
-				cur.WriteByte(s[i])
+				w.cur.WriteByte(s[i])
 			default:
-				cur.WriteByte(ch)
+				w.cur.WriteByte(ch)
 			}
 		case ch == '\'' || ch == '"':
-			if !inWord {
-				inWord, start = true, i
-			}
+			w.begin(i)
 			quote = ch
 		case ch == '\\' && i+1 < len(s):
-			if !inWord {
-				inWord, start = true, i
-			}
+			w.begin(i)
 			i++
-			cur.WriteByte(s[i])
+			w.cur.WriteByte(s[i])
 		case ch == ' ' || ch == '\t' || ch == '\n':
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
+			w.end()
 		case ch == ';' || ch == '|' || ch == '&':
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-			op := string(ch)
-			if i+1 < len(s) && (s[i+1] == '|' || s[i+1] == '&') && ch != ';' {
-				op += string(s[i+1])
-				i++
-			}
-			words = append(words, op)
+			w.end()
+			var op string
+			op, i = operator(s, i)
+			w.words = append(w.words, op)
 		default:
-			if !inWord {
-				inWord, start = true, i
-			}
-			cur.WriteByte(ch)
+			w.begin(i)
+			w.cur.WriteByte(ch)
 		}
 	}
-	if !inWord {
-		start = len(s)
+	if !w.inWord {
+		w.start = len(s)
 	}
-	return words, start, cur.String(), quote
+	return w.words, w.start, w.cur.String(), quote
+}
+
+// wordSplit is the state of split: the finished words and the word being
+// read, if any, with its start.
+type wordSplit struct {
+	words  []string
+	cur    strings.Builder
+	inWord bool
+	start  int
+}
+
+// begin starts a word at offset i unless one is being read.
+func (w *wordSplit) begin(i int) {
+	if !w.inWord {
+		w.inWord, w.start = true, i
+	}
+}
+
+// end finishes the word being read, if any.
+func (w *wordSplit) end() {
+	if w.inWord {
+		w.words = append(w.words, w.cur.String())
+		w.cur.Reset()
+		w.inWord = false
+	}
+}
+
+// operator returns the control operator starting at s[i] (;, |, ||, |&, &,
+// && or &|) and the index of its last byte.
+func operator(s string, i int) (op string, last int) {
+	ch := s[i]
+	if i+1 < len(s) && (s[i+1] == '|' || s[i+1] == '&') && ch != ';' {
+		return s[i : i+2], i + 1
+	}
+	return s[i : i+1], i
 }
 
 // hasControl reports whether s holds a control byte (a newline, a tab, ESC,

@@ -137,64 +137,79 @@ func (w *writer) block(n ast.Node, first, rest string) {
 		}
 		w.out = append(w.out, first+st.Rule.Render(strings.Repeat("─", width)))
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
-		lines := n.Lines()
-		var code []string
-		for i := 0; i < lines.Len(); i++ {
-			seg := lines.At(i)
-			code = append(code, strings.TrimRight(string(seg.Value(w.src)), "\n"))
-		}
-		lang := ""
-		if fc, ok := n.(*ast.FencedCodeBlock); ok {
-			if lang = string(fc.Language(w.src)); lang != "" {
-				first += st.Rule.Render(lang) + "\n" + rest
-			}
-		}
-		cs := codeStyles{keyword: st.Keyword, str: st.String, number: st.Number, comment: st.Comment}
-		for i, l := range code {
-			p := rest
-			if i == 0 {
-				p = first
-			}
-			w.out = append(w.out, p+"  "+highlight(expandTabs(l), lang, cs, st.CodeBlock))
-		}
-		if len(code) == 0 {
-			w.out = append(w.out, first)
-		}
+		w.codeBlock(n, first, rest)
 	case *ast.Blockquote:
 		bar := st.Quote.Render("│ ")
 		w.blocks(n, first+bar, rest+bar)
 	case *ast.List:
-		num := n.Start
-		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-			mark := "• "
-			if n.IsOrdered() {
-				mark = fmt.Sprintf("%d. ", num)
-				num++
-			}
-			pad := strings.Repeat(" ", ansi.StringWidth(mark))
-			if c != n.FirstChild() && !n.IsTight {
-				w.out = append(w.out, strings.TrimRight(rest, " "))
-			}
-			p := rest
-			if c == n.FirstChild() {
-				p = first
-			}
-			w.blocks(c, p+st.Bullet.Render(mark), rest+pad)
-		}
-	case *ast.HTMLBlock:
-		lines := n.Lines()
-		for i := 0; i < lines.Len(); i++ {
-			seg := lines.At(i)
-			w.out = append(w.out, rest+strings.TrimRight(string(seg.Value(w.src)), "\n"))
-		}
+		w.list(n, first, rest)
 	default:
-		// Anything else (a table, say): its source as it is.
-		if lines := n.Lines(); lines != nil {
-			for i := 0; i < lines.Len(); i++ {
-				seg := lines.At(i)
-				w.out = append(w.out, rest+strings.TrimRight(string(seg.Value(w.src)), "\n"))
-			}
+		// An HTML block, or anything else (a table, say): its source as
+		// it is.
+		w.source(n, rest)
+	}
+}
+
+// codeBlock appends a code block, highlighted, under its language's name
+// when a fenced block names one.
+func (w *writer) codeBlock(n ast.Node, first, rest string) {
+	st := w.r.Styles
+	lines := n.Lines()
+	var code []string
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		code = append(code, strings.TrimRight(string(seg.Value(w.src)), "\n"))
+	}
+	lang := ""
+	if fc, ok := n.(*ast.FencedCodeBlock); ok {
+		if lang = string(fc.Language(w.src)); lang != "" {
+			first += st.Rule.Render(lang) + "\n" + rest
 		}
+	}
+	cs := codeStyles{keyword: st.Keyword, str: st.String, number: st.Number, comment: st.Comment}
+	for i, l := range code {
+		p := rest
+		if i == 0 {
+			p = first
+		}
+		w.out = append(w.out, p+"  "+highlight(expandTabs(l), lang, cs, st.CodeBlock))
+	}
+	if len(code) == 0 {
+		w.out = append(w.out, first)
+	}
+}
+
+// list appends a list, its items marked with bullets or numbers, a blank
+// row between the items of a loose one.
+func (w *writer) list(n *ast.List, first, rest string) {
+	num := n.Start
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		mark := "• "
+		if n.IsOrdered() {
+			mark = fmt.Sprintf("%d. ", num)
+			num++
+		}
+		pad := strings.Repeat(" ", ansi.StringWidth(mark))
+		if c != n.FirstChild() && !n.IsTight {
+			w.out = append(w.out, strings.TrimRight(rest, " "))
+		}
+		p := rest
+		if c == n.FirstChild() {
+			p = first
+		}
+		w.blocks(c, p+w.r.Styles.Bullet.Render(mark), rest+pad)
+	}
+}
+
+// source appends the source lines of a block as they are.
+func (w *writer) source(n ast.Node, rest string) {
+	lines := n.Lines()
+	if lines == nil {
+		return
+	}
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		w.out = append(w.out, rest+strings.TrimRight(string(seg.Value(w.src)), "\n"))
 	}
 }
 

@@ -124,12 +124,7 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	r.mu.Lock()
 	defer r.mu.Unlock()
 
-	var moved string
-	if dir, ok := nearestDir(r.dir); !ok || dir != r.dir {
-		moved = errGone(r.dir, dir)
-		fmt.Fprintln(out, moved)
-		r.setDir(dir)
-	}
+	moved := r.leaveGoneDir(out)
 
 	stateFile, removeState := newStateFile(out)
 	defer removeState()
@@ -145,12 +140,7 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 		_ = pw.Close() // the child's end; nothing written here
 		return Outcome{}, err
 	}
-	cmd := exec.Command(r.shell, "-c", bootstrap(filepath.Base(r.shell) == "bash"))
-	cmd.Dir = r.dir
-	cmd.Env = withOldDir(childEnv(os.Environ(), stateEnv+"="+stateFile), r.oldDir)
-	cmd.Stdout, cmd.Stderr = pw, pw
-	cmd.ExtraFiles = []*os.File{script} // scriptFD
-	cmd.SysProcAttr = childSysProcAttr()
+	cmd := r.shellCommand(stateFile, pw, script)
 	rp := r.startReaper()
 	err = cmd.Start()
 	_ = pw.Close()     // the child's end; nothing written here
@@ -164,25 +154,12 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	rp.watch(pgid)
 	defer rp.forgetIfGone(pgid)
 	if cols > 0 {
-		// A new width reaches the command as a terminal's would: its
-		// terminal has it, its processes get SIGWINCH (the kernel sends
-		// none: the terminal is no one's controlling terminal).
-		defer terminalFrom(ctx).attach(cols, func(cols int) {
-			if setTerminalCols(pr, cols) == nil {
-				_ = syscall.Kill(-pgid, syscall.SIGWINCH) // ESRCH: already gone
-			}
-		})()
+		defer followWidth(ctx, pr, pgid, cols)()
 	}
 
 	progress := &progressWriter{w: out}
-	copied := make(chan struct{})
-	go func() {
-		defer close(copied)
-		buf := make([]byte, 256<<10)
-		_, _ = io.CopyBuffer(progress, src, buf) // ends at EOF, EIO (a terminal) or a close
-	}()
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
+	copied := copyOutput(progress, src)
+	waited := waitCmd(cmd)
 
 	outcome := Outcome{Timeout: timeout, Moved: moved}
 	werr := waitGroup(ctx, pgid, timeout, waited, &outcome)
@@ -194,6 +171,66 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	outcome.ExitCode = exitCode(cmd, werr)
 	r.takeState(stateFile, &outcome)
 	return outcome, nil
+}
+
+// leaveGoneDir moves the runner to the nearest directory that still
+// exists when its own is gone, and says so on out; it returns what it
+// said ("" when the directory is there).
+func (r *Runner) leaveGoneDir(out io.Writer) string {
+	dir, ok := nearestDir(r.dir)
+	if ok && dir == r.dir {
+		return ""
+	}
+	moved := errGone(r.dir, dir)
+	fmt.Fprintln(out, moved)
+	r.setDir(dir)
+	return moved
+}
+
+// shellCommand is the shell that runs a command: in the runner's
+// directory, writing to pw, reading the command from script and recording
+// where it ends in stateFile.
+func (r *Runner) shellCommand(stateFile string, pw, script *os.File) *exec.Cmd {
+	cmd := exec.Command(r.shell, "-c", bootstrap(filepath.Base(r.shell) == "bash"))
+	cmd.Dir = r.dir
+	cmd.Env = withOldDir(childEnv(os.Environ(), stateEnv+"="+stateFile), r.oldDir)
+	cmd.Stdout, cmd.Stderr = pw, pw
+	cmd.ExtraFiles = []*os.File{script} // scriptFD
+	cmd.SysProcAttr = childSysProcAttr()
+	return cmd
+}
+
+// followWidth passes a new width of the terminal in ctx on to the
+// command's terminal pr as a terminal's would reach it: its terminal has
+// it, the process group pgid gets SIGWINCH (the kernel sends none: the
+// terminal is no one's controlling terminal). It returns the end of it.
+func followWidth(ctx context.Context, pr *os.File, pgid, cols int) (detach func()) {
+	return terminalFrom(ctx).attach(cols, func(cols int) {
+		if setTerminalCols(pr, cols) == nil {
+			_ = syscall.Kill(-pgid, syscall.SIGWINCH) // ESRCH: already gone
+		}
+	})
+}
+
+// copyOutput copies the command's output from src to w in a goroutine;
+// the channel it returns closes when the copy ends (at EOF, EIO from a
+// terminal, or a close).
+func copyOutput(w io.Writer, src io.Reader) <-chan struct{} {
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		buf := make([]byte, 256<<10)
+		_, _ = io.CopyBuffer(w, src, buf)
+	}()
+	return copied
+}
+
+// waitCmd waits for cmd in a goroutine; the channel it returns gets the
+// Wait error.
+func waitCmd(cmd *exec.Cmd) <-chan error {
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	return waited
 }
 
 // scriptReader returns the reading end of a pipe that holds command (a

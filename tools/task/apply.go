@@ -113,162 +113,226 @@ func Update(s State, in UpdateInput, limits todo.Limits, caller string) (Change,
 		return Change{}, UpdateResult{}, planErr("Task #%s not found", in.TaskID)
 	}
 	old := s.Tasks[i]
-	t := old.clone()
-	var res UpdateResult
-	field := func(name string, changed bool) {
-		if changed && !slices.Contains(res.Fields, name) {
-			res.Fields = append(res.Fields, name)
-		}
-	}
-	set := func(dst *string, v *string, name string) {
-		if v != nil && *v != *dst {
-			*dst = *v
-			field(name, true)
-		}
-	}
-	set(&t.Subject, in.Subject, "subject")
-	set(&t.Description, in.Description, "description")
-	set(&t.ActiveForm, in.ActiveForm, "activeForm")
-
 	if in.Status != nil && *in.Status == StatusDeleted {
-		if old.Owner != "" && caller != "" && caller != old.Owner {
-			return Change{}, UpdateResult{}, planErr("Task #%s is owned by %s; only they can delete it", old.ID, old.Owner)
-		}
-		c := Change{Deleted: []string{old.ID}, NextID: s.NextID}
-		// Drop the edges other tasks keep to it.
-		for _, id := range append(slices.Clone(old.Blocks), old.BlockedBy...) {
-			j := s.index(id)
-			if j < 0 || slices.ContainsFunc(c.Set, func(x Task) bool { return x.ID == id }) {
-				continue
-			}
-			o := s.Tasks[j].clone()
-			o.Blocks = slices.DeleteFunc(o.Blocks, func(x string) bool { return x == old.ID })
-			o.BlockedBy = slices.DeleteFunc(o.BlockedBy, func(x string) bool { return x == old.ID })
-			c.Set = append(c.Set, o)
-		}
-		return c, UpdateResult{Task: old, Deleted: true, Fields: []string{"status"}}, nil
+		return deleteTask(s, old, caller)
 	}
+	if err := checkOwnerRights(old, in, caller); err != nil {
+		return Change{}, UpdateResult{}, err
+	}
+	t := old.clone()
+	u := &update{s: s, t: &t, touched: map[string]*Task{t.ID: &t}}
+	if err := u.setFields(in, caller); err != nil {
+		return Change{}, UpdateResult{}, err
+	}
+	if err := u.addEdges(in); err != nil {
+		return Change{}, UpdateResult{}, err
+	}
+	if len(u.fields) == 0 {
+		return Change{}, UpdateResult{Task: old}, ErrNoChange
+	}
+	order := strings.Fields(fieldOrder)
+	slices.SortFunc(u.fields, func(a, b string) int { return slices.Index(order, a) - slices.Index(order, b) })
+	if err := checkInProgressLimit(s, old, t, limits); err != nil {
+		return Change{}, UpdateResult{}, err
+	}
+	res := UpdateResult{Task: t, Fields: u.fields}
+	if t.Status == StatusCompleted && old.Status != StatusCompleted {
+		res.OpenBlockers = s.OpenBlockers(t)
+	}
+	return u.change(), res, nil
+}
 
+// deleteTask computes the change of deleting old: the task goes, and so do
+// the edges other tasks keep to it. Only its owner (or a person at the
+// shell) deletes an owned task.
+func deleteTask(s State, old Task, caller string) (Change, UpdateResult, error) {
+	if old.Owner != "" && caller != "" && caller != old.Owner {
+		return Change{}, UpdateResult{}, planErr("Task #%s is owned by %s; only they can delete it", old.ID, old.Owner)
+	}
+	c := Change{Deleted: []string{old.ID}, NextID: s.NextID}
+	for _, id := range append(slices.Clone(old.Blocks), old.BlockedBy...) {
+		j := s.index(id)
+		if j < 0 || slices.ContainsFunc(c.Set, func(x Task) bool { return x.ID == id }) {
+			continue
+		}
+		o := s.Tasks[j].clone()
+		o.Blocks = slices.DeleteFunc(o.Blocks, func(x string) bool { return x == old.ID })
+		o.BlockedBy = slices.DeleteFunc(o.BlockedBy, func(x string) bool { return x == old.ID })
+		c.Set = append(c.Set, o)
+	}
+	return c, UpdateResult{Task: old, Deleted: true, Fields: []string{"status"}}, nil
+}
+
+// checkOwnerRights refuses a caller that is not the owner of an owned task
+// any change but of its owner (which setFields checks).
+func checkOwnerRights(old Task, in UpdateInput, caller string) error {
+	if old.Owner == "" || caller == "" || caller == old.Owner {
+		return nil
+	}
 	// Status: only its owner (or a person at the shell) changes the status
 	// of an owned task; asked by anyone else, even for the status it has
 	// already, it is refused, so the caller cannot take "unchanged" for
 	// its own start or finish.
-	if in.Status != nil && old.Owner != "" && caller != "" && caller != old.Owner {
-		return Change{}, UpdateResult{}, planErr("Task #%s is owned by %s; only they can change its status", old.ID, old.Owner)
+	if in.Status != nil {
+		return planErr("Task #%s is owned by %s; only they can change its status", old.ID, old.Owner)
 	}
 	// Any other field of an owned task is its owner's too: a caller that
 	// is not the owner may not rewrite what the task is (its subject,
 	// description, activeForm), what it waits for or its metadata. A
 	// person at the shell (no caller name) is the one in charge and may.
-	if old.Owner != "" && caller != "" && caller != old.Owner {
-		if f := otherField(in); f != "" {
-			return Change{}, UpdateResult{}, planErr("Task #%s is owned by %s; only they can change its %s", old.ID, old.Owner, f)
+	if f := otherField(in); f != "" {
+		return planErr("Task #%s is owned by %s; only they can change its %s", old.ID, old.Owner, f)
+	}
+	return nil
+}
+
+// checkInProgressLimit refuses t in progress when its owner already has
+// limits.MaxInProgress other tasks in progress (and t was not in progress
+// for that owner before).
+func checkInProgressLimit(s State, old, t Task, limits todo.Limits) error {
+	if t.Status != StatusInProgress || limits.MaxInProgress <= 0 || (old.Status == StatusInProgress && old.Owner == t.Owner) {
+		return nil
+	}
+	var others []string
+	for k := range s.Tasks {
+		x := &s.Tasks[k]
+		if x.ID != t.ID && x.Status == StatusInProgress && x.Owner == t.Owner {
+			others = append(others, "#"+x.ID)
 		}
 	}
+	if len(others) < limits.MaxInProgress {
+		return nil
+	}
+	who := "at a time"
+	if t.Owner != "" {
+		who = "at a time for " + t.Owner
+	}
+	if limits.MaxInProgress == 1 {
+		return planErr("Only one task can be in_progress %s (%s is); complete it or set it back to pending first", who, others[0])
+	}
+	return planErr("At most %d tasks can be in_progress %s (%s are)", limits.MaxInProgress, who, strings.Join(others, ", "))
+}
+
+// update is one TaskUpdate in the making: the task it changes, private
+// copies of the tasks its dependencies touch, and the fields changed so far.
+type update struct {
+	s       State
+	t       *Task            // the task updated; also touched[t.ID]
+	touched map[string]*Task // copies of the tasks changed, by id
+	fields  []string
+}
+
+// field records name among the changed fields when changed.
+func (u *update) field(name string, changed bool) {
+	if changed && !slices.Contains(u.fields, name) {
+		u.fields = append(u.fields, name)
+	}
+}
+
+// setString sets *dst to *v when v is given and differs, recording name.
+func (u *update) setString(dst, v *string, name string) {
+	if v != nil && *v != *dst {
+		*dst = *v
+		u.field(name, true)
+	}
+}
+
+// setFields applies in's fields besides the dependencies: the texts, the
+// owner, the status and the metadata.
+func (u *update) setFields(in UpdateInput, caller string) error {
+	t := u.t
+	u.setString(&t.Subject, in.Subject, "subject")
+	u.setString(&t.Description, in.Description, "description")
+	u.setString(&t.ActiveForm, in.ActiveForm, "activeForm")
 	// Owner: claiming a task someone else holds is refused.
 	if in.Owner != nil && *in.Owner != t.Owner {
 		if t.Owner != "" && caller != "" && caller != t.Owner {
-			return Change{}, UpdateResult{}, planErr("Task #%s is owned by %s", t.ID, t.Owner)
+			return planErr("Task #%s is owned by %s", t.ID, t.Owner)
 		}
 		t.Owner = *in.Owner
-		field("owner", true)
+		u.field("owner", true)
 	}
 	if in.Status != nil && *in.Status != t.Status {
 		t.Status = *in.Status
-		field("status", true)
+		u.field("status", true)
 		// Starting an unowned task takes it, for a caller that has a name.
 		if t.Status == StatusInProgress && t.Owner == "" && in.Owner == nil && caller != "" {
 			t.Owner = caller
-			field("owner", true)
+			u.field("owner", true)
 		}
 	}
 	if in.HasMetadata {
 		m := mergeMetadata(t.Metadata, in.Metadata)
-		field("metadata", !metadataEqual(m, t.Metadata))
+		u.field("metadata", !metadataEqual(m, t.Metadata))
 		t.Metadata = m
 	}
+	return nil
+}
 
-	// Dependencies: work on a private copy of the tasks they touch.
-	touched := map[string]*Task{t.ID: &t}
-	get := func(id string) (*Task, error) {
-		if x, ok := touched[id]; ok {
-			return x, nil
-		}
-		j := s.index(id)
-		if j < 0 {
-			return nil, planErr("Task #%s not found", id)
-		}
-		x := s.Tasks[j].clone()
-		touched[id] = &x
-		return &x, nil
-	}
-	edge := func(blocker, blocked string) error {
-		if blocker == blocked {
-			return planErr("Task #%s cannot block itself", blocker)
-		}
-		a, err := get(blocker)
-		if err != nil {
-			return err
-		}
-		b, err := get(blocked)
-		if err != nil {
-			return err
-		}
-		if slices.Contains(a.Blocks, blocked) {
-			return nil
-		}
-		if path := pathBetween(blocked, blocker, touched, s); path != nil {
-			return planErr("Task #%s cannot be blocked by #%s: that would make a cycle (%s)", blocked, blocker, hashIDs(append(path, blocked), " → "))
-		}
-		a.Blocks = append(a.Blocks, blocked)
-		b.BlockedBy = append(b.BlockedBy, blocker)
-		return nil
-	}
+// addEdges adds in's new blockers, both ways.
+func (u *update) addEdges(in UpdateInput) error {
+	t := u.t
 	for _, id := range in.AddBlocks {
 		before := len(t.Blocks)
-		if err := edge(t.ID, id); err != nil {
-			return Change{}, UpdateResult{}, err
+		if err := u.edge(t.ID, id); err != nil {
+			return err
 		}
-		field("blocks", len(t.Blocks) != before)
+		u.field("blocks", len(t.Blocks) != before)
 	}
 	for _, id := range in.AddBlockedBy {
 		before := len(t.BlockedBy)
-		if err := edge(id, t.ID); err != nil {
-			return Change{}, UpdateResult{}, err
+		if err := u.edge(id, t.ID); err != nil {
+			return err
 		}
-		field("blockedBy", len(t.BlockedBy) != before)
+		u.field("blockedBy", len(t.BlockedBy) != before)
 	}
+	return nil
+}
 
-	if len(res.Fields) == 0 {
-		return Change{}, UpdateResult{Task: old}, ErrNoChange
+// get returns the private copy of task id, making it on first use.
+func (u *update) get(id string) (*Task, error) {
+	if x, ok := u.touched[id]; ok {
+		return x, nil
 	}
-	order := strings.Fields(fieldOrder)
-	slices.SortFunc(res.Fields, func(a, b string) int { return slices.Index(order, a) - slices.Index(order, b) })
-	if t.Status == StatusInProgress && limits.MaxInProgress > 0 && (old.Status != StatusInProgress || old.Owner != t.Owner) {
-		var others []string
-		for k := range s.Tasks {
-			x := &s.Tasks[k]
-			if x.ID != t.ID && x.Status == StatusInProgress && x.Owner == t.Owner {
-				others = append(others, "#"+x.ID)
-			}
-		}
-		if len(others) >= limits.MaxInProgress {
-			who := "at a time"
-			if t.Owner != "" {
-				who = "at a time for " + t.Owner
-			}
-			if limits.MaxInProgress == 1 {
-				return Change{}, UpdateResult{}, planErr("Only one task can be in_progress %s (%s is); complete it or set it back to pending first", who, others[0])
-			}
-			return Change{}, UpdateResult{}, planErr("At most %d tasks can be in_progress %s (%s are)", limits.MaxInProgress, who, strings.Join(others, ", "))
-		}
+	j := u.s.index(id)
+	if j < 0 {
+		return nil, planErr("Task #%s not found", id)
 	}
-	if t.Status == StatusCompleted && old.Status != StatusCompleted {
-		res.OpenBlockers = s.OpenBlockers(t)
+	x := u.s.Tasks[j].clone()
+	u.touched[id] = &x
+	return &x, nil
+}
+
+// edge makes blocker block blocked, refusing a self-block, an unknown task
+// and a cycle; an edge already there is left as it is.
+func (u *update) edge(blocker, blocked string) error {
+	if blocker == blocked {
+		return planErr("Task #%s cannot block itself", blocker)
 	}
-	c := Change{NextID: s.NextID}
-	ids := make([]string, 0, len(touched))
-	for id := range touched {
+	a, err := u.get(blocker)
+	if err != nil {
+		return err
+	}
+	b, err := u.get(blocked)
+	if err != nil {
+		return err
+	}
+	if slices.Contains(a.Blocks, blocked) {
+		return nil
+	}
+	if path := pathBetween(blocked, blocker, u.touched, u.s); path != nil {
+		return planErr("Task #%s cannot be blocked by #%s: that would make a cycle (%s)", blocked, blocker, hashIDs(append(path, blocked), " → "))
+	}
+	a.Blocks = append(a.Blocks, blocked)
+	b.BlockedBy = append(b.BlockedBy, blocker)
+	return nil
+}
+
+// change is the Change that writes the touched tasks, in id order.
+func (u *update) change() Change {
+	c := Change{NextID: u.s.NextID}
+	ids := make([]string, 0, len(u.touched))
+	for id := range u.touched {
 		ids = append(ids, id)
 	}
 	slices.SortFunc(ids, func(a, b string) int {
@@ -277,10 +341,9 @@ func Update(s State, in UpdateInput, limits todo.Limits, caller string) (Change,
 		return x - y
 	})
 	for _, id := range ids {
-		c.Set = append(c.Set, *touched[id])
+		c.Set = append(c.Set, *u.touched[id])
 	}
-	res.Task = t
-	return c, res, nil
+	return c
 }
 
 // pathBetween returns a chain of ids from → … → to following Blocks edges

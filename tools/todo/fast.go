@@ -32,42 +32,12 @@ func decodeValid(s string, limits Limits) (items []Item, ok bool) {
 			if d.Peek() != '{' || len(items) == limits.MaxItems {
 				return errBail
 			}
-			var it Item
-			var have uint8
-			if err := d.Object(func(key string) error {
-				if d.Peek() != '"' {
-					return errBail
-				}
-				v, err := d.String()
-				if err != nil {
-					return err
-				}
-				var bit uint8
-				switch key {
-				case "content":
-					it.Content, bit = v, 1
-				case "status":
-					it.Status, bit = v, 2
-				case "activeForm":
-					it.ActiveForm, bit = v, 4
-				}
-				if bit == 0 || have&bit != 0 {
-					return errBail
-				}
-				have |= bit
-				return nil
-			}); err != nil {
+			it, err := decodeItem(d, limits)
+			if err != nil {
 				return err
 			}
-			switch it.Status {
-			case StatusInProgress:
+			if it.Status == StatusInProgress {
 				inProgress++
-			case StatusPending, StatusCompleted:
-			default:
-				return errBail
-			}
-			if have != 7 || !textOK(it.Content, limits.MaxContentLength) || !textOK(it.ActiveForm, limits.MaxContentLength) {
-				return errBail
 			}
 			items = append(items, it)
 			return nil
@@ -80,6 +50,48 @@ func decodeValid(s string, limits Limits) (items []Item, ok bool) {
 		return nil, false
 	}
 	return items, true
+}
+
+// decodeItem decodes one item of the fast path, the object at d's offset;
+// it gives up (errBail) on anything but the three fields, each a string
+// once, a known status and acceptable texts.
+func decodeItem(d *jsonscan.Decoder, limits Limits) (Item, error) {
+	var it Item
+	var have uint8
+	if err := d.Object(func(key string) error {
+		if d.Peek() != '"' {
+			return errBail
+		}
+		v, err := d.String()
+		if err != nil {
+			return err
+		}
+		var bit uint8
+		switch key {
+		case "content":
+			it.Content, bit = v, 1
+		case "status":
+			it.Status, bit = v, 2
+		case "activeForm":
+			it.ActiveForm, bit = v, 4
+		}
+		if bit == 0 || have&bit != 0 {
+			return errBail
+		}
+		have |= bit
+		return nil
+	}); err != nil {
+		return Item{}, err
+	}
+	switch it.Status {
+	case StatusInProgress, StatusPending, StatusCompleted:
+	default:
+		return Item{}, errBail
+	}
+	if have != 7 || !textOK(it.Content, limits.MaxContentLength) || !textOK(it.ActiveForm, limits.MaxContentLength) {
+		return Item{}, errBail
+	}
+	return it, nil
 }
 
 // textOK reports whether content or activeForm is acceptable.

@@ -72,25 +72,10 @@ func validateString(input string, limits Limits) ([]Item, error) {
 	}
 	inProgress := 0
 	for i := range in.items {
-		it := &in.items[i]
-		if !it.isObject {
-			msgs = append(msgs, fmt.Sprintf("Todo at index %d: must be an object", i))
-			continue
-		}
-		msgs = checkText(msgs, i, "content", it.content, limits.MaxContentLength)
-		switch s := it.status; {
-		case s.kind == jsonscan.KindAbsent:
-			msgs = append(msgs, fmt.Sprintf("Todo at index %d: status is required. %s", i, statusChoices))
-		case s.kind != jsonscan.KindString:
-			msgs = append(msgs, fmt.Sprintf("Todo at index %d: invalid status '%s'. %s", i, compact(s.raw), statusChoices))
-		case s.str == StatusInProgress:
+		var active bool
+		msgs, active = checkItem(msgs, i, &in.items[i], limits)
+		if active {
 			inProgress++
-		case s.str != StatusPending && s.str != StatusCompleted:
-			msgs = append(msgs, fmt.Sprintf("Todo at index %d: invalid status '%s'. %s", i, s.str, statusChoices))
-		}
-		msgs = checkText(msgs, i, "activeForm", it.activeForm, limits.MaxContentLength)
-		for _, key := range it.unknown {
-			msgs = append(msgs, fmt.Sprintf("Todo at index %d: unknown field '%s'", i, key))
 		}
 	}
 	if limits.MaxInProgress > 0 && inProgress > limits.MaxInProgress {
@@ -109,6 +94,30 @@ func validateString(input string, limits Limits) ([]Item, error) {
 		items[i] = Item{Content: it.content.str, Status: it.status.str, ActiveForm: it.activeForm.str}
 	}
 	return own(items), nil
+}
+
+// checkItem appends to msgs the problems of the item at index i, and
+// reports whether it is in progress.
+func checkItem(msgs []string, i int, it *rawItem, limits Limits) (_ []string, inProgress bool) {
+	if !it.isObject {
+		return append(msgs, fmt.Sprintf("Todo at index %d: must be an object", i)), false
+	}
+	msgs = checkText(msgs, i, "content", it.content, limits.MaxContentLength)
+	switch s := it.status; {
+	case s.kind == jsonscan.KindAbsent:
+		msgs = append(msgs, fmt.Sprintf("Todo at index %d: status is required. %s", i, statusChoices))
+	case s.kind != jsonscan.KindString:
+		msgs = append(msgs, fmt.Sprintf("Todo at index %d: invalid status '%s'. %s", i, compact(s.raw), statusChoices))
+	case s.str == StatusInProgress:
+		inProgress = true
+	case s.str != StatusPending && s.str != StatusCompleted:
+		msgs = append(msgs, fmt.Sprintf("Todo at index %d: invalid status '%s'. %s", i, s.str, statusChoices))
+	}
+	msgs = checkText(msgs, i, "activeForm", it.activeForm, limits.MaxContentLength)
+	for _, key := range it.unknown {
+		msgs = append(msgs, fmt.Sprintf("Todo at index %d: unknown field '%s'", i, key))
+	}
+	return msgs, inProgress
 }
 
 // own moves the items' strings, which may point into the caller's input,

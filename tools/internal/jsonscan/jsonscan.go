@@ -8,6 +8,7 @@ package jsonscan
 import (
 	"fmt"
 	"math/bits"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -318,48 +319,9 @@ func (d *Decoder) String() (string, error) {
 			d.pos = i
 			return "", d.Fail("invalid character %q in string literal", c)
 		case c == '\\':
-			if i+1 >= len(d.s) {
-				d.pos = i + 1
-				return "", d.Fail("unexpected end of JSON input")
-			}
-			e := d.s[i+1]
-			i += 2
-			switch e {
-			case '"', '\\', '/':
-				buf = append(buf, e)
-			case 'b':
-				buf = append(buf, '\b')
-			case 'f':
-				buf = append(buf, '\f')
-			case 'n':
-				buf = append(buf, '\n')
-			case 'r':
-				buf = append(buf, '\r')
-			case 't':
-				buf = append(buf, '\t')
-			case 'u':
-				r, ok := hex4(d.s, i)
-				if !ok {
-					d.pos = i
-					return "", d.Fail("invalid character in \\u hexadecimal character escape")
-				}
-				i += 4
-				if utf16.IsSurrogate(r) {
-					if r2, ok := lowSurrogate(d.s, i); ok {
-						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							r = dec
-							i += 6
-						} else {
-							r = utf8.RuneError
-						}
-					} else {
-						r = utf8.RuneError
-					}
-				}
-				buf = utf8.AppendRune(buf, r)
-			default:
-				d.pos = i - 1
-				return "", d.Fail("invalid character %q in string escape code", e)
+			buf, i, err = d.escape(buf, i)
+			if err != nil {
+				return "", err
 			}
 		case c < utf8.RuneSelf:
 			buf = append(buf, c)
@@ -374,6 +336,49 @@ func (d *Decoder) String() (string, error) {
 			i += size
 		}
 	}
+}
+
+// The one-letter escapes of a JSON string and what they stand for.
+const (
+	escapeLetters = "\"\\/bfnrt"
+	escapeBytes   = "\"\\/\b\f\n\r\t"
+)
+
+// escape appends what the escape at d.s[i] (a backslash) stands for to buf
+// and returns it with the index after the escape.
+func (d *Decoder) escape(buf []byte, i int) ([]byte, int, error) {
+	if i+1 >= len(d.s) {
+		d.pos = i + 1
+		return buf, i, d.Fail("unexpected end of JSON input")
+	}
+	e := d.s[i+1]
+	i += 2
+	if k := strings.IndexByte(escapeLetters, e); k >= 0 {
+		return append(buf, escapeBytes[k]), i, nil
+	}
+	if e != 'u' {
+		d.pos = i - 1
+		return buf, i, d.Fail("invalid character %q in string escape code", e)
+	}
+	r, ok := hex4(d.s, i)
+	if !ok {
+		d.pos = i
+		return buf, i, d.Fail("invalid character in \\u hexadecimal character escape")
+	}
+	i += 4
+	if utf16.IsSurrogate(r) {
+		// A pair makes one rune; a lone or broken half is U+FFFD.
+		r2, ok := lowSurrogate(d.s, i)
+		dec := utf8.RuneError
+		if ok {
+			dec = utf16.DecodeRune(r, r2)
+		}
+		if dec != utf8.RuneError {
+			i += 6
+		}
+		r = dec
+	}
+	return utf8.AppendRune(buf, r), i, nil
 }
 
 func hex4(s string, i int) (rune, bool) {
