@@ -1,0 +1,231 @@
+package opencodedb
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/todo-shell/todo-shell/internal/plan"
+)
+
+// The databases the real opencode 1.18.33 wrote (testdata/record in
+// internal/plan says how): one session of /tmp/rec/p-ocdb whose four
+// todowrite calls make a plan that grows, completes items, rewords one
+// ("Write tests" → "Write unit tests") and drops one unfinished ("Add a
+// benchmark").
+const (
+	realSession = "ses_de5f3b9aaffeG9gsuDeenlwgga"
+	realDir     = "/tmp/rec/p-ocdb"
+)
+
+// realWALLengths are the lengths opencode.db-wal had while opencode ran,
+// the fake API holding it before its turn N (N = 0…4: N todowrite calls
+// done), and when it had exited: each a prefix of the next (nothing was
+// checkpointed while it ran), so the running fixture's -wal cut at one of
+// them is the file as it was then.
+var realWALLengths = []int64{593312, 931152, 1260752, 1610952, 1948792, 2183632}
+
+// realWant is each version of the real session: done/in progress/pending,
+// then the change from the one before, as replay reports it.
+var realWant = []string{
+	"0/1/1 +Write the parser +Write tests >Write the parser",
+	"1/1/2 +Update the docs +Add a benchmark >Write tests ✓Write the parser",
+	"2/1/1 ~Write tests→Write unit tests >Update the docs ✓Write unit tests",
+	"3/0/0 ✓Update the docs !Add a benchmark",
+}
+
+// realFixture copies the fixture name (its -wal.gz gunzipped to -wal,
+// cut to walLen bytes when walLen > 0) into a new directory as
+// opencode.db and returns its path.
+func realFixture(t testing.TB, name string, wal bool, walLen int64) string {
+	t.Helper()
+	dir := t.TempDir()
+	db := filepath.Join(dir, FileName)
+	b, err := os.ReadFile(filepath.Join("testdata", name+".db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(db, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if wal {
+		w := gunzip(t, filepath.Join("testdata", name+".db-wal.gz"))
+		if walLen > 0 {
+			w = w[:walLen]
+		}
+		if err := os.WriteFile(db+"-wal", w, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+func gunzip(t testing.TB, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// describe is each version as realWant has it.
+func describe(vs []*plan.Version) []string {
+	var out []string
+	var prev *plan.Version
+	for _, v := range vs {
+		n := map[string]int{}
+		for _, it := range v.Todos {
+			n[it.Status]++
+		}
+		c := plan.Changes(prev, v)
+		f := []string{fmt.Sprintf("%d/%d/%d", n["completed"], n["in_progress"], n["pending"])}
+		for _, s := range c.Added {
+			f = append(f, "+"+s)
+		}
+		for _, r := range c.Renamed {
+			f = append(f, "~"+r.From+"→"+r.To)
+		}
+		for _, s := range c.Started {
+			f = append(f, ">"+s)
+		}
+		for _, s := range c.Completed {
+			f = append(f, "✓"+s)
+		}
+		for _, s := range c.Dropped {
+			f = append(f, "!"+s)
+		}
+		out = append(out, strings.Join(f, " "))
+		prev = v
+	}
+	return out
+}
+
+// TestRealDatabase reads the databases the real opencode 1.18.33 wrote:
+// as it left them on exit (every page in the -wal, the main file one page),
+// as it was while running after each todowrite (the -wal cut where it
+// was), and after opencode's next start checkpointed the -wal into the
+// main file and began the -wal anew (one new frame, the 529 frames of the
+// run before left behind it under the old salt): the main file alone and
+// with that -wal.
+func TestRealDatabase(t *testing.T) {
+	tests := []struct {
+		name     string
+		fixture  string
+		wal      bool
+		walLen   int64
+		versions int
+	}{
+		{"exited", "opencode-1.18.33_running", true, 0, 4},
+		{"running, before the first todowrite", "opencode-1.18.33_running", true, realWALLengths[0], 0},
+		{"running, 1 todowrite", "opencode-1.18.33_running", true, realWALLengths[1], 1},
+		{"running, 2 todowrites", "opencode-1.18.33_running", true, realWALLengths[2], 2},
+		{"running, 3 todowrites", "opencode-1.18.33_running", true, realWALLengths[3], 3},
+		{"running, 4 todowrites", "opencode-1.18.33_running", true, realWALLengths[4], 4},
+		{"checkpointed, main file alone", "opencode-1.18.33", false, 0, 4},
+		{"checkpointed, with the new -wal", "opencode-1.18.33", true, 0, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db, err := Open(realFixture(t, tt.fixture, tt.wal, tt.walLen))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			ss, err := db.Sessions(realDir)
+			if err != nil || len(ss) != 1 || ss[0].ID != realSession {
+				t.Fatalf("sessions %+v, %v", ss, err)
+			}
+			if all, err := db.Sessions(""); err != nil || len(all) != 1 {
+				t.Errorf("all sessions %+v, %v", all, err)
+			}
+			vs, err := db.Versions(realSession)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, want := describe(vs), realWant[:tt.versions]
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("versions\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			for i, v := range vs {
+				if v.N != i+1 || v.Time.IsZero() || v.ToolUseID != fmt.Sprintf("toolu_%04d_0", i+2) {
+					t.Errorf("version %d: N %d, time %v, call %q", i+1, v.N, v.Time, v.ToolUseID)
+				}
+			}
+		})
+	}
+}
+
+// TestRealDatabaseGrows holds the real database open while its -wal
+// grows as opencode wrote it (the running fixture's -wal, each held
+// length in turn, written in place), then while opencode's next start
+// checkpoints it (the main file rewritten, the -wal begun anew over the
+// old frames): each read has the versions written so far, read once.
+func TestRealDatabaseGrows(t *testing.T) {
+	path := realFixture(t, "opencode-1.18.33_running", true, realWALLengths[0])
+	wal := gunzip(t, filepath.Join("testdata", "opencode-1.18.33_running.db-wal.gz"))
+	db, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	check := func(step string, n int) {
+		t.Helper()
+		if err := db.Refresh(); err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		vs, err := db.Versions(realSession)
+		if err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		if got, want := describe(vs), realWant[:n]; strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: versions\n%s\nwant\n%s", step, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	check("before the first todowrite", 0)
+	f, err := os.OpenFile(path+"-wal", os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for i := 1; i < len(realWALLengths); i++ {
+		from, to := realWALLengths[i-1], realWALLengths[i]
+		if _, err := f.WriteAt(wal[from:to], from); err != nil {
+			t.Fatal(err)
+		}
+		check(fmt.Sprintf("-wal at %d bytes", to), min(i, 4))
+	}
+	// opencode's next start: PRAGMA wal_checkpoint(PASSIVE) writes the
+	// pages into the main file, then its first write begins the -wal
+	// anew (a new salt) over the frames of the run before.
+	main, err := os.ReadFile(filepath.Join("testdata", "opencode-1.18.33.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, main, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	check("checkpointed", 4)
+	next := gunzip(t, filepath.Join("testdata", "opencode-1.18.33.db-wal.gz"))
+	if len(next) != len(wal) || bytes.Equal(next[:32], wal[:32]) {
+		t.Fatalf("the next -wal: %d bytes, header %x", len(next), next[:32])
+	}
+	if _, err := f.WriteAt(next, 0); err != nil {
+		t.Fatal(err)
+	}
+	check("the -wal begun anew", 4)
+}
