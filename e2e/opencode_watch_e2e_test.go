@@ -203,27 +203,42 @@ func gunzipFile(t *testing.T, path string) []byte {
 // TestWatchOpencodeRealDBCheckpointed: watch --opencode over the real
 // database after opencode's next start checkpointed it (every page in the
 // main file; the -wal begun anew, one frame, the old run's frames left
-// behind it under the old salt) shows the session's last plan.
+// behind it under the old salt) shows the session's last plan, from where
+// opencode keeps it: the data directory, or where $OPENCODE_DB says (a
+// path, or a name in the data directory), as opencode picks it.
 func TestWatchOpencodeRealDBCheckpointed(t *testing.T) {
-	dir := t.TempDir()
-	data := filepath.Join(dir, "share")
-	db := filepath.Join(data, "opencode", "opencode.db")
-	os.MkdirAll(filepath.Dir(db), 0o700)
-	main, err := os.ReadFile("../internal/opencodedb/testdata/opencode-1.18.33.db")
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		name  string
+		place string // the database, under the test's directory
+		env   string // OPENCODE_DB, with DIR for the test's directory
+	}{
+		{"data directory", "share/opencode/opencode.db", ""},
+		{"OPENCODE_DB path", "elsewhere/work.db", "DIR/elsewhere/work.db"},
+		{"OPENCODE_DB name", "share/opencode/mine.db", "mine.db"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			data := filepath.Join(dir, "share")
+			db := filepath.Join(dir, tc.place)
+			os.MkdirAll(filepath.Dir(db), 0o700)
+			main, err := os.ReadFile("../internal/opencodedb/testdata/opencode-1.18.33.db")
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(db, main, 0o600)
+			os.WriteFile(db+"-wal", gunzipFile(t, "../internal/opencodedb/testdata/opencode-1.18.33.db-wal.gz"), 0o600)
+			env := "NO_COLOR=1 HOME=" + dir + " XDG_DATA_HOME=" + data + " XDG_STATE_HOME=" + filepath.Join(dir, "state") +
+				" OPENCODE_DB=" + strings.ReplaceAll(tc.env, "DIR", dir)
+			tt := startTmuxEnv(t, 80, 24, dir, env, "watch", "--opencode", "/tmp/rec/p-ocdb")
+			tt.waitScreen("the last plan", func(string) bool {
+				s := tt.screen()
+				return strings.Contains(s, "Tasks 3/3") && strings.Contains(s, "✓ Write unit tests") && !strings.Contains(s, "Add a benchmark")
+			})
+			if s := tt.screen(); strings.Contains(s, "not read") {
+				t.Errorf("a read refused:\n%s", s)
+			}
+			tt.run("send-keys", "-t", "t", "q")
+			tt.waitScreen("watch to end", func(string) bool { return strings.Contains(tt.run("display", "-p", "-t", "t", "#{pane_dead}"), "1") })
+		})
 	}
-	os.WriteFile(db, main, 0o600)
-	os.WriteFile(db+"-wal", gunzipFile(t, "../internal/opencodedb/testdata/opencode-1.18.33.db-wal.gz"), 0o600)
-	env := "NO_COLOR=1 HOME=" + dir + " XDG_DATA_HOME=" + data + " XDG_STATE_HOME=" + filepath.Join(dir, "state")
-	tt := startTmuxEnv(t, 80, 24, dir, env, "watch", "--opencode", "/tmp/rec/p-ocdb")
-	tt.waitScreen("the last plan", func(string) bool {
-		s := tt.screen()
-		return strings.Contains(s, "Tasks 3/3") && strings.Contains(s, "✓ Write unit tests") && !strings.Contains(s, "Add a benchmark")
-	})
-	if s := tt.screen(); strings.Contains(s, "not read") {
-		t.Errorf("a read refused:\n%s", s)
-	}
-	tt.run("send-keys", "-t", "t", "q")
-	tt.waitScreen("watch to end", func(string) bool { return strings.Contains(tt.run("display", "-p", "-t", "t", "#{pane_dead}"), "1") })
 }

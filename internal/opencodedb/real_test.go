@@ -229,3 +229,26 @@ func TestRealDatabaseGrows(t *testing.T) {
 	}
 	check("the -wal begun anew", 4)
 }
+
+// TestPath: the database is where opencode 1.18.33 puts it (its G4):
+// $OPENCODE_DB when set, a path or a name in the data directory, none for
+// ":memory:"; else opencode.db in the data directory.
+func TestPath(t *testing.T) {
+	tests := []struct {
+		env  map[string]string
+		want string
+	}{
+		{nil, "/home/u/.local/share/opencode/opencode.db"},
+		{map[string]string{"XDG_DATA_HOME": "/d"}, "/d/opencode/opencode.db"},
+		{map[string]string{"XDG_DATA_HOME": "rel"}, "/home/u/.local/share/opencode/opencode.db"},
+		{map[string]string{"OPENCODE_DB": "/srv/oc/work.db"}, "/srv/oc/work.db"},
+		{map[string]string{"OPENCODE_DB": "/srv/oc/../oc/work.db"}, "/srv/oc/work.db"},
+		{map[string]string{"OPENCODE_DB": "mine.db", "XDG_DATA_HOME": "/d"}, "/d/opencode/mine.db"},
+		{map[string]string{"OPENCODE_DB": ":memory:"}, ""},
+	}
+	for _, tt := range tests {
+		if got := Path(func(k string) string { return tt.env[k] }, "/home/u"); got != tt.want {
+			t.Errorf("%v: %q, want %q", tt.env, got, tt.want)
+		}
+	}
+}
