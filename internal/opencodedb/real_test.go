@@ -39,7 +39,26 @@ var realWant = []string{
 	"3/0/0 ✓Update the docs !Add a benchmark",
 }
 
-// realFixture copies the fixture name (its -wal.gz gunzipped to -wal,
+// The second session, of the same directory: opencode run again once the
+// first had ended (its start checkpointed the -wal into the main file,
+// then its writes began the -wal anew, over the old frames): two todowrite
+// calls, then text.
+const realSession2 = "ses_de5e7f838ffeRykybQrEkLQwUO"
+
+// realWant2 is each version of the second session.
+var realWant2 = []string{
+	"0/1/1 +Read the spec +Write the lexer >Read the spec",
+	"1/1/0 >Write the lexer ✓Read the spec",
+}
+
+// realWAL2Lengths are where the second session's -wal had its last commit
+// while opencode ran, held before its turn N (N = 0…2), and on exit: its
+// first bytes, written over the -wal before it
+// (opencode-1.18.33.db-wal.gz), make the file as it was then.
+var realWAL2Lengths = []int64{333752, 692192, 1034152, 1268992}
+
+// realFixture copies the fixture name (name.db, or name.db.gz gunzipped;
+// its -wal.gz gunzipped to -wal,
 // cut to walLen bytes when walLen > 0) into a new directory as
 // opencode.db and returns its path.
 func realFixture(t testing.TB, name string, wal bool, walLen int64) string {
@@ -47,6 +66,9 @@ func realFixture(t testing.TB, name string, wal bool, walLen int64) string {
 	dir := t.TempDir()
 	db := filepath.Join(dir, FileName)
 	b, err := os.ReadFile(filepath.Join("testdata", name+".db"))
+	if os.IsNotExist(err) {
+		b, err = gunzip(t, filepath.Join("testdata", name+".db.gz")), nil
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,15 +151,21 @@ func TestRealDatabase(t *testing.T) {
 		wal      bool
 		walLen   int64
 		versions int
+		second   int // versions of the second session (-1: it is not there)
 	}{
-		{"exited", "opencode-1.18.33_running", true, 0, 4},
-		{"running, before the first todowrite", "opencode-1.18.33_running", true, realWALLengths[0], 0},
-		{"running, 1 todowrite", "opencode-1.18.33_running", true, realWALLengths[1], 1},
-		{"running, 2 todowrites", "opencode-1.18.33_running", true, realWALLengths[2], 2},
-		{"running, 3 todowrites", "opencode-1.18.33_running", true, realWALLengths[3], 3},
-		{"running, 4 todowrites", "opencode-1.18.33_running", true, realWALLengths[4], 4},
-		{"checkpointed, main file alone", "opencode-1.18.33", false, 0, 4},
-		{"checkpointed, with the new -wal", "opencode-1.18.33", true, 0, 4},
+		{"exited", "opencode-1.18.33_running", true, 0, 4, -1},
+		{"running, before the first todowrite", "opencode-1.18.33_running", true, realWALLengths[0], 0, -1},
+		{"running, 1 todowrite", "opencode-1.18.33_running", true, realWALLengths[1], 1, -1},
+		{"running, 2 todowrites", "opencode-1.18.33_running", true, realWALLengths[2], 2, -1},
+		{"running, 3 todowrites", "opencode-1.18.33_running", true, realWALLengths[3], 3, -1},
+		{"running, 4 todowrites", "opencode-1.18.33_running", true, realWALLengths[4], 4, -1},
+		{"checkpointed, main file alone", "opencode-1.18.33", false, 0, 4, -1},
+		{"checkpointed, with the new -wal", "opencode-1.18.33", true, 0, 4, -1},
+		// The second session's frames in the -wal (308 under the new
+		// salt, 222 of the first run's behind them), the first session's
+		// pages in the main file.
+		{"second session in the -wal", "opencode-1.18.33_second", true, 0, 4, 2},
+		{"second session, main file alone", "opencode-1.18.33_second", false, 0, 4, -1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -147,11 +175,28 @@ func TestRealDatabase(t *testing.T) {
 			}
 			defer db.Close()
 			ss, err := db.Sessions(realDir)
-			if err != nil || len(ss) != 1 || ss[0].ID != realSession {
+			wantIDs := []string{realSession}
+			if tt.second >= 0 {
+				wantIDs = []string{realSession2, realSession} // the newest first
+			}
+			var ids []string
+			for _, s := range ss {
+				ids = append(ids, s.ID)
+			}
+			if err != nil || strings.Join(ids, " ") != strings.Join(wantIDs, " ") {
 				t.Fatalf("sessions %+v, %v", ss, err)
 			}
-			if all, err := db.Sessions(""); err != nil || len(all) != 1 {
+			if all, err := db.Sessions(""); err != nil || len(all) != len(wantIDs) {
 				t.Errorf("all sessions %+v, %v", all, err)
+			}
+			if tt.second >= 0 {
+				vs, err := db.Versions(realSession2)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := describe(vs), realWant2[:tt.second]; strings.Join(got, "\n") != strings.Join(want, "\n") {
+					t.Errorf("second session: versions\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+				}
 			}
 			vs, err := db.Versions(realSession)
 			if err != nil {
@@ -174,7 +219,9 @@ func TestRealDatabase(t *testing.T) {
 // grows as opencode wrote it (the running fixture's -wal, each held
 // length in turn, written in place), then while opencode's next start
 // checkpoints it (the main file rewritten, the -wal begun anew over the
-// old frames): each read has the versions written so far, read once.
+// old frames), then while a second run in the same directory starts its
+// session in the -wal, over the old frames again: each read has the
+// versions written so far.
 func TestRealDatabaseGrows(t *testing.T) {
 	path := realFixture(t, "opencode-1.18.33_running", true, realWALLengths[0])
 	wal := gunzip(t, filepath.Join("testdata", "opencode-1.18.33_running.db-wal.gz"))
@@ -183,17 +230,27 @@ func TestRealDatabaseGrows(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	check := func(step string, n int) {
+	check := func(step string, n int, second ...int) {
 		t.Helper()
 		if err := db.Refresh(); err != nil {
 			t.Fatalf("%s: %v", step, err)
 		}
-		vs, err := db.Versions(realSession)
-		if err != nil {
-			t.Fatalf("%s: %v", step, err)
+		ss, err := db.Sessions(realDir)
+		if err != nil || len(ss) != 1+len(second) {
+			t.Fatalf("%s: sessions %+v, %v", step, ss, err)
 		}
-		if got, want := describe(vs), realWant[:n]; strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Errorf("%s: versions\n%s\nwant\n%s", step, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		for i, id := range []string{realSession, realSession2}[:1+len(second)] {
+			want := realWant[:n]
+			if i == 1 {
+				want = realWant2[:second[0]]
+			}
+			vs, err := db.Versions(id)
+			if err != nil {
+				t.Fatalf("%s: %v", step, err)
+			}
+			if got := describe(vs); strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("%s: %s: versions\n%s\nwant\n%s", step, id, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
 		}
 	}
 	check("before the first todowrite", 0)
@@ -228,6 +285,21 @@ func TestRealDatabaseGrows(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("the -wal begun anew", 4)
+	// opencode run again: its start checkpoints that frame, then its
+	// writes begin the -wal anew once more, over the frames before.
+	if err := os.WriteFile(path, gunzip(t, filepath.Join("testdata", "opencode-1.18.33_second.db.gz")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	check("checkpointed again", 4)
+	wal2 := gunzip(t, filepath.Join("testdata", "opencode-1.18.33_second.db-wal.gz"))
+	from := int64(0)
+	for i, to := range realWAL2Lengths {
+		if _, err := f.WriteAt(wal2[from:to], from); err != nil {
+			t.Fatal(err)
+		}
+		from = to
+		check(fmt.Sprintf("second run, -wal at %d bytes", to), 4, min(i, 2))
+	}
 }
 
 // TestPath: the database is where opencode 1.18.33 puts it (its G4):
