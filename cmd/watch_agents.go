@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -48,7 +49,10 @@ func agentTarget(wo *WatchOptions) (target follow.Target, what string, ok bool, 
 		chats := follow.GeminiChatsDir(filepath.Join(home, ".gemini"), dir)
 		return follow.Gemini{ChatsDir: chats}, "Gemini CLI sessions of " + dir + " (" + chats + ")", true, nil
 	}
-	db := filepath.Join(opencodedb.DataDir(wo.Getenv, home), opencodedb.FileName)
+	db := opencodedb.Path(wo.Getenv, home)
+	if db == "" {
+		return nil, "", true, errors.New("watch: OPENCODE_DB is :memory:, so opencode keeps its sessions in no file")
+	}
 	return follow.Opencode{DB: db, Dir: dir}, "opencode sessions of " + dir + " (" + db + ")", true, nil
 }
 

@@ -40,7 +40,7 @@ func allConfig(wo *WatchOptions) (allplans.Config, error) {
 		plans = filepath.Join(base, "plans") // as planDir: the shared plans (--plan NAME)
 	}
 	return allplans.Config{Home: home, ClaudeDir: filepath.Dir(root), CodexDir: codex, OffloadDir: off, PlansDir: plans,
-		OpencodeDir: opencodedb.DataDir(wo.Getenv, home)}, nil
+		OpencodeDB: opencodedb.Path(wo.Getenv, home)}, nil
 }
 
 // watchAll runs `watch --all`.

@@ -2,12 +2,15 @@ package e2e
 
 import (
 	"bufio"
+	"compress/gzip"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -104,3 +107,138 @@ func (w *opencodeWatch) send(t testing.TB, line string) {
 // round has the writer add round r: a todowrite of ten tasks "Task i of
 // round r", task r%10 in progress, and a bash call.
 func (w *opencodeWatch) round(t testing.TB, r int) { w.send(t, "round "+strconv.Itoa(r)) }
+
+// realOpencodeWAL are the lengths the real opencode 1.18.33's
+// opencode.db-wal had while it ran, held by the fake API before its turn
+// N (N todowrite calls done), then on exit; each is a prefix of the next
+// (internal/opencodedb/real_test.go has the same).
+var realOpencodeWAL = []int64{593312, 931152, 1260752, 1610952, 1948792, 2183632}
+
+// TestWatchOpencodeRealDB runs `todo-shell watch --opencode` in tmux over
+// the database the real opencode 1.18.33 wrote
+// (internal/opencodedb/testdata/opencode-1.18.33_running.db and its -wal),
+// the -wal written as opencode wrote it: from where it was before the
+// first todowrite, grown in place to where it was after each. Each version
+// reaches the window, no read refused: the plan that grows, the item
+// reworded, the one dropped unfinished gone.
+func TestWatchOpencodeRealDB(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "share")
+	db := filepath.Join(data, "opencode", "opencode.db")
+	os.MkdirAll(filepath.Dir(db), 0o700)
+	main, err := os.ReadFile("../internal/opencodedb/testdata/opencode-1.18.33_running.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wal := gunzipFile(t, "../internal/opencodedb/testdata/opencode-1.18.33_running.db-wal.gz")
+	if int64(len(wal)) != realOpencodeWAL[len(realOpencodeWAL)-1] {
+		t.Fatalf("the -wal has %d bytes", len(wal))
+	}
+	os.WriteFile(db, main, 0o600)
+	os.WriteFile(db+"-wal", wal[:realOpencodeWAL[0]], 0o600)
+	env := "NO_COLOR=1 HOME=" + dir + " XDG_DATA_HOME=" + data + " XDG_STATE_HOME=" + filepath.Join(dir, "state")
+	// The session is of /tmp/rec/p-ocdb, where opencode ran.
+	tt := startTmuxEnv(t, 80, 24, dir, env, "watch", "--opencode", "/tmp/rec/p-ocdb")
+	tt.waitScreen("watch waiting for the plan", func(string) bool { return strings.Contains(tt.screen(), "waiting for a plan") })
+	f, err := os.OpenFile(db+"-wal", os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for i, want := range []struct {
+		has   []string
+		hasNo []string
+	}{
+		{[]string{"Tasks 0/2", "Write the parser", "Write tests"}, nil},
+		{[]string{"Tasks 1/4", "✓ Write the parser", "Write tests", "Update the docs", "Add a benchmark"}, nil},
+		{[]string{"Tasks 2/4", "✓ Write unit tests", "Update the docs", "Add a benchmark"}, []string{"Write tests"}},
+		{[]string{"Tasks 3/3", "✓ Update the docs"}, []string{"Add a benchmark"}},
+	} {
+		from, to := realOpencodeWAL[i], realOpencodeWAL[i+1]
+		if _, err := f.WriteAt(wal[from:to], from); err != nil {
+			t.Fatal(err)
+		}
+		tt.waitScreen(fmt.Sprintf("version %d: %q, not %q", i+1, want.has, want.hasNo), func(string) bool {
+			s := tt.screen()
+			for _, w := range want.has {
+				if !strings.Contains(s, w) {
+					return false
+				}
+			}
+			// A read that failed would say "… not read: why".
+			for _, w := range append(want.hasNo, "not read") {
+				if strings.Contains(s, w) {
+					return false
+				}
+			}
+			return true
+		})
+	}
+	// opencode's last turn ("All done."): the plan stays.
+	if _, err := f.WriteAt(wal[realOpencodeWAL[4]:], realOpencodeWAL[4]); err != nil {
+		t.Fatal(err)
+	}
+	tt.run("send-keys", "-t", "t", "q")
+	tt.waitScreen("watch to end", func(string) bool { return strings.Contains(tt.run("display", "-p", "-t", "t", "#{pane_dead}"), "1") })
+}
+
+func gunzipFile(t *testing.T, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestWatchOpencodeRealDBCheckpointed: watch --opencode over the real
+// database after opencode's next start checkpointed it (every page in the
+// main file; the -wal begun anew, one frame, the old run's frames left
+// behind it under the old salt) shows the session's last plan, from where
+// opencode keeps it: the data directory, or where $OPENCODE_DB says (a
+// path, or a name in the data directory), as opencode picks it.
+func TestWatchOpencodeRealDBCheckpointed(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		place string // the database, under the test's directory
+		env   string // OPENCODE_DB, with DIR for the test's directory
+	}{
+		{"data directory", "share/opencode/opencode.db", ""},
+		{"OPENCODE_DB path", "elsewhere/work.db", "DIR/elsewhere/work.db"},
+		{"OPENCODE_DB name", "share/opencode/mine.db", "mine.db"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			data := filepath.Join(dir, "share")
+			db := filepath.Join(dir, tc.place)
+			os.MkdirAll(filepath.Dir(db), 0o700)
+			main, err := os.ReadFile("../internal/opencodedb/testdata/opencode-1.18.33.db")
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(db, main, 0o600)
+			os.WriteFile(db+"-wal", gunzipFile(t, "../internal/opencodedb/testdata/opencode-1.18.33.db-wal.gz"), 0o600)
+			env := "NO_COLOR=1 HOME=" + dir + " XDG_DATA_HOME=" + data + " XDG_STATE_HOME=" + filepath.Join(dir, "state") +
+				" OPENCODE_DB=" + strings.ReplaceAll(tc.env, "DIR", dir)
+			tt := startTmuxEnv(t, 80, 24, dir, env, "watch", "--opencode", "/tmp/rec/p-ocdb")
+			tt.waitScreen("the last plan", func(string) bool {
+				s := tt.screen()
+				return strings.Contains(s, "Tasks 3/3") && strings.Contains(s, "✓ Write unit tests") && !strings.Contains(s, "Add a benchmark")
+			})
+			if s := tt.screen(); strings.Contains(s, "not read") {
+				t.Errorf("a read refused:\n%s", s)
+			}
+			tt.run("send-keys", "-t", "t", "q")
+			tt.waitScreen("watch to end", func(string) bool { return strings.Contains(tt.run("display", "-p", "-t", "t", "#{pane_dead}"), "1") })
+		})
+	}
+}

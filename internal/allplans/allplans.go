@@ -58,13 +58,13 @@ type Config struct {
 	Home      string // the home directory
 	ClaudeDir string // ~/.claude ($CLAUDE_CONFIG_DIR)
 	CodexDir  string // ~/.codex ($CODEX_HOME)
-	// OpencodeDir is opencode's data directory, which holds its
-	// database (~/.local/share/opencode); "" for none.
-	OpencodeDir string
-	OffloadDir  string        // todo-shell's offload directory of this project
-	PlansDir    string        // where todo-shell's shared task plans are ($XDG_STATE_HOME/todo-shell/plans)
-	MaxAge      time.Duration // a plan idle longer drops out (0: one hour)
-	Now         func() time.Time
+	// OpencodeDB is opencode's database
+	// (~/.local/share/opencode/opencode.db, opencodedb.Path); "" for none.
+	OpencodeDB string
+	OffloadDir string        // todo-shell's offload directory of this project
+	PlansDir   string        // where todo-shell's shared task plans are ($XDG_STATE_HOME/todo-shell/plans)
+	MaxAge     time.Duration // a plan idle longer drops out (0: one hour)
+	Now        func() time.Time
 }
 
 // source is one kind of place plans are kept: files depth directories
@@ -107,10 +107,11 @@ func (c *Config) sources() []source {
 			return filepath.Base(filepath.Dir(p)) == "chats" && strings.HasPrefix(b, "session-") && strings.HasSuffix(b, ".jsonl")
 		}},
 	)
-	if c.OpencodeDir != "" {
-		s = append(s, source{agent: "opencode", root: c.OpencodeDir, depth: 0, opencode: true, match: func(p string) bool {
+	if c.OpencodeDB != "" {
+		name := filepath.Base(c.OpencodeDB)
+		s = append(s, source{agent: "opencode", root: filepath.Dir(c.OpencodeDB), depth: 0, opencode: true, match: func(p string) bool {
 			b := filepath.Base(p)
-			return b == opencodedb.FileName || b == opencodedb.FileName+"-wal"
+			return b == name || b == name+"-wal"
 		}})
 	}
 	return s
@@ -273,7 +274,7 @@ func (x *Watcher) handle(ev fsnotify.Event) bool {
 func (x *Watcher) update(src int, path string, mod time.Time) bool {
 	s := &x.srcs[src]
 	if s.opencode {
-		return x.updateOpencode(filepath.Join(s.root, opencodedb.FileName))
+		return x.updateOpencode(x.cfg.OpencodeDB)
 	}
 	if s.taskList {
 		return x.updateTaskList(s, filepath.Dir(path), mod)

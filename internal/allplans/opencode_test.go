@@ -2,10 +2,13 @@ package allplans
 
 import (
 	"bufio"
+	"compress/gzip"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -37,7 +40,7 @@ func TestOpencodePlans(t *testing.T) {
 	}
 	// The fixture's session was last updated at 1795599842565 ms.
 	now := func() time.Time { return time.UnixMilli(1795599842565).Add(time.Minute) }
-	w, err := New(Config{Home: home, ClaudeDir: filepath.Join(home, ".claude"), CodexDir: filepath.Join(home, ".codex"), OpencodeDir: dir, Now: now})
+	w, err := New(Config{Home: home, ClaudeDir: filepath.Join(home, ".claude"), CodexDir: filepath.Join(home, ".codex"), OpencodeDB: filepath.Join(dir, "opencode.db"), Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,4 +69,87 @@ func TestOpencodePlans(t *testing.T) {
 			t.Fatal("never saw the round's version")
 		}
 	}
+}
+
+// TestOpencodeRealDB follows the database the real opencode 1.18.33 wrote
+// (../opencodedb/testdata), kept where $OPENCODE_DB put it (work.db): its
+// -wal grown in place as opencode wrote it, from one todowrite to four,
+// each a new version of the one entry; the last has the dropped item gone.
+func TestOpencodeRealDB(t *testing.T) {
+	// The lengths the -wal had after each todowrite, then on exit
+	// (../opencodedb/real_test.go).
+	lengths := []int64{931152, 1260752, 1610952, 1948792, 2183632}
+	home := t.TempDir()
+	db := filepath.Join(home, "oc", "work.db")
+	os.MkdirAll(filepath.Dir(db), 0o700)
+	main, err := os.ReadFile("../opencodedb/testdata/opencode-1.18.33_running.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wal := gunzipFile(t, "../opencodedb/testdata/opencode-1.18.33_running.db-wal.gz")
+	os.WriteFile(db, main, 0o600)
+	os.WriteFile(db+"-wal", wal[:lengths[0]], 0o600)
+	// The session was last updated at 1795733371559 ms.
+	now := func() time.Time { return time.UnixMilli(1795733371559).Add(time.Minute) }
+	w, err := New(Config{Home: home, ClaudeDir: filepath.Join(home, ".claude"), CodexDir: filepath.Join(home, ".codex"), OpencodeDB: db, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if got := w.Entries(); len(got) != 1 || got[0].Agent != "opencode" || got[0].Project != "/tmp/rec/p-ocdb" || got[0].Version.N != 1 {
+		t.Fatalf("entries %+v", got)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sent := make(chan []Entry, 10)
+	go func() { _ = w.Run(ctx, func(e []Entry) { sent <- e }) }()
+	<-sent
+	f, err := os.OpenFile(db+"-wal", os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for i := 1; i < 4; i++ {
+		if _, err := f.WriteAt(wal[lengths[i-1]:lengths[i]], lengths[i-1]); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.After(10 * time.Second)
+	wait:
+		for {
+			select {
+			case e := <-sent:
+				if len(e) == 1 && e[0].Version.N == i+1 {
+					break wait
+				}
+			case <-deadline:
+				t.Fatalf("never saw version %d", i+1)
+			}
+		}
+	}
+	last := w.Entries()[0].Version
+	var contents []string
+	for _, it := range last.Todos {
+		contents = append(contents, it.Status+" "+it.Content)
+	}
+	if got := strings.Join(contents, ", "); got != "completed Write the parser, completed Write unit tests, completed Update the docs" {
+		t.Errorf("last version: %s", got)
+	}
+}
+
+func gunzipFile(t *testing.T, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

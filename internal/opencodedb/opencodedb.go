@@ -41,6 +41,23 @@ func DataDir(getenv func(string) string, home string) string {
 	return filepath.Join(home, ".local", "share", "opencode")
 }
 
+// Path returns the database opencode uses, as opencode 1.18.33 picks it:
+// $OPENCODE_DB when set (a path, or a name in the data directory; ""
+// for ":memory:", which is in no file), else opencode.db in the data
+// directory. (A build of a channel other than latest, beta or prod
+// names it opencode-CHANNEL.db; the npm releases are latest.)
+func Path(getenv func(string) string, home string) string {
+	switch db := getenv("OPENCODE_DB"); {
+	case db == ":memory:":
+		return ""
+	case filepath.IsAbs(db):
+		return filepath.Clean(db)
+	case db != "":
+		return filepath.Join(DataDir(getenv, home), db)
+	}
+	return filepath.Join(DataDir(getenv, home), FileName)
+}
+
 // Session is one opencode session.
 type Session struct {
 	ID        string

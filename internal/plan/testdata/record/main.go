@@ -13,6 +13,11 @@
 // end, and for requests without tools (titles, summaries), it answers "Done."
 //
 //	go run ./internal/plan/testdata/record -script s.json -addr 127.0.0.1:8790 -log /tmp/reqs
+//
+// With -hold DIR, before it answers turn N (counted from 0) it creates
+// DIR/held-N and waits until DIR/go-N exists: the CLI is then idle between
+// two calls, its files as it left them (a copy of opencode's database and
+// its -wal taken then is one opencode had not checkpointed).
 package main
 
 import (
@@ -27,6 +32,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 )
 
 type block struct {
@@ -38,6 +44,7 @@ type block struct {
 type server struct {
 	script [][]block
 	logDir string
+	hold   string
 	mu     sync.Mutex
 	n      int
 }
@@ -46,6 +53,7 @@ func main() {
 	scriptPath := flag.String("script", "", "the script (JSON)")
 	addr := flag.String("addr", "127.0.0.1:8790", "loopback address to serve")
 	logDir := flag.String("log", "", "directory to keep each request body in")
+	hold := flag.String("hold", "", "directory: before turn N, create held-N there and wait for go-N")
 	flag.Parse()
 	if !strings.HasPrefix(*addr, "127.0.0.1:") {
 		log.Fatal("loopback only")
@@ -54,7 +62,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	s := &server{logDir: *logDir}
+	s := &server{logDir: *logDir, hold: *hold}
 	if err := json.Unmarshal(b, &s.script); err != nil {
 		log.Fatal(err)
 	}
@@ -100,6 +108,15 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *server) turn(done int, tools bool) []block {
 	if !tools || done >= len(s.script) {
 		return []block{{Text: "Done."}}
+	}
+	if s.hold != "" {
+		_ = os.WriteFile(filepath.Join(s.hold, fmt.Sprintf("held-%d", done)), nil, 0o644)
+		for {
+			if _, err := os.Stat(filepath.Join(s.hold, fmt.Sprintf("go-%d", done))); err == nil {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
 	}
 	return s.script[done]
 }
