@@ -296,3 +296,28 @@ func TestWatchOpencodeRealDBNewSession(t *testing.T) {
 	tt.run("send-keys", "-t", "t", "q")
 	tt.waitScreen("watch to end", func(string) bool { return strings.Contains(tt.run("display", "-p", "-t", "t", "#{pane_dead}"), "1") })
 }
+
+// TestTmuxReplayOpencodeRealDB: `replay` of the database the real
+// opencode 1.18.33 wrote plays its session on a terminal: the todowrite
+// calls, one panel updated in place to the last version (3/3), the
+// warning of the item dropped unfinished.
+func TestTmuxReplayOpencodeRealDB(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "opencode.db")
+	main, err := os.ReadFile("../internal/opencodedb/testdata/opencode-1.18.33_running.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(db, main, 0o600)
+	os.WriteFile(db+"-wal", gunzipFile(t, "../internal/opencodedb/testdata/opencode-1.18.33_running.db-wal.gz"), 0o600)
+	tt := startTmuxIn(t, 80, 30, dir, "replay", "--speed", "100", db)
+	all := tt.waitScreen("the end of the replay", func(s string) bool { return strings.Contains(s, "end of replay") })
+	if n := count(all, "Tasks "); n != 1 {
+		t.Errorf("%d panels, want 1 updated in place:\n%s", n, all)
+	}
+	for _, want := range []string{"todowrite", "! DROPPED without being completed: Add a benchmark", "Tasks 3/3", "✓ Write unit tests"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no %q:\n%s", want, all)
+		}
+	}
+}
