@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -31,12 +32,14 @@ type ReplayOptions struct {
 func newCmdReplay(o *Options) *cobra.Command {
 	ro := &ReplayOptions{Options: o}
 	cmd := &cobra.Command{
-		Use:   "replay FILE|DIR|ID",
+		Use:   "replay FILE|DIR|ID|DB#SESSION",
 		Short: "Replay how a recorded session's plan evolved",
 		Long: `Replay reads a todo-shell transcript.jsonl or todos.jsonl, or a Claude Code session
 transcript (~/.claude/projects/<dir>/<uuid>.jsonl), and shows each version of the plan.
 Given a session directory or a session id, it replays that session's transcript.jsonl,
-or its todos.jsonl when it has no transcript.
+or its todos.jsonl when it has no transcript. Given opencode's database
+(~/.local/share/opencode/opencode.db), it replays its most recently updated session's
+todowrite plan, or the session DB#SESSION names.
 
 On a terminal it plays the session back in the shell's look: each tool call as a line,
 the assistant's text, and the task panel as each plan version arrives. With --summary,
@@ -48,6 +51,7 @@ the version breaks. --json prints one object per version.`,
   $ todo-shell replay --step ~/.claude/projects/-home-me-app/6f1c2a9e.jsonl
   $ todo-shell replay --summary .offload/my-session/todos.jsonl
   $ todo-shell replay my-session
+  $ todo-shell replay --summary ~/.local/share/opencode/opencode.db
   $ todo-shell replay --json session.jsonl | jq '.dropped'`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
@@ -79,7 +83,8 @@ func replayRun(ro *ReplayOptions) error {
 	if err != nil {
 		return err
 	}
-	file, err := replayFile(ro.File, ro.OffloadDir)
+	arg, ocSession := opencodeSession(ro.File)
+	file, err := replayFile(arg, ro.OffloadDir)
 	if err != nil {
 		return err
 	}
@@ -87,6 +92,7 @@ func replayRun(ro *ReplayOptions) error {
 	defer stop()
 	err = replayui.Run(ctx, replayui.Options{
 		File:    file,
+		Session: ocSession,
 		Summary: ro.Summary,
 		JSON:    ro.JSON,
 		Step:    ro.Step,
@@ -101,6 +107,22 @@ func replayRun(ro *ReplayOptions) error {
 		return &UsageError{err}
 	}
 	return err
+}
+
+// opencodeSession splits DB#SESSION, a session of opencode's database
+// (as watch --all names it), when arg is no file and DB is one.
+func opencodeSession(arg string) (file, id string) {
+	if _, err := os.Stat(arg); err == nil {
+		return arg, ""
+	}
+	i := strings.LastIndexByte(arg, '#')
+	if i <= 0 || i == len(arg)-1 {
+		return arg, ""
+	}
+	if st, err := os.Stat(arg[:i]); err != nil || !st.Mode().IsRegular() {
+		return arg, ""
+	}
+	return arg[:i], arg[i+1:]
 }
 
 // replayFile turns replay's argument into the file to read: a file as

@@ -242,3 +242,82 @@ func TestWatchOpencodeRealDBCheckpointed(t *testing.T) {
 		})
 	}
 }
+
+// TestWatchOpencodeRealDBNewSession: watch --opencode shows the first
+// real session's last plan; then opencode is run again in the directory
+// (the second real run: its start had checkpointed the -wal, its writes
+// begin it anew over the old frames, written in place as it wrote them),
+// and watch follows the new session from when it is made, then each of
+// its versions.
+func TestWatchOpencodeRealDBNewSession(t *testing.T) {
+	// Where the second run's -wal had its last commit before its turn
+	// N = 0…2, and on exit (internal/opencodedb/real_test.go).
+	lengths := []int64{333752, 692192, 1034152, 1268992}
+	dir := t.TempDir()
+	data := filepath.Join(dir, "share")
+	db := filepath.Join(data, "opencode", "opencode.db")
+	os.MkdirAll(filepath.Dir(db), 0o700)
+	os.WriteFile(db, gunzipFile(t, "../internal/opencodedb/testdata/opencode-1.18.33_second.db.gz"), 0o600)
+	os.WriteFile(db+"-wal", gunzipFile(t, "../internal/opencodedb/testdata/opencode-1.18.33.db-wal.gz"), 0o600)
+	wal := gunzipFile(t, "../internal/opencodedb/testdata/opencode-1.18.33_second.db-wal.gz")
+	env := "NO_COLOR=1 HOME=" + dir + " XDG_DATA_HOME=" + data + " XDG_STATE_HOME=" + filepath.Join(dir, "state")
+	tt := startTmuxEnv(t, 80, 24, dir, env, "watch", "--opencode", "/tmp/rec/p-ocdb")
+	screenHas := func(what string, has ...string) {
+		t.Helper()
+		tt.waitScreen(what, func(string) bool {
+			s := tt.screen()
+			for _, w := range has {
+				if !strings.Contains(s, w) {
+					return false
+				}
+			}
+			return !strings.Contains(s, "not read")
+		})
+	}
+	screenHas("the first session's last plan", "ses_de5f3b9aaffeG9gsuDeenlwgga", "Tasks 3/3")
+	f, err := os.OpenFile(db+"-wal", os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	from := int64(0)
+	for i, want := range [][]string{
+		{"ses_de5e7f838ffeRykybQrEkLQwUO", "waiting for a plan"}, // the session made, no plan yet
+		{"ses_de5e7f838ffeRykybQrEkLQwUO", "Tasks 0/2", "Read the spec", "Write the lexer"},
+		{"ses_de5e7f838ffeRykybQrEkLQwUO", "Tasks 1/2", "✓ Read the spec", "Write the lexer"},
+		{"ses_de5e7f838ffeRykybQrEkLQwUO", "Tasks 1/2", "✓ Read the spec", "Write the lexer"}, // "The lexer is next."
+	} {
+		if _, err := f.WriteAt(wal[from:lengths[i]], from); err != nil {
+			t.Fatal(err)
+		}
+		from = lengths[i]
+		screenHas(fmt.Sprintf("the second session's version %d", min(i, 2)), want...)
+	}
+	tt.run("send-keys", "-t", "t", "q")
+	tt.waitScreen("watch to end", func(string) bool { return strings.Contains(tt.run("display", "-p", "-t", "t", "#{pane_dead}"), "1") })
+}
+
+// TestTmuxReplayOpencodeRealDB: `replay` of the database the real
+// opencode 1.18.33 wrote plays its session on a terminal: the todowrite
+// calls, one panel updated in place to the last version (3/3), the
+// warning of the item dropped unfinished.
+func TestTmuxReplayOpencodeRealDB(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "opencode.db")
+	main, err := os.ReadFile("../internal/opencodedb/testdata/opencode-1.18.33_running.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(db, main, 0o600)
+	os.WriteFile(db+"-wal", gunzipFile(t, "../internal/opencodedb/testdata/opencode-1.18.33_running.db-wal.gz"), 0o600)
+	tt := startTmuxIn(t, 80, 30, dir, "replay", "--speed", "100", db)
+	all := tt.waitScreen("the end of the replay", func(s string) bool { return strings.Contains(s, "end of replay") })
+	if n := count(all, "Tasks "); n != 1 {
+		t.Errorf("%d panels, want 1 updated in place:\n%s", n, all)
+	}
+	for _, want := range []string{"todowrite", "! DROPPED without being completed: Add a benchmark", "Tasks 3/3", "✓ Write unit tests"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no %q:\n%s", want, all)
+		}
+	}
+}

@@ -202,6 +202,34 @@ func (d *DB) Versions(id string) ([]*plan.Version, error) {
 	return ss.versions, nil
 }
 
+// HasSession reports whether the database holds the session id (any:
+// a task's sub-session, an archived one).
+func (d *DB) HasSession(id string) (bool, error) {
+	t, c, err := d.table("session", "id")
+	if err != nil {
+		return false, err
+	}
+	found := false
+	err = t.Scan(func(_ int64, r *sqlitefile.Record) error {
+		found = found || r.String(c[0]) == id
+		return r.Err()
+	})
+	return found, err
+}
+
+// Export returns the plan of the session id as one line of what
+// `opencode export` prints: its todowrite parts, each with what plan's
+// reader reads, in the order opencode made them (a call still running
+// included: the reader waits for its result). Replay reads it as an
+// export.
+func (d *DB) Export(id string) ([]byte, error) {
+	plans, err := d.planParts(id, &session{parts: map[int64]*part{}})
+	if err != nil {
+		return nil, err
+	}
+	return planDoc(id, plans), nil
+}
+
 // planParts reads the session's parts (those not changed since the last
 // read are kept) and returns its plan parts in order.
 func (d *DB) planParts(id string, ss *session) ([]*part, error) {

@@ -26,7 +26,8 @@ import (
 
 // Options say what to replay and how.
 type Options struct {
-	File    string  // the transcript, todos.jsonl or tasks.jsonl
+	File    string  // the transcript, todos.jsonl, tasks.jsonl, or opencode's database
+	Session string  // in opencode's database, the session ("": the newest)
 	Summary bool    // print the timeline
 	JSON    bool    // print one JSON object per version
 	Step    bool    // step with the keys instead of playing
@@ -43,11 +44,18 @@ var ErrStepNeedsKeys = errors.New("--step needs a terminal on standard input for
 
 // Run replays o.File until its end, q, or ctx's end.
 func Run(ctx context.Context, o Options) error {
-	f, _, err := readgate.Open(o.File)
+	orig, _, err := readgate.Open(o.File)
 	if err != nil {
 		return fmt.Errorf("replay: %s cannot be read: %s", render.Sanitize(o.File), readgate.Reason(err))
 	}
-	defer func() { _ = f.Close() }() // only read
+	defer func() { _ = orig.Close() }() // only read
+	// opencode's database is replayed as the export of a session.
+	f, dbDone, name, err := opencodeDBAsExport(orig, o.File, o.Session)
+	if err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	defer dbDone()
+	o.File = name
 	// A task plan's journal is replayed as the versions of its tasks.
 	f, cleanup, err := taskJournalAsTodos(f)
 	if err != nil {

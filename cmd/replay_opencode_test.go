@@ -1,0 +1,145 @@
+package cmd
+
+import (
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// placeOpencodeDB writes the real opencode 1.18.33 database fixture name
+// (internal/opencodedb/testdata: name.db or name.db.gz, and
+// name.db-wal.gz, its first walLen bytes when walLen > 0) as
+// DIR/opencode.db and returns that path.
+func placeOpencodeDB(t *testing.T, name string, walLen int) string {
+	t.Helper()
+	src := filepath.Join("..", "internal", "opencodedb", "testdata", name)
+	db := filepath.Join(t.TempDir(), "opencode.db")
+	main, err := os.ReadFile(src + ".db")
+	if os.IsNotExist(err) {
+		main, err = gunzipTest(t, src+".db.gz"), nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	wal := gunzipTest(t, src+".db-wal.gz")
+	if walLen > 0 {
+		wal = wal[:walLen]
+	}
+	if err := os.WriteFile(db, main, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(db+"-wal", wal, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func gunzipTest(t *testing.T, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestReplayOpencodeRealDB: replay of the database the real opencode
+// 1.18.33 wrote (as it left it; cut where its -wal was after two
+// todowrites; run again, a second session in the -wal) prints each
+// version of the most recently updated session, or of the session
+// DB#SESSION names: its counts, the rename and the drop.
+func TestReplayOpencodeRealDB(t *testing.T) {
+	first := []string{
+		"v1  22:49:22  0/2 done, 1 in progress, 1 pending  toolu_0002_0",
+		"v2  22:49:24 (+0:02)  1/4 done, 1 in progress, 2 pending  toolu_0003_0",
+		"v3  22:49:27 (+0:05)  2/4 done, 1 in progress, 1 pending  toolu_0004_0",
+		"~ renamed    Write tests → Write unit tests",
+		"v4  22:49:28 (+0:06)  3/3 done, 0 in progress, 0 pending  toolu_0005_0",
+		"! DROPPED without being completed: Add a benchmark",
+		"4 versions; 1 item dropped without being completed; 0 versions break a rule",
+	}
+	tests := []struct {
+		name    string
+		fixture string
+		walLen  int
+		session string
+		want    []string // in this order
+		not     []string
+		err     string
+	}{
+		{"as opencode left it", "opencode-1.18.33_running", 0, "", append([]string{"#ses_de5f3b9aaffeG9gsuDeenlwgga (opencode session export)"}, first...), nil, ""},
+		{"while it ran, after 2 todowrites", "opencode-1.18.33_running", 1260752, "", []string{"v1 ", "v2 ", "2 versions; 0 items dropped"}, []string{"v3 "}, ""},
+		{"run again: the newest session", "opencode-1.18.33_second", 0, "", []string{"#ses_de5e7f838ffeRykybQrEkLQwUO", "0/2 done, 1 in progress, 1 pending", "1/2 done, 1 in progress, 0 pending", "2 versions; 0 items dropped"}, nil, ""},
+		{"run again: the first session named", "opencode-1.18.33_second", 0, "ses_de5f3b9aaffeG9gsuDeenlwgga", first, nil, ""},
+		{"a session it does not hold", "opencode-1.18.33_second", 0, "ses_nope", nil, nil, "holds no opencode session ses_nope"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			arg := placeOpencodeDB(t, tc.fixture, tc.walLen)
+			if tc.session != "" {
+				arg += "#" + tc.session
+			}
+			r := run(t, "", nil, "replay", "--summary", arg)
+			if tc.err != "" {
+				if r.code == 0 || !strings.Contains(r.stderr, tc.err) {
+					t.Fatalf("%+v, want the error %q", r, tc.err)
+				}
+				return
+			}
+			if r.code != 0 || r.stderr != "" {
+				t.Fatalf("%+v", r)
+			}
+			rest := r.stdout
+			for _, w := range tc.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("no %q after what came before in:\n%s", w, r.stdout)
+				}
+				rest = rest[i+len(w):]
+			}
+			for _, w := range tc.not {
+				if strings.Contains(r.stdout, w) {
+					t.Errorf("%q in:\n%s", w, r.stdout)
+				}
+			}
+		})
+	}
+}
+
+// TestOpencodeSession: DB#SESSION names a session of opencode's database
+// when DB is a file and DB#SESSION is not.
+func TestOpencodeSession(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "opencode.db")
+	hashed := filepath.Join(dir, "a#b")
+	for _, f := range []string{db, hashed} {
+		if err := os.WriteFile(f, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct{ arg, file, session string }{
+		{db, db, ""},
+		{db + "#ses_1", db, "ses_1"},
+		{db + "#a#ses_1", db + "#a#ses_1", ""}, // db#a is no file
+		{db + "#", db + "#", ""},
+		{hashed, hashed, ""},                 // a file of that name
+		{dir + "#ses_1", dir + "#ses_1", ""}, // a directory is no database
+		{"#ses_1", "#ses_1", ""},
+	} {
+		if file, session := opencodeSession(tc.arg); file != tc.file || session != tc.session {
+			t.Errorf("%s: %q %q, want %q %q", tc.arg, file, session, tc.file, tc.session)
+		}
+	}
+}

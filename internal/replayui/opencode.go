@@ -1,0 +1,67 @@
+package replayui
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/todo-shell/todo-shell/internal/opencodedb"
+	"github.com/todo-shell/todo-shell/render"
+)
+
+// sqliteMagic starts every SQLite 3 database file.
+const sqliteMagic = "SQLite format 3\x00"
+
+// opencodeDBAsExport replays opencode's database (opencode.db) as the
+// export of one of its sessions: session, or else the most recently
+// updated top-level one. f is the file open at path; when it is no SQLite
+// database it is returned as it is. name is what the output calls it:
+// path#session.
+func opencodeDBAsExport(f *os.File, path, session string) (out *os.File, cleanup func(), name string, err error) {
+	head := make([]byte, len(sqliteMagic))
+	if n, _ := f.ReadAt(head, 0); n < len(head) || string(head) != sqliteMagic {
+		if session != "" {
+			return nil, nil, "", fmt.Errorf("%s is no opencode database to find session %s in", render.Sanitize(path), render.Sanitize(session))
+		}
+		return f, func() {}, path, nil
+	}
+	db, err := opencodedb.Open(path)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	defer func() { _ = db.Close() }()
+	if session == "" {
+		ss, err := db.Sessions("")
+		if err != nil {
+			return nil, nil, "", fmt.Errorf("%s: %w", render.Sanitize(path), err)
+		}
+		if len(ss) == 0 {
+			return nil, nil, "", fmt.Errorf("%s holds no opencode session", render.Sanitize(path))
+		}
+		session = ss[0].ID
+	} else if ok, err := db.HasSession(session); err != nil || !ok {
+		if err == nil {
+			err = fmt.Errorf("%s holds no opencode session %s", render.Sanitize(path), render.Sanitize(session))
+		}
+		return nil, nil, "", err
+	}
+	doc, err := db.Export(session)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("%s: %w", render.Sanitize(path), err)
+	}
+	tmp, err := os.CreateTemp("", "todo-shell-replay-*.json")
+	if err != nil {
+		return nil, nil, "", err
+	}
+	done := func() { _ = tmp.Close(); _ = os.Remove(tmp.Name()) }
+	if _, err := io.Copy(tmp, bytes.NewReader(append(doc, '\n'))); err != nil {
+		done()
+		return nil, nil, "", err
+	}
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		done()
+		return nil, nil, "", err
+	}
+	return tmp, done, path + "#" + render.Sanitize(session), nil
+}
