@@ -34,8 +34,10 @@ func newCmdReplay(o *Options) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "replay FILE|DIR|ID|DB#SESSION",
 		Short: "Replay how a recorded session's plan evolved",
-		Long: `Replay reads a todo-shell transcript.jsonl or todos.jsonl, or a Claude Code session
-transcript (~/.claude/projects/<dir>/<uuid>.jsonl), and shows each version of the plan.
+		Long: `Replay reads a todo-shell transcript.jsonl or todos.jsonl, a Claude Code session
+transcript (~/.claude/projects/<dir>/<uuid>.jsonl), a Codex rollout
+(~/.codex/sessions/…/rollout-*.jsonl), a Gemini CLI session file or an opencode export,
+and shows each version of the plan; the kind is told from the records themselves.
 Given a session directory or a session id, it replays that session's transcript.jsonl,
 or its todos.jsonl when it has no transcript. Given opencode's database
 (~/.local/share/opencode/opencode.db), it replays its most recently updated session's
