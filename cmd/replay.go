@@ -40,8 +40,8 @@ transcript (~/.claude/projects/<dir>/<uuid>.jsonl), a Codex rollout
 and shows each version of the plan; the kind is told from the records themselves.
 Given a session directory or a session id, it replays that session's transcript.jsonl,
 or its todos.jsonl when it has no transcript. Given opencode's database
-(~/.local/share/opencode/opencode.db), it replays its most recently updated session's
-todowrite plan, or the session DB#SESSION names.
+(~/.local/share/opencode/opencode.db), it replays the most recently updated session that
+has a todowrite plan, or the session DB#SESSION names.
 
 On a terminal it plays the session back in the shell's look: each tool call as a line,
 the assistant's text, and the task panel as each plan version arrives. With --summary,

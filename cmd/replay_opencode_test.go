@@ -4,6 +4,7 @@ import (
 	"compress/gzip"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -141,5 +142,35 @@ func TestOpencodeSession(t *testing.T) {
 		if file, session := opencodeSession(tc.arg); file != tc.file || session != tc.session {
 			t.Errorf("%s: %q %q, want %q %q", tc.arg, file, session, tc.file, tc.session)
 		}
+	}
+}
+
+// TestReplayOpencodeSkipsSessionsWithoutPlan: with no session named,
+// replay of opencode's database plays the most recently updated session
+// that has a todowrite plan, passing over newer ones without (a question
+// asked after the work); a database whose sessions keep no plan says so.
+func TestReplayOpencodeSkipsSessionsWithoutPlan(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 to add a session to the database with")
+	}
+	db := placeOpencodeDB(t, "opencode-1.18.33", 0)
+	sql := func(stmt string) {
+		t.Helper()
+		script := "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit(); c.close()"
+		if out, err := exec.Command(py, "-c", script, db, stmt).CombinedOutput(); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+	}
+	sql("INSERT INTO session (id, project_id, slug, directory, title, version, time_created, time_updated) " +
+		"SELECT 'ses_zzzNewerWithoutPlan', project_id, 'later', directory, 'a question', version, 9000000000000, 9000000000000 FROM session LIMIT 1")
+	r := run(t, "", nil, "replay", "--summary", db)
+	if r.code != 0 || !strings.Contains(r.stdout, "#ses_de5f3b9aaffeG9gsuDeenlwgga") || !strings.Contains(r.stdout, "4 versions; 1 item dropped") {
+		t.Fatalf("newer session without a plan: %+v", r)
+	}
+	sql("DELETE FROM part WHERE data LIKE '%\"tool\":\"todowrite\"%'")
+	r = run(t, "", nil, "replay", "--summary", db)
+	if r.code == 0 || !strings.Contains(r.stderr, "holds 2 opencode sessions, none with a todowrite plan") {
+		t.Fatalf("no session with a plan: %+v", r)
 	}
 }

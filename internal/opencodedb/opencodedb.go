@@ -221,13 +221,13 @@ func (d *DB) HasSession(id string) (bool, error) {
 // `opencode export` prints: its todowrite parts, each with what plan's
 // reader reads, in the order opencode made them (a call still running
 // included: the reader waits for its result). Replay reads it as an
-// export.
-func (d *DB) Export(id string) ([]byte, error) {
+// export. calls is how many todowrite calls it holds.
+func (d *DB) Export(id string) (doc []byte, calls int, err error) {
 	plans, err := d.planParts(id, &session{parts: map[int64]*part{}})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return planDoc(id, plans), nil
+	return planDoc(id, plans), len(plans), nil
 }
 
 // planParts reads the session's parts (those not changed since the last

@@ -15,7 +15,7 @@ const sqliteMagic = "SQLite format 3\x00"
 
 // opencodeDBAsExport replays opencode's database (opencode.db) as the
 // export of one of its sessions: session, or else the most recently
-// updated top-level one. f is the file open at path; when it is no SQLite
+// updated top-level one with a todowrite plan. f is the file open at path; when it is no SQLite
 // database it is returned as it is. name is what the output calls it:
 // path#session.
 func opencodeDBAsExport(f *os.File, path, session string) (out *os.File, cleanup func(), name string, err error) {
@@ -31,24 +31,9 @@ func opencodeDBAsExport(f *os.File, path, session string) (out *os.File, cleanup
 		return nil, nil, "", err
 	}
 	defer func() { _ = db.Close() }()
-	if session == "" {
-		ss, err := db.Sessions("")
-		if err != nil {
-			return nil, nil, "", fmt.Errorf("%s: %w", render.Sanitize(path), err)
-		}
-		if len(ss) == 0 {
-			return nil, nil, "", fmt.Errorf("%s holds no opencode session", render.Sanitize(path))
-		}
-		session = ss[0].ID
-	} else if ok, err := db.HasSession(session); err != nil || !ok {
-		if err == nil {
-			err = fmt.Errorf("%s holds no opencode session %s", render.Sanitize(path), render.Sanitize(session))
-		}
-		return nil, nil, "", err
-	}
-	doc, err := db.Export(session)
+	doc, session, err := opencodeExport(db, path, session)
 	if err != nil {
-		return nil, nil, "", fmt.Errorf("%s: %w", render.Sanitize(path), err)
+		return nil, nil, "", err
 	}
 	tmp, err := os.CreateTemp("", "todo-shell-replay-*.json")
 	if err != nil {
@@ -64,4 +49,43 @@ func opencodeDBAsExport(f *os.File, path, session string) (out *os.File, cleanup
 		return nil, nil, "", err
 	}
 	return tmp, done, path + "#" + render.Sanitize(session), nil
+}
+
+// opencodeExport is the export of session, or, when session is "", of the
+// most recently updated top-level session with a todowrite call (the
+// newest sessions of a database often keep no plan).
+func opencodeExport(db *opencodedb.DB, path, session string) (doc []byte, id string, err error) {
+	if session != "" {
+		if ok, err := db.HasSession(session); err != nil || !ok {
+			if err == nil {
+				err = fmt.Errorf("%s holds no opencode session %s", render.Sanitize(path), render.Sanitize(session))
+			}
+			return nil, "", err
+		}
+		doc, _, err = db.Export(session)
+		if err != nil {
+			return nil, "", fmt.Errorf("%s: %w", render.Sanitize(path), err)
+		}
+		return doc, session, nil
+	}
+	ss, err := db.Sessions("")
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", render.Sanitize(path), err)
+	}
+	for _, s := range ss {
+		doc, calls, err := db.Export(s.ID)
+		if err != nil {
+			return nil, "", fmt.Errorf("%s: %w", render.Sanitize(path), err)
+		}
+		if calls > 0 {
+			return doc, s.ID, nil
+		}
+	}
+	if len(ss) == 0 {
+		return nil, "", fmt.Errorf("%s holds no opencode session", render.Sanitize(path))
+	}
+	if len(ss) == 1 {
+		return nil, "", fmt.Errorf("%s holds one opencode session, with no todowrite plan", render.Sanitize(path))
+	}
+	return nil, "", fmt.Errorf("%s holds %d opencode sessions, none with a todowrite plan", render.Sanitize(path), len(ss))
 }
