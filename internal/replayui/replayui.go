@@ -198,8 +198,12 @@ func (t *timeline) add(e plan.Event) {
 			when += " (+" + elapsed(d) + ")"
 		}
 	}
-	fmt.Fprintf(t.w, "\nv%d  %s  %d/%d done, %d in progress, %d pending  %s (line %d)\n",
-		v.N, when, done, len(v.Todos), active, pending, render.Sanitize(v.ToolUseID), v.Line)
+	fmt.Fprintf(t.w, "\nv%d  %s  %d/%d done, %d in progress, %d pending  %s",
+		v.N, when, done, len(v.Todos), active, pending, render.Sanitize(v.ToolUseID))
+	if t.p.Format() != plan.FormatOpencodeExport { // one JSON document: every version is on line 1
+		fmt.Fprintf(t.w, " (line %d)", v.Line)
+	}
+	_, _ = t.w.WriteString("\n")
 	for _, s := range c.Added {
 		fmt.Fprintf(t.w, "    + added      %s\n", render.Sanitize(s))
 	}
