@@ -88,3 +88,29 @@ func TestAgentFailedCalls(t *testing.T) {
 		})
 	}
 }
+
+// TestGeminiCallDetail: a write_todos call line counts the call's own
+// todos, the cancelled ones said (they leave the plan, so the version has
+// fewer).
+func TestGeminiCallDetail(t *testing.T) {
+	for _, tc := range []struct{ todos, want string }{
+		{`{"description":"a","status":"completed"},{"description":"b","status":"in_progress"}`, "2 todos"},
+		{`{"description":"a","status":"completed"},{"description":"b","status":"cancelled"},{"description":"c","status":"in_progress"}`, "3 todos, 1 cancelled"},
+		{`{"description":"a","status":"cancelled"}`, "1 todo, 1 cancelled"},
+	} {
+		line := `{"id":"m1","timestamp":"2026-11-25T09:42:58.172Z","type":"gemini","content":"","toolCalls":[{"id":"w1","name":"write_todos","args":{"todos":[` +
+			tc.todos + `]},"status":"success"}]}`
+		p := Parser{Playback: true}
+		var got []string
+		if err := p.Feed([]byte(line), func(e Event) {
+			if e.Kind == KindCall {
+				got = append(got, e.Detail)
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%s: call details %q, want %q", tc.todos, got, tc.want)
+		}
+	}
+}

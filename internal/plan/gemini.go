@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/valyala/fastjson"
@@ -83,15 +84,21 @@ func (gemini) message(p *Parser, m *fastjson.Value, emit func(Event)) {
 			continue
 		}
 		var list []todo.Item
+		cancelled := 0
 		for _, t := range args.GetArray("todos") {
 			st := string(t.GetStringBytes("status"))
 			if st == "cancelled" {
-				continue // left the plan unfinished
+				cancelled++ // left the plan unfinished
+				continue
 			}
 			d := string(t.GetStringBytes("description"))
 			list = append(list, todo.Item{Content: d, ActiveForm: d, Status: st})
 		}
-		p.planCall(callID, p.last, list, nil, name, plural(len(list), "todo"), emit)
+		detail := plural(len(list), "todo")
+		if cancelled > 0 { // the call's own count, the cancelled ones said
+			detail = plural(len(list)+cancelled, "todo") + ", " + strconv.Itoa(cancelled) + " cancelled"
+		}
+		p.planCall(callID, p.last, list, nil, name, detail, emit)
 		p.planResult(callID, status == "success", emit)
 	}
 }
