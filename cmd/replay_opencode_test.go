@@ -75,20 +75,30 @@ func TestReplayOpencodeRealDB(t *testing.T) {
 		name    string
 		fixture string
 		walLen  int
-		session string
+		session string   // "-wal": replay the -wal file
 		want    []string // in this order
 		not     []string
 		err     string
 	}{
-		{"as opencode left it", "opencode-1.18.33_running", 0, "", append([]string{"#ses_de5f3b9aaffeG9gsuDeenlwgga (opencode session export)"}, first...), nil, ""},
+		{"as opencode left it", "opencode-1.18.33_running", 0, "", append([]string{"#ses_de5f3b9aaffeG9gsuDeenlwgga (opencode database)"}, first...), nil, ""},
 		{"while it ran, after 2 todowrites", "opencode-1.18.33_running", 1260752, "", []string{"v1 ", "v2 ", "2 versions; 0 items dropped"}, []string{"v3 "}, ""},
 		{"run again: the newest session", "opencode-1.18.33_second", 0, "", []string{"#ses_de5e7f838ffeRykybQrEkLQwUO", "0/2 done, 1 in progress, 1 pending", "1/2 done, 1 in progress, 0 pending", "2 versions; 0 items dropped"}, nil, ""},
 		{"run again: the first session named", "opencode-1.18.33_second", 0, "ses_de5f3b9aaffeG9gsuDeenlwgga", first, nil, ""},
 		{"a session it does not hold", "opencode-1.18.33_second", 0, "ses_nope", nil, nil, "holds no opencode session ses_nope"},
+		// The -wal file named, not the database: one line naming the
+		// database, not the log's bytes.
+		{"its -wal file", "opencode-1.18.33_running", 0, "-wal", nil, nil, "is the write-ahead log of a SQLite database"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			arg := placeOpencodeDB(t, tc.fixture, tc.walLen)
+			if tc.session == "-wal" {
+				want := "todo-shell: replay: " + arg + "-wal is the write-ahead log of a SQLite database, not a transcript: replay " + arg + "\n"
+				if r := run(t, "", nil, "replay", "--summary", arg+"-wal"); r.code == 0 || r.stderr != want {
+					t.Fatalf("%+v, want the one line %q", r, want)
+				}
+				return
+			}
 			if tc.session != "" {
 				arg += "#" + tc.session
 			}

@@ -33,6 +33,25 @@ func TestWatchOpencodeLive(t *testing.T) {
 	waitExit(t, w.cmd, "watch did not quit on q")
 }
 
+// TestWatchOpencodeCompletedInPlace runs `todo-shell watch --opencode
+// DIR` while the writer adds each todowrite call as running and then
+// updates that same part row in place to completed (its time_updated
+// unchanged, the todo table and the session's time_updated updated), as
+// opencode writes a tool call: each completed call's plan reaches the
+// panel, live. (Parts kept by rowid and time_updated froze the panel on
+// the version before the first such call, for good.)
+func TestWatchOpencodeCompletedInPlace(t *testing.T) {
+	w := startOpencodeWatch(t)
+	w.scr.waitFor(t, "✓ Write unit tests", 10*time.Second) // the export's plan
+	for r := 0; r < 3; r++ {
+		w.send(t, "running "+strconv.Itoa(r))
+		w.send(t, "complete "+strconv.Itoa(r))
+		w.scr.waitFor(t, "Task "+strconv.Itoa(r)+" of round "+strconv.Itoa(r), 10*time.Second)
+	}
+	w.tty.Write([]byte("q"))
+	waitExit(t, w.cmd, "watch did not quit on q")
+}
+
 // BenchmarkWatchLagOpencode is the time from a commit to opencode's
 // database (in its -wal file) to the new version on watch --opencode's
 // screen (target ≤ 100 ms).

@@ -54,21 +54,37 @@ func TestOpencodePlans(t *testing.T) {
 	sent := make(chan []Entry, 10)
 	go func() { _ = w.Run(ctx, func(e []Entry) { sent <- e }) }()
 	<-sent
-	in.Write([]byte("round 0\n"))
-	if _, err := answers.ReadString('\n'); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.After(10 * time.Second)
-	for {
-		select {
-		case e := <-sent:
-			if len(e) == 1 && e[0].Version.N == 4 {
-				return
-			}
-		case <-deadline:
-			t.Fatal("never saw the round's version")
+	send := func(line string) {
+		t.Helper()
+		in.Write([]byte(line + "\n"))
+		if _, err := answers.ReadString('\n'); err != nil {
+			t.Fatal(err)
 		}
 	}
+	waitN := func(n int, first string) {
+		t.Helper()
+		deadline := time.After(10 * time.Second)
+		for {
+			select {
+			case e := <-sent:
+				if len(e) == 1 && e[0].Version.N == n {
+					if got := e[0].Version.Todos[0].Content; got != first {
+						t.Fatalf("version %d starts %q, want %q", n, got, first)
+					}
+					return
+				}
+			case <-deadline:
+				t.Fatalf("never saw version %d", n)
+			}
+		}
+	}
+	send("round 0")
+	waitN(4, "Task 0 of round 0")
+	// A call added running, then its row updated in place to completed
+	// (its time_updated unchanged): the entry has the new version.
+	send("running 1")
+	send("complete 1")
+	waitN(5, "Task 0 of round 1")
 }
 
 // TestOpencodeRealDB follows the database the real opencode 1.18.33 wrote

@@ -19,6 +19,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"path/filepath"
 	"sort"
 	"time"
@@ -65,10 +66,16 @@ type Session struct {
 	Updated   time.Time
 }
 
-// part is what is kept of one part row between reads.
+// part is what is kept of one part row between reads. A row is read
+// again when its time_updated, its size or the bytes of it on its own
+// page differ, or while it is a todowrite call still running: a writer
+// may update the row in place (running to completed) within the same
+// millisecond, its time_updated unchanged.
 type part struct {
 	id      string
 	updated int64
+	size    int    // the record's size
+	sum     uint64 // a hash of the record's bytes on its own page
 	plan    bool   // a todowrite tool part
 	settled bool   // its call has its result (completed or error)
 	msg     string // its message
@@ -91,6 +98,7 @@ type DB struct {
 	f        *sqlitefile.File
 	s        *sqlitefile.Snapshot
 	sessions map[string]*session
+	seed     maphash.Seed // for part.sum
 }
 
 // Open opens the database at path (through the reading gate).
@@ -99,7 +107,7 @@ func Open(path string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &DB{f: f, sessions: map[string]*session{}}, nil
+	return &DB{f: f, sessions: map[string]*session{}, seed: maphash.MakeSeed()}, nil
 }
 
 // Close closes the database.
@@ -245,13 +253,21 @@ func (d *DB) planParts(id string, ss *session) ([]*part, error) {
 		}
 		seen[rowid] = true
 		updated, _ := r.Int(c[4])
+		size, sum := r.Size(), maphash.Bytes(d.seed, r.OnPage())
 		pt := ss.parts[rowid]
-		if pt == nil || pt.updated != updated {
-			pt = readPart(r, c, updated)
+		if pt == nil || pt.updated != updated || pt.size != size || pt.sum != sum || (pt.plan && !pt.settled) {
+			n := readPart(r, c, updated)
 			if err := r.Err(); err != nil {
 				return err
 			}
-			ss.parts[rowid] = pt
+			n.size, n.sum = size, sum
+			if pt != nil && pt.same(n) {
+				// Unchanged for the plan: keep the part fed before.
+				pt.updated, pt.size, pt.sum = updated, size, sum
+			} else {
+				pt = n
+				ss.parts[rowid] = pt
+			}
 		}
 		if pt.plan {
 			plans = append(plans, pt)
@@ -277,6 +293,12 @@ func (d *DB) planParts(id string, ss *session) ([]*part, error) {
 	// Part ids are made in time order: sorted, they are the session's.
 	sort.Slice(plans, func(i, j int) bool { return plans[i].id < plans[j].id })
 	return plans, nil
+}
+
+// same reports whether n, the row read again, is p for the plan.
+func (p *part) same(n *part) bool {
+	return p.id == n.id && p.plan == n.plan && p.settled == n.settled && p.msg == n.msg &&
+		p.created == n.created && bytes.Equal(p.data, n.data)
 }
 
 // planDoc is an export document of the session with only the parts given:

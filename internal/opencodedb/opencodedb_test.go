@@ -1,10 +1,12 @@
 package opencodedb
 
 import (
+	"bufio"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/todo-shell/todo-shell/internal/plan"
@@ -200,6 +202,71 @@ func TestNotPlan(t *testing.T) {
 	for _, tt := range tests {
 		if got := notPlan([]byte(tt.head)); got != tt.want {
 			t.Errorf("notPlan(%s) = %v, want %v", tt.head, got, tt.want)
+		}
+	}
+}
+
+// TestPartCompletedInPlace: a writer that stays open (python3's sqlite3,
+// WAL mode) adds a todowrite call as running and then updates that same
+// part row in place to completed, its time_updated unchanged, while the
+// database is held open between reads: the read after the update has the
+// new version, and so do the reads after more such calls. (A part kept by
+// rowid and time_updated alone stayed running for good: the plan froze.)
+func TestPartCompletedInPlace(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 to write an opencode database with")
+	}
+	path := filepath.Join(t.TempDir(), FileName)
+	cmd := exec.Command(py, "testdata/mkdb.py", path, "--serve")
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = in.Close(); _ = cmd.Wait() }()
+	answers := bufio.NewReader(out)
+	send := func(line string) {
+		t.Helper()
+		if _, err := in.Write([]byte(line + "\n")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := answers.ReadString('\n'); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send("nothing") // the database is written
+	db, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const id = "ses_dede8f183ffeujAsihqtVt37gx"
+	read := func() []*plan.Version {
+		t.Helper()
+		if err := db.Refresh(); err != nil {
+			t.Fatal(err)
+		}
+		vs, err := db.Versions(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return vs
+	}
+	base := len(read())
+	for r := 0; r < 3; r++ {
+		send("running " + strconv.Itoa(r))
+		if vs := read(); len(vs) != base+r {
+			t.Fatalf("round %d running: %d versions, want %d (a running call waits)", r, len(vs), base+r)
+		}
+		send("complete " + strconv.Itoa(r))
+		vs := read()
+		if len(vs) != base+r+1 {
+			t.Fatalf("round %d completed in place: %d versions, want %d", r, len(vs), base+r+1)
+		}
+		want := "Task 0 of round " + strconv.Itoa(r)
+		if last := vs[len(vs)-1]; len(last.Todos) != 10 || last.Todos[0].Content != want || last.Todos[r].Status != "in_progress" {
+			t.Errorf("round %d: last version %+v", r, last.Todos)
 		}
 	}
 }

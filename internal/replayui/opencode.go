@@ -2,9 +2,11 @@ package replayui
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/todo-shell/todo-shell/internal/opencodedb"
 	"github.com/todo-shell/todo-shell/render"
@@ -13,14 +15,33 @@ import (
 // sqliteMagic starts every SQLite 3 database file.
 const sqliteMagic = "SQLite format 3\x00"
 
+// opencodeDBFormat is what replay's output calls opencode's database.
+const opencodeDBFormat = "opencode database"
+
+// isSQLiteWAL reports whether head, a file's first 4 bytes or more,
+// starts a SQLite write-ahead log (a -wal file): its magic, 0x377f0682 or
+// 0x377f0683.
+func isSQLiteWAL(head []byte) bool {
+	return len(head) >= 4 && binary.BigEndian.Uint32(head)&^1 == 0x377f0682
+}
+
 // opencodeDBAsExport replays opencode's database (opencode.db) as the
 // export of one of its sessions: session, or else the most recently
 // updated top-level one with a todowrite plan. f is the file open at path; when it is no SQLite
 // database it is returned as it is. name is what the output calls it:
-// path#session.
+// path#session. A SQLite -wal file is refused, naming the database to
+// replay instead.
 func opencodeDBAsExport(f *os.File, path, session string) (out *os.File, cleanup func(), name string, err error) {
 	head := make([]byte, len(sqliteMagic))
-	if n, _ := f.ReadAt(head, 0); n < len(head) || string(head) != sqliteMagic {
+	n, _ := f.ReadAt(head, 0)
+	if isSQLiteWAL(head[:n]) {
+		db := "the database beside it"
+		if base, ok := strings.CutSuffix(path, "-wal"); ok && base != "" {
+			db = base
+		}
+		return nil, nil, "", fmt.Errorf("%s is the write-ahead log of a SQLite database, not a transcript: replay %s", render.Sanitize(path), render.Sanitize(db))
+	}
+	if n < len(head) || string(head) != sqliteMagic {
 		if session != "" {
 			return nil, nil, "", fmt.Errorf("%s is no opencode database to find session %s in", render.Sanitize(path), render.Sanitize(session))
 		}

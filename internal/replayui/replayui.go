@@ -55,6 +55,10 @@ func Run(ctx context.Context, o Options) error {
 		return fmt.Errorf("replay: %w", err)
 	}
 	defer dbDone()
+	format := "" // the parser's
+	if f != orig {
+		format = opencodeDBFormat
+	}
 	o.File = name
 	// A task plan's journal is replayed as the versions of its tasks.
 	f, cleanup, err := taskJournalAsTodos(f)
@@ -73,11 +77,12 @@ func Run(ctx context.Context, o Options) error {
 		}
 		return play(ctx, o, f, in, out)
 	}
-	return printAll(o, f)
+	return printAll(o, f, format)
 }
 
-// printAll writes the timeline or the JSON lines.
-func printAll(o Options, f io.Reader) error {
+// printAll writes the timeline or the JSON lines. format, when not "",
+// is what the timeline calls the file's format in place of the parser's.
+func printAll(o Options, f io.Reader, format string) error {
 	w := bufio.NewWriterSize(o.Out, 64<<10)
 	defer func() { _ = w.Flush() }() // on an error return, that error is the one to report; see below
 	var p plan.Parser
@@ -98,7 +103,7 @@ func printAll(o Options, f io.Reader) error {
 			prev = v
 		}
 	} else {
-		tl = &timeline{w: w, limits: o.Limits, file: o.File, p: &p}
+		tl = &timeline{w: w, limits: o.Limits, file: o.File, p: &p, format: format}
 		emit = tl.add
 	}
 	if err := plan.Scan(f, &p, emit, lines.add); err != nil {
@@ -167,6 +172,7 @@ type timeline struct {
 	limits   todo.Limits
 	file     string
 	p        *plan.Parser
+	format   string // the file's format as said, when not the parser's
 	prev     *plan.Version
 	start    time.Time
 	versions int
@@ -180,12 +186,7 @@ func (t *timeline) add(e plan.Event) {
 	}
 	v := e.Version
 	if t.versions == 0 {
-		t.start = v.Time
-		fmt.Fprintf(t.w, "%s (%s)", render.Sanitize(t.file), t.p.Format())
-		if !v.Time.IsZero() {
-			fmt.Fprintf(t.w, ", from %s", v.Time.UTC().Format("2006-01-02 15:04:05 UTC"))
-		}
-		_, _ = t.w.WriteString("\n") // a bufio.Writer: the final Flush reports its error
+		t.header(v)
 	}
 	t.versions++
 	c := plan.Changes(t.prev, v)
@@ -235,9 +236,27 @@ func (t *timeline) add(e plan.Event) {
 	t.prev = v
 }
 
+// header writes the timeline's first line, before its first version v.
+func (t *timeline) header(v *plan.Version) {
+	t.start = v.Time
+	fmt.Fprintf(t.w, "%s (%s)", render.Sanitize(t.file), t.formatName())
+	if !v.Time.IsZero() {
+		fmt.Fprintf(t.w, ", from %s", v.Time.UTC().Format("2006-01-02 15:04:05 UTC"))
+	}
+	_, _ = t.w.WriteString("\n") // a bufio.Writer: the final Flush reports its error
+}
+
+// formatName is what the timeline calls the file's format.
+func (t *timeline) formatName() string {
+	if t.format != "" {
+		return t.format
+	}
+	return t.p.Format().String()
+}
+
 func (t *timeline) finish() {
 	if t.versions == 0 {
-		fmt.Fprintf(t.w, "%s (%s): no plan versions in %d %s\n", render.Sanitize(t.file), t.p.Format(), t.p.Lines(), plural(t.p.Lines()))
+		fmt.Fprintf(t.w, "%s (%s): no plan versions in %d %s\n", render.Sanitize(t.file), t.formatName(), t.p.Lines(), plural(t.p.Lines()))
 		if t.p.KeepsNoPlan() {
 			fmt.Fprintf(t.w, "%s\n", watchui.NoPlanText)
 		}

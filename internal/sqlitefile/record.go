@@ -14,6 +14,7 @@ type Record struct {
 	s        *Snapshot
 	payload  []byte // the payload read so far: the local part, or all
 	size     int    // the whole payload's size
+	onPage   int    // how much of it is on the record's own page
 	overflow uint32 // the first overflow page, while not read
 	types    []int64
 	offs     []int // each column's offset in the payload
@@ -104,6 +105,18 @@ func (r *Record) readOverflow() error {
 	r.payload, r.overflow = full, 0
 	return nil
 }
+
+// Size is the size in bytes of the record's whole payload, the part on
+// overflow pages included.
+func (r *Record) Size() int { return r.size }
+
+// OnPage returns the part of the record's payload on its own page (all
+// of it when none is on overflow pages), without reading overflow pages.
+// With Size it tells a row changed in place from the row read before,
+// unless only bytes on overflow pages changed and the size did not (SQLite
+// then overwrites those pages in place). The slice is valid only while
+// the record is.
+func (r *Record) OnPage() []byte { return r.payload[:r.onPage] }
 
 // Len is the number of columns in the record.
 func (r *Record) Len() int { return len(r.types) }

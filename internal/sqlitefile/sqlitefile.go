@@ -657,14 +657,14 @@ func (s *Snapshot) record(local []byte, size int64, maxLocal int) (*Record, erro
 		if len(local) < k+4 {
 			return nil, corrupt("cell runs past its page")
 		}
-		r := &Record{s: s, payload: local[:k:k], size: n, overflow: binary.BigEndian.Uint32(local[k:])}
+		r := &Record{s: s, payload: local[:k:k], size: n, onPage: k, overflow: binary.BigEndian.Uint32(local[k:])}
 		err := r.parseHeader()
 		return r, err
 	}
 	if len(local) < n {
 		return nil, corrupt("cell runs past its page")
 	}
-	r := &Record{s: s, payload: local[:n:n], size: n}
+	r := &Record{s: s, payload: local[:n:n], size: n, onPage: n}
 	err := r.parseHeader()
 	return r, err
 }

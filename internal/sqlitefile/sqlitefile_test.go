@@ -2,6 +2,7 @@ package sqlitefile
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -361,5 +362,43 @@ func TestColumns(t *testing.T) {
 		if !reflect.DeepEqual(cols, tt.cols) || rowid != tt.rowid {
 			t.Errorf("%s: %q %d, want %q %d", tt.sql, cols, rowid, tt.cols, tt.rowid)
 		}
+	}
+}
+
+// TestRecordSizeOnPage: a record's Size is its whole payload and OnPage
+// the part on its own page, the same bytes before and after its overflow
+// pages are read; a record with no overflow is all on its page.
+func TestRecordSizeOnPage(t *testing.T) {
+	path, want := build(t, "wal", 10, 1024)
+	f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := f.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, _ := s.Table("t")
+	i := 0
+	err = tb.Scan(func(_ int64, r *Record) error {
+		before := append([]byte(nil), r.OnPage()...)
+		v := r.String(tb.Col("v"))
+		if v != want[i].V {
+			t.Errorf("row %d: v of %d bytes, want %d", i, len(v), len(want[i].V))
+		}
+		switch long := len(v) > 1000; {
+		case r.Size() < len(v):
+			t.Errorf("row %d: size %d, v alone %d", i, r.Size(), len(v))
+		case long && len(before) >= r.Size(), !long && len(before) != r.Size():
+			t.Errorf("row %d (v of %d bytes): %d bytes on its page, size %d", i, len(v), len(before), r.Size())
+		case !bytes.Equal(before, r.OnPage()):
+			t.Errorf("row %d: its bytes on its page changed once its overflow was read", i)
+		}
+		i++
+		return r.Err()
+	})
+	if err != nil || i != len(want) {
+		t.Fatalf("%d rows, %v", i, err)
 	}
 }

@@ -22,7 +22,12 @@ fixture by default): its session, messages and parts become rows.
             of output each) in the export's session.
 --serve     then stay open, as opencode does, in WAL mode: each line on
             standard input "round N" adds round N to the session in one
-            transaction, and is answered "ok" once committed.
+            transaction, and is answered "ok" once committed. "running N"
+            adds round N's todowrite part as a call still running, and
+            "complete N" then updates that same row in place to completed
+            (its time_updated unchanged, as a writer within the same
+            millisecond leaves it; the todo table and the session's
+            time_updated updated too), each in one transaction.
 """
 import argparse
 import json
@@ -134,6 +139,27 @@ def serve(path, info, filler):
             db.execute("BEGIN")
             for m in rounds(info, r + 1, filler)[r:]:
                 add_messages(db, info["id"], [m])
+            db.execute("UPDATE session SET time_updated = time_updated + 1 WHERE id = ?", (info["id"],))
+            db.execute("COMMIT")
+        elif cmd == "running":
+            m = rounds(info, int(arg) + 1, filler)[int(arg)]
+            call = m["parts"][0]
+            st = call["state"]
+            m = dict(m, parts=[dict(call, state={"status": "running", "input": st["input"],
+                                                  "time": {"start": st["time"]["start"]}})])
+            db.execute("BEGIN")
+            add_messages(db, info["id"], [m])
+            db.execute("UPDATE session SET time_updated = time_updated + 1 WHERE id = ?", (info["id"],))
+            db.execute("COMMIT")
+        elif cmd == "complete":
+            call = rounds(info, int(arg) + 1, filler)[int(arg)]["parts"][0]
+            db.execute("BEGIN")
+            db.execute("UPDATE part SET data = ? WHERE id = ?",
+                       (json.dumps(strip(call, "id", "sessionID", "messageID")), call["id"]))
+            db.execute("DELETE FROM todo WHERE session_id = ?", (info["id"],))
+            for i, t in enumerate(call["state"]["input"]["todos"]):
+                db.execute("INSERT INTO todo VALUES (?,?,?,?,?,?,?)",
+                           (info["id"], t["content"], t["status"], t["priority"], i, 0, 0))
             db.execute("UPDATE session SET time_updated = time_updated + 1 WHERE id = ?", (info["id"],))
             db.execute("COMMIT")
         print("ok", flush=True)
