@@ -15,3 +15,20 @@ func Fit(s string, width int) string {
 	}
 	return ansi.Truncate(s, width, "…")
 }
+
+// FitMiddle cuts a one-line text (a file or session name) to width cells
+// by taking out its middle, "…" in its place: its start and its end, which
+// tell names apart (a date, an id's last digits, ".jsonl"), are kept. It
+// cuts between grapheme clusters, as Fit does.
+func FitMiddle(s string, width int) string {
+	w := ansi.StringWidth(s)
+	if w <= width {
+		return s
+	}
+	if width < 3 {
+		return Fit(s, width)
+	}
+	head := width / 2
+	tail := width - 1 - head
+	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, w-tail, "")
+}
