@@ -312,25 +312,31 @@ func StepStatus(n, total int, first, last bool) string {
 }
 
 // redrawTo redraws from scratch: the lines of the last screenful up to
-// step at, and the panel as it stood then.
+// step at, and the panel as it stood then. Each version's warnings are
+// printed where stepping forward printed them: stepping back to a
+// version shows what stepping forward to it showed.
 func (pl *player) redrawTo(events []plan.Event, at int) {
 	pl.pnt.Clear()
 	from := max(0, at-200)
-	var last *plan.Version
+	pl.prev = nil
 	for i := 0; i <= at; i++ {
-		if events[i].Kind == plan.KindVersion {
-			pl.prev, last = last, events[i].Version
+		e := events[i]
+		if e.Kind == plan.KindVersion {
+			if i >= from {
+				for _, w := range pl.warnings(e.Version) {
+					pl.pnt.Print(w)
+				}
+			}
+			pl.prev = e.Version
+			continue
 		}
-	}
-	for i := from; i <= at; i++ {
-		if events[i].Kind != plan.KindVersion {
-			if l := pl.line(events[i]); l != "" {
+		if i >= from {
+			if l := pl.line(e); l != "" {
 				pl.pnt.Print(l)
 			}
 		}
 	}
-	pl.draw(last)
-	pl.prev = last
+	pl.draw(pl.prev)
 }
 
 // styles are the colours to draw with on the terminal f.
