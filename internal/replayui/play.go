@@ -51,6 +51,13 @@ func (pl *player) line(e plan.Event) string {
 		return pl.styles.Accent.Render(ansi.Truncate(s, pl.width-1, "…"))
 	case plan.KindText:
 		return ansi.Wrap(render.SanitizeOutput(e.Text), pl.width-1, "")
+	case plan.KindFailed:
+		// As the shell shows a failed call's result: under the call.
+		s := "  ⎿ failed"
+		if e.Reason != "" {
+			s += ": " + render.Sanitize(e.Reason)
+		}
+		return pl.styles.Error.Render(render.Fit(s, pl.width-1))
 	}
 	return ""
 }

@@ -120,3 +120,32 @@ func TestStepBackShowsWhatStepForwardShowed(t *testing.T) {
 		})
 	}
 }
+
+// TestPlayerDrawsAFailedCallFailed: a plan tool's call that failed
+// (claude-code-2.1.330_tasks.jsonl: TaskUpdate of task 9, "Task not
+// found", toolUseResult.success false) has its reason in one line under
+// it, as the shell shows a failed call; the calls that succeeded have none.
+func TestPlayerDrawsAFailedCallFailed(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "plan", "testdata", "claude-code-2.1.330_tasks.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, width := range []int{80, 60} {
+		var out bytes.Buffer
+		pnt := painter.New(&out, nil)
+		pnt.SetSize(width, 20)
+		pl := &player{pnt: pnt, styles: render.PlainStyles(), limits: todo.DefaultLimits(), width: width, rows: 20}
+		f.Seek(0, 0)
+		p := plan.Parser{Playback: true}
+		if err := plan.Scan(f, &p, func(e plan.Event) { pl.show(e); pnt.Flush() }, func(error) {}); err != nil {
+			t.Fatal(err)
+		}
+		got := ansi.Strip(out.String())
+		call := strings.Index(got, "● TaskUpdate(#9 completed)")
+		failed := strings.Index(got, "  ⎿ failed: Task not found")
+		if call < 0 || failed < call || strings.Count(got, "⎿ failed") != 1 {
+			t.Errorf("%d columns: want the call, then one '⎿ failed: Task not found' line:\n%s", width, got)
+		}
+	}
+}
