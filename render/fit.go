@@ -28,7 +28,11 @@ func FitMiddle(s string, width int) string {
 	if width < 3 {
 		return Fit(s, width)
 	}
-	head := width / 2
-	tail := width - 1 - head
-	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, w-tail, "")
+	head := ansi.Truncate(s, width/2, "")
+	room := width - 1 - ansi.StringWidth(head) // for the end
+	tail := ansi.TruncateLeft(s, w-room, "")
+	for cut := w - room + 1; ansi.StringWidth(tail) > room && cut <= w; cut++ {
+		tail = ansi.TruncateLeft(s, cut, "") // the cut fell inside a wide character: it was kept
+	}
+	return head + "…" + tail
 }

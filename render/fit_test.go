@@ -59,6 +59,10 @@ func TestFitMiddleKeepsStartAndEnd(t *testing.T) {
 		{"abcdefghij", 6, "abc…ij"},
 		{"ab" + wide + wide + wide + "cd", 6, "ab…cd"},
 		{"ab" + wide + wide + wide + "cd", 7, "ab…" + wide + "cd"},
+		{"ab" + wide + wide + wide + "cd", 8, "ab" + wide + "…cd"},
+		{strings.Repeat(wide, 10), 8, wide + wide + "…" + wide},
+		{strings.Repeat(wide, 10), 9, wide + wide + "…" + wide + wide},
+		{strings.Repeat(wide, 10), 10, wide + wide + "…" + wide + wide},
 		{"abcdef", 2, "a…"},
 		{"abc", 0, ""},
 	}

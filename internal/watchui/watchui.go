@@ -276,8 +276,8 @@ func Header(u follow.Update, what string) string { return HeaderIn(u, what, "", 
 // width cells (0: no limit). When it must be cut, the version and "q
 // quits" are kept whole: the name (the file or session, or what is
 // watched while there is none) loses its middle, keeping its start and
-// end, and the note and extra lose their middle too (a switch's reason
-// and a warning's cause are at their end), or are left out when there is
+// end, and the note and extra are cut at their end ("switched from b to
+// a: b has ended" starts with what happened), or left out when there is
 // no room for them.
 func HeaderIn(u follow.Update, what, extra string, width int) string {
 	var lead, name, ver, quits string
@@ -322,11 +322,11 @@ func HeaderIn(u follow.Update, what, extra string, width int) string {
 		return join(render.FitMiddle(name, room), "")
 	case nameW+3+min(moreW, 2*least) <= room:
 		// The whole name, and as much more as there is room for.
-		return join(name, render.FitMiddle(more, room-nameW-3))
+		return join(name, render.Fit(more, room-nameW-3))
 	default:
 		// The name gets half the room, or what more leaves it.
 		n := max(room/2, room-3-moreW)
-		return join(render.FitMiddle(name, n), render.FitMiddle(more, room-3-n))
+		return join(render.FitMiddle(name, n), render.Fit(more, room-3-n))
 	}
 }
 

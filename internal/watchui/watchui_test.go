@@ -56,7 +56,7 @@ func TestViewKeepsTheNewestWarning(t *testing.T) {
 // TestHeaderKeepsVersionAndQuit: a header too long for the screen keeps
 // "· vN · q quits" whole and the start and end of the file's name, at 60
 // and 80 columns (the view's width is one less), with a note or a warning
-// cut in its middle too.
+// cut at its end.
 func TestHeaderKeepsVersionAndQuit(t *testing.T) {
 	const (
 		rollout = "rollout-2026-11-25T09-40-25-01a21213-5c1e-4d0b-9f6a-7be3c2d41f08.jsonl"
@@ -78,11 +78,13 @@ func TestHeaderKeepsVersionAndQuit(t *testing.T) {
 		{"claude 80 whole", follow.Update{Source: claude, Version: &plan.Version{N: 3}}, "x", "", 79,
 			nil, "watching " + claude + " · v3 · q quits"},
 		{"switch 80", follow.Update{Source: "2f0c9a1b-7d6e-4a5b-8c3d-9e8f7a6b5c4d.jsonl", Version: &plan.Version{N: 4}, Note: note}, "x", "", 79,
-			[]string{"watching 2f0c9a1b", "…", ".jsonl · v4 · switched fro", "…", "it has ended · q quits"}, ""},
+			[]string{"watching 2f0c9a1b", "…", ".jsonl · v4 · switched from 161c", "… · q quits"}, ""},
 		{"switch 60", follow.Update{Source: "2f0c9a1b-7d6e-4a5b-8c3d-9e8f7a6b5c4d.jsonl", Version: &plan.Version{N: 4}, Note: note}, "x", "", 59,
-			[]string{"watching 2f0c", "…", "jsonl · v4 · switche", "…", "ended · q quits"}, ""},
+			[]string{"watching 2f0c", "…", "jsonl · v4 · switched from … · q quits"}, ""},
 		{"warning 60", follow.Update{Source: claude, Version: &plan.Version{N: 3}}, "x", "s.jsonl line 9 skipped: longer than 16 MiB", 59,
-			[]string{"watching 161c", "…", "jsonl · v3 · s.jsonl", "…", "16 MiB · q quits"}, ""},
+			[]string{"watching 161c", "…", "jsonl · v3 · s.jsonl line 9… · q quits"}, ""},
+		{"short names, long note 80", follow.Update{Source: "a", Version: &plan.Version{N: 1}, Note: "switched from b to a: b has ended; a is live, with a plan"}, "x", "", 79,
+			[]string{"watching a · v1 · switched from b to a: b has ended; a is live", "… · q quits"}, ""},
 		{"no session 60", follow.Update{}, "Claude Code sessions of /home/me/src/app (/home/me/.claude/projects/-home-me-src-app)", "", 59,
 			[]string{"no session yet · Claude Code sess", "…", "src-app) · q quits"}, ""},
 	} {
