@@ -92,6 +92,41 @@ func TestWatchClaudeCode2_1_330(t *testing.T) {
 	}
 }
 
+// TestWatchOnceNoSession: watch --once with no session of the agent for
+// DIR says so in one sentence that names where it looked, with no Go
+// error, and exits 1 for each of the four agents, whether where it looks
+// is missing or holds no session of DIR; --json too.
+func TestWatchOnceNoSession(t *testing.T) {
+	home := t.TempDir()
+	project := filepath.Join(home, "src", "app")
+	os.MkdirAll(project, 0o700)
+	withOther := t.TempDir() // each agent's place exists, with nothing of project
+	os.MkdirAll(filepath.Join(withOther, ".codex", "sessions", "2026", "11", "25"), 0o700)
+	data, _ := os.ReadFile(fixture(t, "codex-0.169.0_rollout.jsonl"))
+	os.WriteFile(filepath.Join(withOther, ".codex", "sessions", "2026", "11", "25", "rollout-other.jsonl"), data, 0o600)
+	os.MkdirAll(follow.ClaudeProjectDir(filepath.Join(withOther, ".claude", "projects"), project), 0o700)
+	os.MkdirAll(follow.GeminiChatsDir(filepath.Join(withOther, ".gemini"), project), 0o700)
+	for _, tc := range []struct {
+		flag, agent, where string
+	}{
+		{"--claude", "Claude Code", follow.ClaudeProjectDir(filepath.Join(home, ".claude", "projects"), project)},
+		{"--codex", "Codex", filepath.Join(home, ".codex", "sessions")},
+		{"--gemini", "Gemini CLI", follow.GeminiChatsDir(filepath.Join(home, ".gemini"), project)},
+		{"--opencode", "opencode", filepath.Join(home, ".local", "share", "opencode", "opencode.db")},
+	} {
+		for _, h := range []string{home, withOther} {
+			for _, extra := range [][]string{nil, {"--json"}} {
+				args := append([]string{"watch", "--once", tc.flag, project}, extra...)
+				r := run(t, "", map[string]string{"HOME": h}, args...)
+				want := "todo-shell: watch: no " + tc.agent + " session of " + project + " found (looked in " + strings.Replace(tc.where, home, h, 1) + ")\n"
+				if r.code != 1 || r.stdout != "" || r.stderr != want {
+					t.Errorf("%v (HOME %s): exit %d\nstdout %q\nstderr %q\nwant   %q", args, h, r.code, r.stdout, r.stderr, want)
+				}
+			}
+		}
+	}
+}
+
 // TestReplayAgents replays the session files real Codex, Gemini CLI and
 // opencode wrote, and watches them once (opencode's from its database).
 func TestReplayAgents(t *testing.T) {
@@ -140,7 +175,7 @@ func TestReplayAgents(t *testing.T) {
 		}
 	}
 	r := run(t, "", map[string]string{"HOME": home}, "watch", "--once", "--opencode", project)
-	if r.code != 0 || !strings.Contains(r.stdout, "waiting for a plan") {
+	if r.code != 1 || !strings.Contains(r.stderr, "no opencode session of "+project+" found") {
 		t.Errorf("--opencode, no database: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	// opencode's database, the session's rows still in the -wal file.

@@ -113,36 +113,28 @@ func claudeRoot(getenv func(string) string) (string, error) {
 }
 
 // watchTarget turns the options into what to follow.
-func watchTarget(wo *WatchOptions) (follow.Target, string, error) {
-	if t, what, ok, err := agentTarget(wo); ok {
-		return t, what, err
+func watchTarget(wo *WatchOptions) (watched, error) {
+	if w, ok, err := agentTarget(wo); ok {
+		return w, err
 	}
 	if wo.Claude {
-		dir := wo.Arg
-		if dir == "" {
-			d, err := os.Getwd()
-			if err != nil {
-				return nil, "", err
-			}
-			dir = d
-		}
-		abs, err := filepath.Abs(dir)
+		abs, err := watchDir(wo)
 		if err != nil {
-			return nil, "", err
+			return watched{}, err
 		}
 		root, err := claudeRoot(wo.Getenv)
 		if err != nil {
-			return nil, "", err
+			return watched{}, err
 		}
 		pd := follow.ClaudeProjectDir(root, abs)
-		return follow.Claude{ProjectDir: pd}, "Claude Code sessions of " + abs + " (" + pd + ")", nil
+		return agentWatched(follow.Claude{ProjectDir: pd}, "Claude Code", abs, pd), nil
 	}
 	if wo.Arg != "" {
 		if err := offload.CheckID("session id", wo.Arg); err != nil {
-			return nil, "", &UsageError{err}
+			return watched{}, &UsageError{err}
 		}
 	}
-	return follow.Session{Dir: wo.OffloadDir, ID: wo.Arg, Newest: !wo.JSON}, "sessions in " + wo.OffloadDir, nil
+	return watched{target: follow.Session{Dir: wo.OffloadDir, ID: wo.Arg, Newest: !wo.JSON}, what: "sessions in " + wo.OffloadDir}, nil
 }
 
 func watchRun(wo *WatchOptions) error {
@@ -170,14 +162,20 @@ func watchRun(wo *WatchOptions) error {
 		}
 		return watchPlan(wo, name, dir, limits)
 	}
-	target, what, err := watchTarget(wo)
+	w, err := watchTarget(wo)
 	if err != nil {
 		return err
 	}
 	if err := checkSession(wo); err != nil {
 		return err
 	}
-	return watchShow(wo, watchui.FromTarget(target, what), what, limits)
+	src := watchui.FromTarget(w.target, w.what)
+	if w.none != "" {
+		// --once with no session of the agent says so and exits 1 (a
+		// script learns there was nothing); live watch waits for one.
+		src = onceOrNone(src, w.none)
+	}
+	return watchShow(wo, src, w.what, limits)
 }
 
 // watchTasks is watch --tasks: the task plan of the session named, or of

@@ -3,38 +3,70 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/todo-shell/todo-shell/internal/follow"
 	"github.com/todo-shell/todo-shell/internal/opencodedb"
+	"github.com/todo-shell/todo-shell/internal/watchui"
 	"github.com/todo-shell/todo-shell/tools/offload"
 )
 
-// agentTarget is what `watch --codex`, `--gemini` and `--opencode` follow;
-// ok is false when none of them was asked for.
-func agentTarget(wo *WatchOptions) (target follow.Target, what string, ok bool, err error) {
+// watched is what watch follows: the target, what it is (for the
+// header: "Codex sessions of DIR (WHERE)"), and, for an agent's sessions
+// of a directory, what watch --once says when it finds none.
+type watched struct {
+	target follow.Target
+	what   string
+	none   string
+}
+
+// noSessionText is watch --once's answer when no session of agent was
+// found for dir: one sentence that says where it looked.
+func noSessionText(agent, dir, where string) string {
+	return "watch: no " + agent + " session of " + dir + " found (looked in " + where + ")"
+}
+
+// agentWatched is watched for one agent's sessions of dir, kept in where.
+func agentWatched(t follow.Target, agent, dir, where string) watched {
+	return watched{target: t, what: agent + " sessions of " + dir + " (" + where + ")", none: noSessionText(agent, dir, where)}
+}
+
+// onceOrNone is src with its Once saying none (an error: exit 1) when no
+// session was found: no file or directory where the agent keeps them, or
+// none of them for the directory.
+func onceOrNone(src watchui.Source, none string) watchui.Source {
+	inner := src.Once
+	src.Once = func() (follow.Update, error) {
+		u, err := inner()
+		if errors.Is(err, fs.ErrNotExist) || (err == nil && u.Source == "") {
+			return follow.Update{}, errors.New(none)
+		}
+		return u, err
+	}
+	return src
+}
+
+// agentTarget is what `watch --codex`, `--gemini`, `--opencode` and
+// `--claude-tasks` follow; ok is false when none of them was asked for.
+func agentTarget(wo *WatchOptions) (w watched, ok bool, err error) {
 	if wo.ClaudeTasks {
 		t, what, err := taskListTarget(wo)
-		return t, what, true, err
+		return watched{target: t, what: what}, true, err
 	}
 	if !wo.Codex && !wo.Gemini && !wo.Opencode {
-		return nil, "", false, nil
+		return watched{}, false, nil
 	}
-	dir := wo.Arg
-	if dir == "" {
-		if dir, err = os.Getwd(); err != nil {
-			return nil, "", true, err
-		}
-	}
-	if dir, err = filepath.Abs(dir); err != nil {
-		return nil, "", true, err
+	var dir string
+	if dir, err = watchDir(wo); err != nil {
+		return watched{}, true, err
 	}
 	home := wo.Getenv("HOME")
 	if home == "" {
 		if home, err = os.UserHomeDir(); err != nil {
-			return nil, "", true, fmt.Errorf("watch: no home directory: %w", err)
+			return watched{}, true, fmt.Errorf("watch: no home directory: %w", err)
 		}
 	}
 	switch {
@@ -44,16 +76,30 @@ func agentTarget(wo *WatchOptions) (target follow.Target, what string, ok bool, 
 			root = d
 		}
 		sessions := filepath.Join(root, "sessions")
-		return follow.Codex{SessionsDir: sessions, Dir: dir}, "Codex sessions of " + dir + " (" + sessions + ")", true, nil
+		return agentWatched(follow.Codex{SessionsDir: sessions, Dir: dir}, "Codex", dir, sessions), true, nil
 	case wo.Gemini:
 		chats := follow.GeminiChatsDir(filepath.Join(home, ".gemini"), dir)
-		return follow.Gemini{ChatsDir: chats}, "Gemini CLI sessions of " + dir + " (" + chats + ")", true, nil
+		return agentWatched(follow.Gemini{ChatsDir: chats}, "Gemini CLI", dir, chats), true, nil
 	}
 	db := opencodedb.Path(wo.Getenv, home)
 	if db == "" {
-		return nil, "", true, errors.New("watch: OPENCODE_DB is :memory:, so opencode keeps its sessions in no file")
+		return watched{}, true, errors.New("watch: OPENCODE_DB is :memory:, so opencode keeps its sessions in no file")
 	}
-	return follow.Opencode{DB: db, Dir: dir}, "opencode sessions of " + dir + " (" + db + ")", true, nil
+	return agentWatched(follow.Opencode{DB: db, Dir: dir}, "opencode", dir, db), true, nil
+}
+
+// watchDir is the directory whose agent sessions watch follows: DIR, or
+// the current directory, made absolute.
+func watchDir(wo *WatchOptions) (string, error) {
+	dir := wo.Arg
+	if dir == "" {
+		d, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		dir = d
+	}
+	return filepath.Abs(dir)
 }
 
 // taskListTarget is the Claude Code task list `watch --claude-tasks [LIST]`

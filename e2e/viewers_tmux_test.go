@@ -87,7 +87,8 @@ func TestTmuxReplayEndsWithANewline(t *testing.T) {
 
 // TestTmuxWatchHeaderIsCutNotWrapped: a watch header wider than the
 // window (here the offload directory's long name, in wide characters) is
-// cut with "…" within the width, on one row.
+// cut with "…" in that name, within the width, on one row, "q quits"
+// kept.
 func TestTmuxWatchHeaderIsCutNotWrapped(t *testing.T) {
 	for _, sz := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
@@ -100,7 +101,7 @@ func TestTmuxWatchHeaderIsCutNotWrapped(t *testing.T) {
 			scr := tt.waitScreen("the waiting line", func(string) bool { return strings.Contains(tt.screen(), "waiting for a plan…") })
 			rows := strings.Split(tt.screen(), "\n")
 			head := strings.TrimRight(rows[0], " ")
-			if !strings.HasPrefix(head, "no session yet · sessions in ") || !strings.HasSuffix(head, "…") || ansi.StringWidth(head) > sz[0]-1 {
+			if !strings.HasPrefix(head, "no session yet · sessions in ") || !strings.Contains(head, "…") || !strings.HasSuffix(head, " · q quits") || ansi.StringWidth(head) > sz[0]-1 {
 				t.Errorf("header %q (%d cells), want it cut with … within %d:\n%s", head, ansi.StringWidth(head), sz[0]-1, scr)
 			}
 			if !strings.HasPrefix(rows[1], "waiting for a plan…") {

@@ -42,3 +42,37 @@ func TestFitCutsBetweenGraphemes(t *testing.T) {
 		}
 	}
 }
+
+// TestFitMiddleKeepsStartAndEnd: FitMiddle keeps a text that fits, and cuts
+// the middle of one that does not, keeping its start and end, within the
+// width, between grapheme clusters.
+func TestFitMiddleKeepsStartAndEnd(t *testing.T) {
+	wide := "漢"
+	tests := []struct {
+		s     string
+		width int
+		want  string
+	}{
+		{"rollout-2026-11-25T09-40-25.jsonl", 40, "rollout-2026-11-25T09-40-25.jsonl"},
+		{"rollout-2026-11-25T09-40-25.jsonl", 15, "rollout…5.jsonl"},
+		{"abcdefghij", 5, "ab…ij"},
+		{"abcdefghij", 6, "abc…ij"},
+		{"ab" + wide + wide + wide + "cd", 6, "ab…cd"},
+		{"ab" + wide + wide + wide + "cd", 7, "ab…" + wide + "cd"},
+		{"ab" + wide + wide + wide + "cd", 8, "ab" + wide + "…cd"},
+		{strings.Repeat(wide, 10), 8, wide + wide + "…" + wide},
+		{strings.Repeat(wide, 10), 9, wide + wide + "…" + wide + wide},
+		{strings.Repeat(wide, 10), 10, wide + wide + "…" + wide + wide},
+		{"abcdef", 2, "a…"},
+		{"abc", 0, ""},
+	}
+	for _, tc := range tests {
+		got := FitMiddle(tc.s, tc.width)
+		if w := ansi.StringWidth(got); w > tc.width {
+			t.Errorf("FitMiddle(%q, %d) = %q is %d cells wide", tc.s, tc.width, got, w)
+		}
+		if got != tc.want {
+			t.Errorf("FitMiddle(%q, %d) = %q, want %q", tc.s, tc.width, got, tc.want)
+		}
+	}
+}

@@ -36,7 +36,7 @@ func (p *Parser) planCall(id string, at time.Time, list []todo.Item, keys []stri
 	if p.Playback {
 		emit(Event{Kind: KindCall, Line: p.line, Time: p.last, Text: name, Detail: detail})
 	}
-	p.wait(&pendingCall{kind: callWrite, id: id, msg: p.msg, time: at, items: list, keys: keys, own: true})
+	p.wait(&pendingCall{kind: callWrite, id: id, msg: p.msg, time: at, items: list, keys: keys, own: true, name: name, detail: detail})
 }
 
 // planResult settles the plan call id: ok when it succeeded.
@@ -48,6 +48,8 @@ func (p *Parser) planResult(id string, ok bool, emit func(Event)) {
 	c.result, c.line = resultFailed, p.line
 	if ok {
 		c.result = resultOK
+	} else {
+		p.failed(c, "", emit)
 	}
 	p.release(c.msg, emit)
 }

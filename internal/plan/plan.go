@@ -59,6 +59,10 @@ const (
 	KindVersion Kind = iota // a new plan version
 	KindText                // text the assistant wrote
 	KindCall                // a tool call
+	// KindFailed is a plan tool's call that failed (the plan did not
+	// change), at its result: Text and Detail as its KindCall's, Reason
+	// what the result said.
+	KindFailed
 )
 
 // Event is one thing a stream shows, in order.
@@ -68,6 +72,7 @@ type Event struct {
 	Time    time.Time // the record's time, or the last time seen before it
 	Text    string    // KindText: the text; KindCall: the tool's name
 	Detail  string    // KindCall: a short form of the input ("10 todos", the command)
+	Reason  string    // KindFailed: the result's first line ("Task not found"), or ""
 	Version *Version  // KindVersion
 }
 
@@ -143,6 +148,8 @@ type pendingCall struct {
 	activeForm string
 	taskID     string // callUpdate
 	status     string // callUpdate
+	name       string // the tool's name and its KindCall's detail, for a
+	detail     string // KindFailed
 }
 
 // Parser reads records one line at a time. Its zero value is ready; set
@@ -363,6 +370,7 @@ func (p *Parser) toolUse(b *fastjson.Value, emit func(Event)) {
 	if p.Playback {
 		emit(Event{Kind: KindCall, Line: p.line, Time: p.last, Text: name, Detail: detail})
 	}
+	c.name, c.detail = name, detail
 	p.wait(&c)
 }
 
@@ -375,9 +383,28 @@ func (p *Parser) toolResult(b, rec *fastjson.Value, emit func(Event)) {
 	if c.result == resultOK && c.kind == callCreate {
 		c.created = createdID(b, rec)
 	}
+	if c.result == resultFailed {
+		why := string(rec.GetStringBytes("toolUseResult", "error"))
+		if why == "" {
+			why = resultText(b)
+		}
+		p.failed(c, why, emit)
+	}
 	// Apply the calls of a message in the order the model made them,
 	// whatever order their results were written in.
 	p.release(c.msg, emit)
+}
+
+// failed emits the KindFailed event of the call c, which failed saying
+// why (playback only).
+func (p *Parser) failed(c *pendingCall, why string, emit func(Event)) {
+	if !p.Playback {
+		return
+	}
+	why = strings.TrimSpace(why)
+	why = strings.TrimSuffix(strings.TrimPrefix(why, "<tool_use_error>"), "</tool_use_error>")
+	why, _, _ = strings.Cut(strings.TrimSpace(why), "\n")
+	emit(Event{Kind: KindFailed, Line: p.line, Time: p.last, Text: c.name, Detail: c.detail, Reason: strings.TrimSpace(why)})
 }
 
 // apply makes the new version a successful call leads to and emits it.

@@ -187,6 +187,30 @@ func TestPlaybackEvents(t *testing.T) {
 	}
 }
 
+// TestPlaybackFailedCall: a plan tool's call that failed is a KindFailed
+// event at its result, with the call's name and detail and the reason;
+// it makes no version.
+func TestPlaybackFailedCall(t *testing.T) {
+	for _, tc := range []struct{ file, want string }{
+		{"claude-code-2.1.330_tasks.jsonl", "TaskUpdate(#9 completed): Task not found"},
+		{"claude-code-2.1.330_todowrite.jsonl", ""},
+	} {
+		f, _ := os.Open("testdata/" + tc.file)
+		p := Parser{Playback: true}
+		var got []string
+		Scan(f, &p, func(e Event) {
+			switch e.Kind {
+			case KindFailed:
+				got = append(got, e.Text+"("+e.Detail+"): "+e.Reason)
+			}
+		}, nil)
+		f.Close()
+		if strings.Join(got, "; ") != tc.want {
+			t.Errorf("%s: failed calls %q, want %q", tc.file, got, tc.want)
+		}
+	}
+}
+
 func TestAppendRecord(t *testing.T) {
 	vs, _ := versions(t, "todos.jsonl")
 	got := string(AppendRecord(nil, vs[1], Diff(vs[0].Todos, vs[1].Todos), nil))

@@ -51,6 +51,13 @@ func (pl *player) line(e plan.Event) string {
 		return pl.styles.Accent.Render(ansi.Truncate(s, pl.width-1, "…"))
 	case plan.KindText:
 		return ansi.Wrap(render.SanitizeOutput(e.Text), pl.width-1, "")
+	case plan.KindFailed:
+		// As the shell shows a failed call's result: under the call.
+		s := "  ⎿ failed"
+		if e.Reason != "" {
+			s += ": " + render.Sanitize(e.Reason)
+		}
+		return pl.styles.Error.Render(render.Fit(s, pl.width-1))
 	}
 	return ""
 }
@@ -312,25 +319,31 @@ func StepStatus(n, total int, first, last bool) string {
 }
 
 // redrawTo redraws from scratch: the lines of the last screenful up to
-// step at, and the panel as it stood then.
+// step at, and the panel as it stood then. Each version's warnings are
+// printed where stepping forward printed them: stepping back to a
+// version shows what stepping forward to it showed.
 func (pl *player) redrawTo(events []plan.Event, at int) {
 	pl.pnt.Clear()
 	from := max(0, at-200)
-	var last *plan.Version
+	pl.prev = nil
 	for i := 0; i <= at; i++ {
-		if events[i].Kind == plan.KindVersion {
-			pl.prev, last = last, events[i].Version
+		e := events[i]
+		if e.Kind == plan.KindVersion {
+			if i >= from {
+				for _, w := range pl.warnings(e.Version) {
+					pl.pnt.Print(w)
+				}
+			}
+			pl.prev = e.Version
+			continue
 		}
-	}
-	for i := from; i <= at; i++ {
-		if events[i].Kind != plan.KindVersion {
-			if l := pl.line(events[i]); l != "" {
+		if i >= from {
+			if l := pl.line(e); l != "" {
 				pl.pnt.Print(l)
 			}
 		}
 	}
-	pl.draw(last)
-	pl.prev = last
+	pl.draw(pl.prev)
 }
 
 // styles are the colours to draw with on the terminal f.

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
 	"github.com/todo-shell/todo-shell/internal/follow"
@@ -214,12 +215,9 @@ func (v *view) String() string {
 	if last.Note == "" {
 		last.Note = v.note
 	}
-	head := Header(last, v.what)
-	if v.warning != "" {
-		head += " · " + render.Sanitize(v.warning)
-	}
-	// A header too long for the width is cut with "…", never wrapped.
-	return v.st.Dim.Render(render.Fit(head, w)) + "\n" + UpdateText(v.last, w, rows, &v.st)
+	// A header too long for the width is cut, never wrapped.
+	head := HeaderIn(last, v.what, v.warning, w)
+	return v.st.Dim.Render(head) + "\n" + UpdateText(v.last, w, rows, &v.st)
 }
 
 // lines prints each version as a JSON line (--json), or each new panel as
@@ -272,24 +270,64 @@ func lines(ctx context.Context, o Options, updates <-chan follow.Update, errc <-
 // Header is the line above the panel: what is watched, its version, a
 // note (a switch to another session), and (when what is set: on a
 // terminal) how to quit. It is neutralised.
-func Header(u follow.Update, what string) string {
+func Header(u follow.Update, what string) string { return HeaderIn(u, what, "", 0) }
+
+// HeaderIn is Header with extra (a warning) after the note, in at most
+// width cells (0: no limit). When it must be cut, the version and "q
+// quits" are kept whole: the name (the file or session, or what is
+// watched while there is none) loses its middle, keeping its start and
+// end, and the note and extra are cut at their end ("switched from b to
+// a: b has ended" starts with what happened), or left out when there is
+// no room for them.
+func HeaderIn(u follow.Update, what, extra string, width int) string {
+	var lead, name, ver, quits string
+	var opt []string
 	if u.Source == "" {
 		if what == "" {
 			return "no session yet"
 		}
-		return render.Sanitize("no session yet · " + what + " · q quits")
+		lead, name, quits = "no session yet · ", render.Sanitize(what), " · q quits"
+	} else {
+		lead, name = "watching ", render.Sanitize(u.Source)
+		if u.Version != nil {
+			ver = " · v" + fmt.Sprint(u.Version.N)
+		}
+		if what != "" {
+			quits = " · q quits"
+		}
 	}
-	s := "watching " + u.Source
-	if u.Version != nil {
-		s += " · v" + fmt.Sprint(u.Version.N)
+	for _, o := range []string{u.Note, extra} {
+		if o != "" {
+			opt = append(opt, render.Sanitize(o))
+		}
 	}
-	if u.Note != "" {
-		s += " · " + u.Note
+	more := strings.Join(opt, " · ")
+	join := func(name, more string) string {
+		if more != "" {
+			more = " · " + more
+		}
+		return lead + name + ver + more + quits
 	}
-	if what != "" {
-		s += " · q quits"
+	full := join(name, more)
+	if width <= 0 || ansi.StringWidth(full) <= width {
+		return full
 	}
-	return render.Sanitize(s)
+	room := width - ansi.StringWidth(lead+ver+quits) // for the name and what more there is
+	const least = 8                                  // a name or note cut shorter tells nothing
+	nameW, moreW := ansi.StringWidth(name), ansi.StringWidth(more)
+	switch {
+	case room < least:
+		return render.Fit(full, width)
+	case more == "" || room < 2*least+3:
+		return join(render.FitMiddle(name, room), "")
+	case nameW+3+min(moreW, 2*least) <= room:
+		// The whole name, and as much more as there is room for.
+		return join(name, render.Fit(more, room-nameW-3))
+	default:
+		// The name gets half the room, or what more leaves it.
+		n := max(room/2, room-3-moreW)
+		return join(render.FitMiddle(name, n), render.Fit(more, room-3-n))
+	}
 }
 
 // PanelText is the task box of v in at most rows rows (0: no limit), or

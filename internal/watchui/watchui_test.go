@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/todo-shell/todo-shell/internal/follow"
 	"github.com/todo-shell/todo-shell/internal/plan"
 	"github.com/todo-shell/todo-shell/render"
@@ -46,8 +48,66 @@ func TestViewKeepsTheNewestWarning(t *testing.T) {
 	v := view{st: render.PlainStyles(), what: "sessions in x", width: 60, rows: 20}
 	v.take(follow.Update{Source: "s1", Warnings: []string{"first"}}, updates)
 	got := v.String()
-	if !strings.Contains(got, "q quits · second") || strings.Contains(got, "\x1b") || !strings.Contains(got, WaitingText) {
+	if !strings.Contains(got, " · second") || !strings.Contains(got, "warning · q quits\n") || strings.Contains(got, "\x1b") || !strings.Contains(got, WaitingText) {
 		t.Fatalf("%q", got)
+	}
+}
+
+// TestHeaderKeepsVersionAndQuit: a header too long for the screen keeps
+// "· vN · q quits" whole and the start and end of the file's name, at 60
+// and 80 columns (the view's width is one less), with a note or a warning
+// cut at its end.
+func TestHeaderKeepsVersionAndQuit(t *testing.T) {
+	const (
+		rollout = "rollout-2026-11-25T09-40-25-01a21213-5c1e-4d0b-9f6a-7be3c2d41f08.jsonl"
+		claude  = "161c2a7e-3f4b-4c8d-9e0f-1a2b3c4d5e6f.jsonl"
+		note    = "switched from 161c2a7e-3f4b-4c8d-9e0f-1a2b3c4d5e6f.jsonl to 2f0c9a1b-7d6e-4a5b-8c3d-9e8f7a6b5c4d.jsonl: it has ended"
+	)
+	for _, tc := range []struct {
+		name        string
+		u           follow.Update
+		what, extra string
+		width       int
+		want        []string // in order
+		exact       string   // when set, the whole header
+	}{
+		{"codex 80", follow.Update{Source: rollout, Version: &plan.Version{N: 12}}, "Codex sessions of /src/app", "", 79,
+			nil, "watching rollout-2026-11-25T09-40-25…0b-9f6a-7be3c2d41f08.jsonl · v12 · q quits"},
+		{"claude 60", follow.Update{Source: claude, Version: &plan.Version{N: 3}}, "Claude Code sessions of /src/app", "", 59,
+			[]string{"watching 161c2a7e-3f", "…", "e6f.jsonl · v3 · q quits"}, ""},
+		{"claude 80 whole", follow.Update{Source: claude, Version: &plan.Version{N: 3}}, "x", "", 79,
+			nil, "watching " + claude + " · v3 · q quits"},
+		{"switch 80", follow.Update{Source: "2f0c9a1b-7d6e-4a5b-8c3d-9e8f7a6b5c4d.jsonl", Version: &plan.Version{N: 4}, Note: note}, "x", "", 79,
+			[]string{"watching 2f0c9a1b", "…", ".jsonl · v4 · switched from 161c", "… · q quits"}, ""},
+		{"switch 60", follow.Update{Source: "2f0c9a1b-7d6e-4a5b-8c3d-9e8f7a6b5c4d.jsonl", Version: &plan.Version{N: 4}, Note: note}, "x", "", 59,
+			[]string{"watching 2f0c", "…", "jsonl · v4 · switched from … · q quits"}, ""},
+		{"warning 60", follow.Update{Source: claude, Version: &plan.Version{N: 3}}, "x", "s.jsonl line 9 skipped: longer than 16 MiB", 59,
+			[]string{"watching 161c", "…", "jsonl · v3 · s.jsonl line 9… · q quits"}, ""},
+		{"short names, long note 80", follow.Update{Source: "a", Version: &plan.Version{N: 1}, Note: "switched from b to a: b has ended; a is live, with a plan"}, "x", "", 79,
+			[]string{"watching a · v1 · switched from b to a: b has ended; a is live", "… · q quits"}, ""},
+		{"no session 60", follow.Update{}, "Claude Code sessions of /home/me/src/app (/home/me/.claude/projects/-home-me-src-app)", "", 59,
+			[]string{"no session yet · Claude Code sess", "…", "src-app) · q quits"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := HeaderIn(tc.u, tc.what, tc.extra, tc.width)
+			if w := ansi.StringWidth(got); w > tc.width {
+				t.Errorf("%d cells wide, over %d: %q", w, tc.width, got)
+			}
+			if tc.exact != "" && got != tc.exact {
+				t.Errorf("got  %q\nwant %q", got, tc.exact)
+			}
+			if tc.u.Version != nil && !strings.Contains(got, fmt.Sprintf(" · v%d · ", tc.u.Version.N)) || !strings.HasSuffix(got, " · q quits") {
+				t.Errorf("version or q quits lost: %q", got)
+			}
+			rest := got
+			for _, w := range tc.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("missing (in order) %q in %q", w, got)
+				}
+				rest = rest[i+len(w):]
+			}
+		})
 	}
 }
 
