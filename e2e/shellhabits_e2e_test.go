@@ -181,10 +181,8 @@ func startTmuxWith(t *testing.T, cols, rows int, dir, prompt string, env []strin
 		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 	}
 	cmd := fmt.Sprintf("cd %s && NO_COLOR=1 TERM=tmux-256color %s exec %s %s", dir, strings.Join(env, " "), binary, strings.Join(quoted, " "))
-	tt.run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), cmd)
+	tt.run("-f", tmuxConfig(t), "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), cmd)
 	t.Cleanup(func() { exec.Command("tmux", "-S", tt.socket, "kill-server").Run() })
-	tt.run("set-option", "-g", "history-limit", "10000")
-	tt.run("set-option", "-g", "remain-on-exit", "on")
 	tt.waitScreen("the first prompt", func(s string) bool { return strings.Contains(s, prompt) })
 	return tt
 }

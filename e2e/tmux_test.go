@@ -50,15 +50,28 @@ func startTmuxEnv(t *testing.T, cols, rows int, dir, env string, args ...string)
 	bin := binary
 	tt := &tmuxTerm{t: t, socket: filepath.Join(dir, "tmux.sock")} // a server of its own, removed with dir
 	cmd := fmt.Sprintf("cd %s && %s TERM=tmux-256color exec %s --offload-dir %s %s", dir, env, bin, filepath.Join(dir, ".offload"), strings.Join(args, " "))
-	tt.run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), cmd)
+	tt.run("-f", tmuxConfig(t), "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), cmd)
 	t.Cleanup(func() { exec.Command("tmux", "-S", tt.socket, "kill-server").Run() })
-	tt.run("set-option", "-g", "history-limit", "10000")
-	tt.run("set-option", "-g", "remain-on-exit", "on") // to look at the terminal after
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		return tt // a subcommand (watch, replay): no prompt to wait for
 	}
 	tt.waitScreen("the first prompt", func(s string) bool { return strings.Contains(s, "❯") })
 	return tt
+}
+
+// tmuxConfig writes a tmux.conf of its own (not in the shell's directory,
+// where a test may list or complete files), the options a test's tmux server has
+// before its window exists (tmux -f): a scrollback to read, and the window
+// kept after its command ends, to look at the terminal after. Set after
+// new-session, a command that ends at once (replay --speed 100) could end
+// the session, and the server, before remain-on-exit was on.
+func tmuxConfig(t *testing.T) string {
+	t.Helper()
+	conf := filepath.Join(t.TempDir(), "tmux.conf")
+	if err := os.WriteFile(conf, []byte("set-option -g history-limit 10000\nset-option -g remain-on-exit on\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return conf
 }
 
 func (tt *tmuxTerm) run(args ...string) string {

@@ -20,9 +20,8 @@ func tmuxSh(t *testing.T, cols, rows int, dir, line string) *tmuxTerm {
 	}
 	tt := &tmuxTerm{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
 	cmd := fmt.Sprintf("cd '%s' && NO_COLOR=1 TERM=tmux-256color exec sh -c '%s'", dir, strings.ReplaceAll(line, "'", `'\''`))
-	tt.run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), cmd)
+	tt.run("-f", tmuxConfig(t), "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), cmd)
 	t.Cleanup(func() { exec.Command("tmux", "-S", tt.socket, "kill-server").Run() })
-	tt.run("set-option", "-g", "remain-on-exit", "on")
 	return tt
 }
 
