@@ -1,60 +1,14 @@
 package cmd
 
 import (
-	"compress/gzip"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/todo-shell/todo-shell/internal/opencodedb/opencodetest"
 )
-
-// placeOpencodeDB writes the real opencode 1.18.33 database fixture name
-// (internal/opencodedb/testdata: name.db or name.db.gz, and
-// name.db-wal.gz, its first walLen bytes when walLen > 0) as
-// DIR/opencode.db and returns that path.
-func placeOpencodeDB(t *testing.T, name string, walLen int) string {
-	t.Helper()
-	src := filepath.Join("..", "internal", "opencodedb", "testdata", name)
-	db := filepath.Join(t.TempDir(), "opencode.db")
-	main, err := os.ReadFile(src + ".db")
-	if os.IsNotExist(err) {
-		main, err = gunzipTest(t, src+".db.gz"), nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	wal := gunzipTest(t, src+".db-wal.gz")
-	if walLen > 0 {
-		wal = wal[:walLen]
-	}
-	if err := os.WriteFile(db, main, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(db+"-wal", wal, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return db
-}
-
-func gunzipTest(t *testing.T, path string) []byte {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(z)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // TestReplayOpencodeRealDB: replay of the database the real opencode
 // 1.18.33 wrote (as it left it; cut where its -wal was after two
@@ -91,7 +45,7 @@ func TestReplayOpencodeRealDB(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			arg := placeOpencodeDB(t, tc.fixture, tc.walLen)
+			arg := opencodetest.Place(t, "../internal/opencodedb/testdata", tc.fixture, true, int64(tc.walLen))
 			if tc.session == "-wal" {
 				want := "todo-shell: replay: " + arg + "-wal is the write-ahead log of a SQLite database, not a transcript: replay " + arg + "\n"
 				if r := run(t, "", nil, "replay", "--summary", arg+"-wal"); r.code == 0 || r.stderr != want {
@@ -164,7 +118,7 @@ func TestReplayOpencodeSkipsSessionsWithoutPlan(t *testing.T) {
 	if err != nil {
 		t.Skip("no python3 to add a session to the database with")
 	}
-	db := placeOpencodeDB(t, "opencode-1.18.33", 0)
+	db := opencodetest.Place(t, "../internal/opencodedb/testdata", "opencode-1.18.33", true, 0)
 	sql := func(stmt string) {
 		t.Helper()
 		script := "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit(); c.close()"

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bufio"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +14,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/todo-shell/todo-shell/internal/opencodedb/opencodetest"
 )
 
 // TestWatchOpencodeLive runs `todo-shell watch --opencode DIR` in a
@@ -149,7 +150,7 @@ func TestWatchOpencodeRealDB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wal := gunzipFile(t, "../internal/opencodedb/testdata/opencode-1.18.33_running.db-wal.gz")
+	wal := opencodetest.Gunzip(t, "../internal/opencodedb/testdata/opencode-1.18.33_running.db-wal.gz")
 	if int64(len(wal)) != realOpencodeWAL[len(realOpencodeWAL)-1] {
 		t.Fatalf("the -wal has %d bytes", len(wal))
 	}
@@ -201,24 +202,6 @@ func TestWatchOpencodeRealDB(t *testing.T) {
 	tt.waitScreen("watch to end", func(string) bool { return strings.Contains(tt.run("display", "-p", "-t", "t", "#{pane_dead}"), "1") })
 }
 
-func gunzipFile(t *testing.T, path string) []byte {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(z)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // TestWatchOpencodeRealDBCheckpointed: watch --opencode over the real
 // database after opencode's next start checkpointed it (every page in the
 // main file; the -wal begun anew, one frame, the old run's frames left
@@ -245,7 +228,7 @@ func TestWatchOpencodeRealDBCheckpointed(t *testing.T) {
 				t.Fatal(err)
 			}
 			os.WriteFile(db, main, 0o600)
-			os.WriteFile(db+"-wal", gunzipFile(t, "../internal/opencodedb/testdata/opencode-1.18.33.db-wal.gz"), 0o600)
+			os.WriteFile(db+"-wal", opencodetest.Gunzip(t, "../internal/opencodedb/testdata/opencode-1.18.33.db-wal.gz"), 0o600)
 			env := "NO_COLOR=1 HOME=" + dir + " XDG_DATA_HOME=" + data + " XDG_STATE_HOME=" + filepath.Join(dir, "state") +
 				" OPENCODE_DB=" + strings.ReplaceAll(tc.env, "DIR", dir)
 			tt := startTmuxEnv(t, 80, 24, dir, env, "watch", "--opencode", "/tmp/rec/p-ocdb")
@@ -276,9 +259,9 @@ func TestWatchOpencodeRealDBNewSession(t *testing.T) {
 	data := filepath.Join(dir, "share")
 	db := filepath.Join(data, "opencode", "opencode.db")
 	os.MkdirAll(filepath.Dir(db), 0o700)
-	os.WriteFile(db, gunzipFile(t, "../internal/opencodedb/testdata/opencode-1.18.33_second.db.gz"), 0o600)
-	os.WriteFile(db+"-wal", gunzipFile(t, "../internal/opencodedb/testdata/opencode-1.18.33.db-wal.gz"), 0o600)
-	wal := gunzipFile(t, "../internal/opencodedb/testdata/opencode-1.18.33_second.db-wal.gz")
+	os.WriteFile(db, opencodetest.Gunzip(t, "../internal/opencodedb/testdata/opencode-1.18.33_second.db.gz"), 0o600)
+	os.WriteFile(db+"-wal", opencodetest.Gunzip(t, "../internal/opencodedb/testdata/opencode-1.18.33.db-wal.gz"), 0o600)
+	wal := opencodetest.Gunzip(t, "../internal/opencodedb/testdata/opencode-1.18.33_second.db-wal.gz")
 	env := "NO_COLOR=1 HOME=" + dir + " XDG_DATA_HOME=" + data + " XDG_STATE_HOME=" + filepath.Join(dir, "state")
 	tt := startTmuxEnv(t, 80, 24, dir, env, "watch", "--opencode", "/tmp/rec/p-ocdb")
 	screenHas := func(what string, has ...string) {
@@ -331,7 +314,7 @@ func TestTmuxReplayOpencodeRealDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(db, main, 0o600)
-	os.WriteFile(db+"-wal", gunzipFile(t, "../internal/opencodedb/testdata/opencode-1.18.33_running.db-wal.gz"), 0o600)
+	os.WriteFile(db+"-wal", opencodetest.Gunzip(t, "../internal/opencodedb/testdata/opencode-1.18.33_running.db-wal.gz"), 0o600)
 	tt := startTmuxIn(t, 80, 30, dir, "replay", "--speed", "100", db)
 	all := tt.waitScreen("the end of the replay", func(s string) bool { return strings.Contains(s, "end of replay") })
 	if n := count(all, "Tasks "); n != 1 {

@@ -2,15 +2,15 @@ package allplans
 
 import (
 	"bufio"
-	"compress/gzip"
 	"context"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/todo-shell/todo-shell/internal/opencodedb/opencodetest"
 )
 
 // TestOpencodePlans finds the live plan of an opencode session in
@@ -102,7 +102,7 @@ func TestOpencodeRealDB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wal := gunzipFile(t, "../opencodedb/testdata/opencode-1.18.33_running.db-wal.gz")
+	wal := opencodetest.Gunzip(t, "../opencodedb/testdata/opencode-1.18.33_running.db-wal.gz")
 	os.WriteFile(db, main, 0o600)
 	os.WriteFile(db+"-wal", wal[:lengths[0]], 0o600)
 	// The session was last updated at 1795733371559 ms.
@@ -150,22 +150,4 @@ func TestOpencodeRealDB(t *testing.T) {
 	if got := strings.Join(contents, ", "); got != "completed Write the parser, completed Write unit tests, completed Update the docs" {
 		t.Errorf("last version: %s", got)
 	}
-}
-
-func gunzipFile(t *testing.T, path string) []byte {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(z)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }

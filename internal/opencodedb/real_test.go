@@ -2,14 +2,13 @@ package opencodedb
 
 import (
 	"bytes"
-	"compress/gzip"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/todo-shell/todo-shell/internal/opencodedb/opencodetest"
 	"github.com/todo-shell/todo-shell/internal/plan"
 )
 
@@ -56,54 +55,6 @@ var realWant2 = []string{
 // first bytes, written over the -wal before it
 // (opencode-1.18.33.db-wal.gz), make the file as it was then.
 var realWAL2Lengths = []int64{333752, 692192, 1034152, 1268992}
-
-// realFixture copies the fixture name (name.db, or name.db.gz gunzipped;
-// its -wal.gz gunzipped to -wal,
-// cut to walLen bytes when walLen > 0) into a new directory as
-// opencode.db and returns its path.
-func realFixture(t testing.TB, name string, wal bool, walLen int64) string {
-	t.Helper()
-	dir := t.TempDir()
-	db := filepath.Join(dir, FileName)
-	b, err := os.ReadFile(filepath.Join("testdata", name+".db"))
-	if os.IsNotExist(err) {
-		b, err = gunzip(t, filepath.Join("testdata", name+".db.gz")), nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(db, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if wal {
-		w := gunzip(t, filepath.Join("testdata", name+".db-wal.gz"))
-		if walLen > 0 {
-			w = w[:walLen]
-		}
-		if err := os.WriteFile(db+"-wal", w, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return db
-}
-
-func gunzip(t testing.TB, path string) []byte {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(z)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // describe is each version as realWant has it.
 func describe(vs []*plan.Version) []string {
@@ -169,7 +120,7 @@ func TestRealDatabase(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			db, err := Open(realFixture(t, tt.fixture, tt.wal, tt.walLen))
+			db, err := Open(opencodetest.Place(t, "testdata", tt.fixture, tt.wal, tt.walLen))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -223,8 +174,8 @@ func TestRealDatabase(t *testing.T) {
 // session in the -wal, over the old frames again: each read has the
 // versions written so far.
 func TestRealDatabaseGrows(t *testing.T) {
-	path := realFixture(t, "opencode-1.18.33_running", true, realWALLengths[0])
-	wal := gunzip(t, filepath.Join("testdata", "opencode-1.18.33_running.db-wal.gz"))
+	path := opencodetest.Place(t, "testdata", "opencode-1.18.33_running", true, realWALLengths[0])
+	wal := opencodetest.Gunzip(t, filepath.Join("testdata", "opencode-1.18.33_running.db-wal.gz"))
 	db, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -277,7 +228,7 @@ func TestRealDatabaseGrows(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("checkpointed", 4)
-	next := gunzip(t, filepath.Join("testdata", "opencode-1.18.33.db-wal.gz"))
+	next := opencodetest.Gunzip(t, filepath.Join("testdata", "opencode-1.18.33.db-wal.gz"))
 	if len(next) != len(wal) || bytes.Equal(next[:32], wal[:32]) {
 		t.Fatalf("the next -wal: %d bytes, header %x", len(next), next[:32])
 	}
@@ -287,11 +238,11 @@ func TestRealDatabaseGrows(t *testing.T) {
 	check("the -wal begun anew", 4)
 	// opencode run again: its start checkpoints that frame, then its
 	// writes begin the -wal anew once more, over the frames before.
-	if err := os.WriteFile(path, gunzip(t, filepath.Join("testdata", "opencode-1.18.33_second.db.gz")), 0o600); err != nil {
+	if err := os.WriteFile(path, opencodetest.Gunzip(t, filepath.Join("testdata", "opencode-1.18.33_second.db.gz")), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	check("checkpointed again", 4)
-	wal2 := gunzip(t, filepath.Join("testdata", "opencode-1.18.33_second.db-wal.gz"))
+	wal2 := opencodetest.Gunzip(t, filepath.Join("testdata", "opencode-1.18.33_second.db-wal.gz"))
 	from := int64(0)
 	for i, to := range realWAL2Lengths {
 		if _, err := f.WriteAt(wal2[from:to], from); err != nil {
