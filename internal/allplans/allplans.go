@@ -111,7 +111,7 @@ func (c *Config) sources() []source {
 		name := filepath.Base(c.OpencodeDB)
 		s = append(s, source{agent: "opencode", root: filepath.Dir(c.OpencodeDB), depth: 0, opencode: true, match: func(p string) bool {
 			b := filepath.Base(p)
-			return b == name || b == name+"-wal"
+			return b == name || b == name+"-wal" || b == name+"-journal"
 		}})
 	}
 	return s
@@ -135,6 +135,7 @@ type Watcher struct {
 	entries map[string]*Entry // by Path
 	gemini  map[string]string // Gemini CLI's short project names -> directories
 	oc      *opencodedb.DB    // opencode's database, once open
+	ocInfo  os.FileInfo       // its file then
 }
 
 // New returns a Watcher for cfg; Close it.
@@ -161,9 +162,6 @@ func New(cfg Config) (*Watcher, error) {
 
 // Close stops watching.
 func (x *Watcher) Close() error {
-	if x.oc != nil {
-		_ = x.oc.Close()
-	}
 	return x.w.Close()
 }
 
@@ -259,6 +257,10 @@ func (x *Watcher) handle(ev fsnotify.Event) bool {
 		}
 		return false
 	}
+	if s.opencode {
+		// The database, its WAL, or its journal gone (a commit done).
+		return x.update(src, ev.Name, x.cfg.Now())
+	}
 	info, err := os.Lstat(ev.Name)
 	if err != nil {
 		if s.taskList {
@@ -346,40 +348,35 @@ func (x *Watcher) updateTaskList(s *source, dir string, mod time.Time) bool {
 }
 
 // updateOpencode reads opencode's database: an entry for each session
-// updated within MaxAge that has a plan (keyed database#session).
+// updated within MaxAge that has a plan (keyed database#session). A read
+// that fails (a damaged file, one checkpointed during every try) changes
+// nothing; the next change reads again.
 func (x *Watcher) updateOpencode(db string) bool {
+	if fi, err := os.Lstat(db); err != nil || (x.ocInfo != nil && !os.SameFile(fi, x.ocInfo)) {
+		x.oc, x.ocInfo = nil, nil // gone or replaced: what was read of it is no use
+	}
 	if x.oc == nil {
 		oc, err := opencodedb.Open(db)
 		if err != nil {
 			return false
 		}
-		x.oc = oc
+		fi, err := os.Lstat(db)
+		if err != nil {
+			return false
+		}
+		x.oc, x.ocInfo = oc, fi
 	}
-	if x.oc.Refresh() != nil {
-		// A damaged file, or a checkpoint racing the read; a replaced
-		// database is opened anew. The next change reads again.
-		_ = x.oc.Close()
-		x.oc = nil
-		return false
-	}
-	sessions, err := x.oc.Sessions("")
+	now := x.cfg.Now()
+	sessions, versions, err := x.oc.Live(now.Add(-x.cfg.MaxAge))
+	_ = x.oc.Skipped() // the panel has no room for them; watch --opencode says them
 	if err != nil {
 		return false
 	}
 	changed := false
-	now := x.cfg.Now()
-	for _, ss := range sessions {
-		if now.Sub(ss.Updated) >= x.cfg.MaxAge {
-			break // the most recently updated first
-		}
+	for i, ss := range sessions {
 		key := db + "#" + ss.ID
 		e := x.entries[key]
-		// Read again whatever the session's time says (a part's change
-		// need not touch it): what was read before is kept, so it is cheap.
-		vs, err := x.oc.Versions(ss.ID)
-		if err != nil || len(vs) == 0 {
-			continue
-		}
+		vs := versions[i]
 		last := vs[len(vs)-1]
 		if e != nil && e.Version.N == last.N && plan.SameList(e.Version, last) && e.Changed.Equal(ss.Updated) {
 			continue

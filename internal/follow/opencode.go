@@ -60,7 +60,9 @@ func (s *ocState) close() {
 }
 
 // read reads the database as it is now and returns the update to send,
-// if any (ok false: nothing new).
+// if any (ok false: nothing new). A read that fails (a damaged file, one
+// that changed during every try) is said once, in a warning beside the
+// last good version, which stays on screen.
 func (s *ocState) read() (u Update, ok bool) {
 	gone, err := s.open()
 	if gone {
@@ -69,26 +71,25 @@ func (s *ocState) read() (u Update, ok bool) {
 	if err != nil {
 		return s.warn(err)
 	}
-	sessions, err := s.db.Sessions(s.o.Dir)
+	sess, vs, found, err := s.db.Newest(s.o.Dir)
 	if err != nil {
 		return s.warn(err)
 	}
 	s.refused = ""
-	if len(sessions) == 0 {
+	if !found {
 		return Update{}, false
 	}
 	note := ""
-	if id := sessions[0].ID; id != s.cur {
+	if id := sess.ID; id != s.cur {
 		if s.cur != "" {
 			note = "switched from " + s.o.name(s.cur) + " to " + s.o.name(id) + ": a newer session"
 		}
 		s.cur, s.sent, s.last = id, 0, nil
 	}
-	vs, err := s.db.Versions(s.cur)
-	if err != nil {
-		return s.warn(err)
-	}
 	u = Update{Source: s.o.name(s.cur), Note: note}
+	for _, w := range s.db.Skipped() {
+		u.Warnings = append(u.Warnings, render.Sanitize(w))
+	}
 	switch {
 	case len(vs) > s.sent:
 		u.New = vs[s.sent:]
@@ -97,7 +98,7 @@ func (s *ocState) read() (u Update, ok bool) {
 		}
 	case len(vs) > 0 && !plan.SameList(vs[len(vs)-1], s.last):
 		u.New = vs[len(vs)-1:] // the newest changed (a call that was running failed)
-	case note == "" && s.sent > 0:
+	case note == "" && s.sent > 0 && len(u.Warnings) == 0:
 		return Update{}, false
 	}
 	s.sent = len(vs)
@@ -108,8 +109,8 @@ func (s *ocState) read() (u Update, ok bool) {
 	return u, true
 }
 
-// open opens the database (anew when the file was replaced) and brings
-// it up to date; gone is true when there is no file.
+// open opens the database (anew when the file was replaced); gone is true
+// when there is no file.
 func (s *ocState) open() (gone bool, err error) {
 	fi, err := os.Lstat(s.o.DB)
 	if err != nil {
@@ -117,7 +118,7 @@ func (s *ocState) open() (gone bool, err error) {
 		return true, nil
 	}
 	if s.db != nil && !os.SameFile(fi, s.info) {
-		s.close() // replaced: open the new one
+		s.close() // replaced: what was read of the old one is no use
 	}
 	if s.db == nil {
 		db, err := opencodedb.Open(s.o.DB)
@@ -126,12 +127,12 @@ func (s *ocState) open() (gone bool, err error) {
 		}
 		s.db, s.info = db, fi
 	}
-	return false, s.db.Refresh()
+	return false, nil
 }
 
-// warn makes an update of a read that failed, once for each reason: a
-// checkpoint racing the read, or a damaged file. The next change reads
-// again.
+// warn makes an update of a read that failed, once for each reason (a
+// damaged file, one checkpointed during every try): the last good version
+// stays, with the reason beside it. The next change reads again.
 func (s *ocState) warn(err error) (Update, bool) {
 	why := readgate.Reason(err)
 	if errors.Is(err, fs.ErrNotExist) || why == s.refused {
@@ -181,8 +182,11 @@ func (o Opencode) follow(ctx context.Context, send func(Update)) error {
 	})
 }
 
-// isDB reports whether name is the database or its WAL.
-func (o Opencode) isDB(name string) bool { return name == o.DB || name == o.DB+"-wal" }
+// isDB reports whether name is the database, its WAL or its rollback
+// journal (a read waits while one holds a commit: its removal reads again).
+func (o Opencode) isDB(name string) bool {
+	return name == o.DB || name == o.DB+"-wal" || name == o.DB+"-journal"
+}
 
 // drainEvents takes the events already queued on w, one read for a burst
 // of writes (a transaction writes many frames), and reports whether one

@@ -183,9 +183,6 @@ func TestRealDatabaseGrows(t *testing.T) {
 	defer db.Close()
 	check := func(step string, n int, second ...int) {
 		t.Helper()
-		if err := db.Refresh(); err != nil {
-			t.Fatalf("%s: %v", step, err)
-		}
 		ss, err := db.Sessions(realDir)
 		if err != nil || len(ss) != 1+len(second) {
 			t.Fatalf("%s: sessions %+v, %v", step, ss, err)
