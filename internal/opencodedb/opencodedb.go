@@ -450,6 +450,11 @@ func (r *reader) prepare(query string) (*sqlite3.Stmt, error) {
 // capped is the SQL for col when its bytes are at most n, else NULL:
 // octet_length reads the size from the record header, so a longer value
 // is never loaded.
+//
+// A condition on a column's length is written inside a CASE: next to a
+// plain "col = ?" SQLite would turn octet_length(col) into the length of
+// the parameter (it propagates the constant) and load every value to
+// compare it.
 func capped(col string, n int) string {
 	return fmt.Sprintf("CASE WHEN octet_length(%s) <= %d THEN %s END", col, n, col)
 }
@@ -469,7 +474,7 @@ func (r *reader) sessions(dir string, since time.Time, limit int) ([]Session, er
 		WHERE octet_length(parent_id) IS NULL AND octet_length(time_archived) IS NULL
 		AND octet_length(id) <= ` + fmt.Sprint(maxID) + ` AND octet_length(directory) <= ` + fmt.Sprint(maxDir)
 	if dir != "" {
-		q += ` AND octet_length(directory) = ?1 AND directory = ?2`
+		q += ` AND CASE WHEN octet_length(directory) = ?1 THEN directory = ?2 END`
 	}
 	if !since.IsZero() {
 		q += ` AND ` + integer("time_updated") + ` >= ?3`
@@ -500,7 +505,7 @@ func (r *reader) sessions(dir string, since time.Time, limit int) ([]Session, er
 
 // hasSession reports whether the session table holds id.
 func (r *reader) hasSession(id string) (bool, error) {
-	s, err := r.prepare(`SELECT 1 FROM session WHERE octet_length(id) = ?1 AND id = ?2 LIMIT 1`)
+	s, err := r.prepare(`SELECT 1 FROM session WHERE CASE WHEN octet_length(id) = ?1 THEN id = ?2 END LIMIT 1`)
 	if err != nil {
 		return false, err
 	}
@@ -532,9 +537,18 @@ func (p *partsRead) sorted() []*part {
 // rows new or changed since ss was read (only their start, for those that
 // are no plan), without changing ss.
 func (r *reader) parts(id string, ss *session) (*partsRead, error) {
-	s, err := r.prepare(`SELECT rowid, ` + capped("id", maxID) + `, ` + capped("message_id", maxID) + `, ` +
-		integer("time_created") + `, ` + integer("time_updated") + `, octet_length(data), typeof(data)
-		FROM part WHERE octet_length(session_id) = ?1 AND session_id = ?2`)
+	cols := `SELECT rowid, ` + capped("id", maxID) + `, ` + capped("message_id", maxID) + `, ` +
+		integer("time_created") + `, ` + integer("time_updated") + `, octet_length(data), typeof(data) FROM part `
+	// Through opencode's index on session_id: only the session's rows are
+	// read. A database without it is scanned, each row's session_id
+	// loaded only when its length is the id's.
+	s, err := r.prepare(cols + `INDEXED BY part_session_idx WHERE session_id = ?2`)
+	if err != nil && !errors.Is(err, ErrNotOpencode) {
+		return nil, err
+	}
+	if err != nil {
+		s, err = r.prepare(cols + `WHERE CASE WHEN octet_length(session_id) = ?1 THEN session_id = ?2 END`)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -610,10 +624,7 @@ func (r *reader) readPart(rowid int64, key rowKey) (*part, error) {
 		return nil, nil
 	}
 	if key.size > MaxPart {
-		if _, ok := field(head, `"tool":"`); ok {
-			return &part{key: key}, nil // a todowrite call too long to read
-		}
-		return nil, nil
+		return &part{key: key}, nil // a todowrite call (or what may be one) too long to read
 	}
 	rest, err := r.take(key.size - n)
 	if err != nil {
