@@ -55,12 +55,24 @@ func Open(path string) (*os.File, fs.FileInfo, error) {
 func OpenFile(path string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error) {
 	f, err := os.OpenFile(path, flag|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, perm)
 	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, nil, fmt.Errorf("open %s: %w (a symbolic link)", path, ErrNotRegular)
-		}
-		return nil, nil, err
+		return nil, nil, openError(path, err)
 	}
 	return check(f, path)
+}
+
+// openError says what an open refused by the kernel was refused for, when
+// it is what the gate refuses anyway: a symbolic link (O_NOFOLLOW), a
+// directory opened for writing, a FIFO opened for writing with no reader.
+func openError(path string, err error) error {
+	switch {
+	case errors.Is(err, syscall.ELOOP):
+		return fmt.Errorf("open %s: %w (a symbolic link)", path, ErrNotRegular)
+	case errors.Is(err, syscall.EISDIR):
+		return fmt.Errorf("open %s: %w (a directory)", path, ErrNotRegular)
+	case errors.Is(err, syscall.ENXIO):
+		return fmt.Errorf("open %s: %w (a FIFO or a device)", path, ErrNotRegular)
+	}
+	return err
 }
 
 // OpenInRoot is OpenFile for the file name inside root, a directory held
@@ -81,7 +93,7 @@ func OpenInRoot(root *os.Root, name string, flag int, perm fs.FileMode) (*os.Fil
 		if info, lerr := root.Lstat(name); errors.Is(err, syscall.ELOOP) || (lerr == nil && info.Mode()&fs.ModeSymlink != 0) {
 			return nil, nil, fmt.Errorf("open %s: %w (a symbolic link)", path, ErrNotRegular)
 		}
-		return nil, nil, err
+		return nil, nil, openError(path, err)
 	}
 	return check(f, path)
 }
@@ -111,10 +123,7 @@ func OpenAt(dirfd int, dirPath, name string) (*os.File, fs.FileInfo, error) {
 	path := filepath.Join(dirPath, name)
 	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
-		if errors.Is(err, unix.ELOOP) {
-			return nil, nil, fmt.Errorf("open %s: %w (a symbolic link)", path, ErrNotRegular)
-		}
-		return nil, nil, &fs.PathError{Op: "open", Path: path, Err: err}
+		return nil, nil, openError(path, &fs.PathError{Op: "open", Path: path, Err: err})
 	}
 	return check(os.NewFile(uintptr(fd), path), path)
 }
