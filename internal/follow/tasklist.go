@@ -43,12 +43,12 @@ func (l TaskList) newest() bool                         { return false }
 func (l TaskList) better(string, string) (bool, string) { return false, "" }
 
 func (l TaskList) once() (Update, error) {
-	v, _, err := plan.ReadTaskList(l.Dir)
+	v, skipped, err := plan.ReadTaskList(l.Dir)
 	if err != nil {
 		return Update{}, err
 	}
 	v.N = 1
-	return Update{Source: l.name(""), Version: v, New: []*plan.Version{v}}, nil
+	return Update{Source: l.name(""), Version: v, New: []*plan.Version{v}, Warnings: sanitized(skipped)}, nil
 }
 
 func (l TaskList) follow(ctx context.Context, send func(Update)) error {
@@ -67,6 +67,7 @@ func (l TaskList) follow(ctx context.Context, send func(Update)) error {
 		}
 	}
 	var last *plan.Version
+	said := "" // the warnings said with the last update
 	n := 0
 	watching := false
 	read := func() {
@@ -76,7 +77,7 @@ func (l TaskList) follow(ctx context.Context, send func(Update)) error {
 			}
 			watching = true
 		}
-		v, _, err := plan.ReadTaskList(l.Dir)
+		v, skipped, err := plan.ReadTaskList(l.Dir)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				_ = w.Remove(l.Dir)
@@ -84,16 +85,22 @@ func (l TaskList) follow(ctx context.Context, send func(Update)) error {
 			}
 			return
 		}
+		warnings := sanitized(skipped)
 		if plan.SameList(last, v) {
+			if w := strings.Join(warnings, "\n"); w != said {
+				said = w
+				send(Update{Source: l.name(""), Version: last, Warnings: warnings})
+			}
 			return
 		}
+		said = strings.Join(warnings, "\n")
 		n++
 		v.N = n
 		if fi, err := os.Stat(l.Dir); err == nil {
 			v.Time = fi.ModTime()
 		}
 		last = v
-		send(Update{Source: l.name(""), Version: v, New: []*plan.Version{v}})
+		send(Update{Source: l.name(""), Version: v, New: []*plan.Version{v}, Warnings: warnings})
 	}
 	read()
 	if last == nil {
@@ -109,4 +116,13 @@ func (l TaskList) follow(ctx context.Context, send func(Update)) error {
 		}
 		return nil
 	})
+}
+
+// sanitized is lines with what a terminal would act on made harmless.
+func sanitized(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = render.Sanitize(l)
+	}
+	return out
 }

@@ -2,6 +2,9 @@ package plan
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,18 +30,35 @@ type taskFile struct {
 	BlockedBy   []string `json:"blockedBy"`
 }
 
-// maxTaskFiles caps how many task files a list is read from.
-const maxTaskFiles = 10000
+// What one read of a task list may take: at most maxTaskFiles files of at
+// most maxTaskFile bytes each, maxTaskListBytes in all, each file counted
+// once however many hard links name it.
+const (
+	maxTaskFiles     = 10000
+	maxTaskFile      = 1 << 20
+	maxTaskListBytes = 16 << 20
+)
 
 // ReadTaskList reads a Claude Code task-list directory as a plan version
 // (N, Time and Line left zero): every <id>.json, in the order of their ids,
 // each read through the reading gate (no symlink followed, regular files
-// only, at most readgate.ListFile bytes). A file that cannot be read or is
-// not a task is skipped and counted in skipped.
-func ReadTaskList(dir string) (v *Version, skipped int, err error) {
+// only) within one budget for the whole list (maxTaskFiles files,
+// maxTaskFile bytes each, maxTaskListBytes in all; a file that is a hard
+// link to one already read is read once). What cannot be read or is not
+// a task is skipped, and said in skipped: one line for each reason.
+func ReadTaskList(dir string) (v *Version, skipped []string, err error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
+	}
+	budget := readgate.NewBudget(maxTaskListBytes, maxTaskFiles)
+	why := map[string]int{}
+	var order []string
+	skip := func(reason string) {
+		if why[reason] == 0 {
+			order = append(order, reason)
+		}
+		why[reason]++
 	}
 	var tasks []taskFile
 	for _, e := range entries {
@@ -46,21 +66,32 @@ func ReadTaskList(dir string) (v *Version, skipped int, err error) {
 		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
 			continue
 		}
-		if len(tasks) >= maxTaskFiles {
-			skipped++
+		b, err := budget.ReadFile(filepath.Join(dir, name), maxTaskFile)
+		switch {
+		case errors.Is(err, readgate.ErrSeen):
+			skip("a hard link to a file already read")
 			continue
-		}
-		b, err := readgate.ReadFile(filepath.Join(dir, name), readgate.ListFile)
-		if err != nil {
-			skipped++
+		case errors.Is(err, readgate.ErrBudget):
+			skip(fmt.Sprintf("past what one read takes (%d files, %d MiB)", maxTaskFiles, maxTaskListBytes>>20))
+			continue
+		case errors.Is(err, readgate.ErrTooLarge):
+			skip(fmt.Sprintf("over %d MiB", maxTaskFile>>20))
+			continue
+		case errors.Is(err, fs.ErrNotExist):
+			continue // removed since the listing
+		case err != nil:
+			skip(readgate.Reason(err))
 			continue
 		}
 		var t taskFile
 		if json.Unmarshal(b, &t) != nil || t.ID == "" {
-			skipped++
+			skip("not a task")
 			continue
 		}
 		tasks = append(tasks, t)
+	}
+	for _, r := range order {
+		skipped = append(skipped, fmt.Sprintf("%s: %d file(s) skipped: %s", filepath.Base(dir), why[r], r))
 	}
 	sort.SliceStable(tasks, func(i, j int) bool { return idLess(tasks[i].ID, tasks[j].ID) })
 	v = &Version{Tasks: true, Todos: make([]todo.Item, len(tasks)), Keys: make([]string, len(tasks)), Info: make([]ItemInfo, len(tasks))}

@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -390,4 +391,99 @@ func LineNumber(r io.ReaderAt, off int64) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// ErrBudget is wrapped by the error for a file a Budget has no room left
+// for.
+var ErrBudget = errors.New("over the read's budget")
+
+// ErrSeen is wrapped by the error for a file a Budget has already read
+// under another name (a hard link).
+var ErrSeen = errors.New("a hard link to a file already read")
+
+// Budget is what one read of a list or a directory may still take:
+// bytes and entries in all, each file counted once however many hard
+// links name it (a second name is refused with ErrSeen). It is safe for
+// concurrent use.
+type Budget struct {
+	mu      sync.Mutex
+	bytes   int64
+	entries int
+	seen    map[fileKey]bool
+}
+
+type fileKey struct{ dev, ino uint64 }
+
+// NewBudget returns a budget of bytes and entries.
+func NewBudget(bytes int64, entries int) *Budget {
+	return &Budget{bytes: bytes, entries: entries, seen: map[fileKey]bool{}}
+}
+
+// take counts the file info (open as f at path) against the budget, at
+// most limit bytes of it, and returns how many bytes it may read.
+func (b *Budget) take(info fs.FileInfo, path string, limit int64) (int64, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		k := fileKey{uint64(st.Dev), st.Ino} //nolint:unconvert // Dev is not uint64 everywhere
+		if b.seen[k] {
+			return 0, fmt.Errorf("read %s: %w", path, ErrSeen)
+		}
+		b.seen[k] = true
+	}
+	if b.entries <= 0 {
+		return 0, fmt.Errorf("read %s: %w (no more files)", path, ErrBudget)
+	}
+	if info.Size() > limit {
+		return 0, tooLarge(path, info.Size(), limit)
+	}
+	if info.Size() > b.bytes {
+		return 0, fmt.Errorf("read %s: %w (%d bytes, %d left)", path, ErrBudget, info.Size(), b.bytes)
+	}
+	b.entries--
+	n := min(limit, b.bytes)
+	return n, nil
+}
+
+// spend counts n bytes read.
+func (b *Budget) spend(n int64) {
+	b.mu.Lock()
+	b.bytes -= n
+	b.mu.Unlock()
+}
+
+// ReadFile is readgate's ReadFile within the budget: the file, at most
+// limit bytes, when the budget has room for it and has not read it
+// already.
+func (b *Budget) ReadFile(path string, limit int64) ([]byte, error) {
+	f, info, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return b.readAll(f, info, path, limit)
+}
+
+// ReadFileAt is ReadFile for the file name in the directory open as
+// dirfd.
+func (b *Budget) ReadFileAt(dirfd int, dirPath, name string, limit int64) ([]byte, error) {
+	f, info, err := OpenAt(dirfd, dirPath, name)
+	if err != nil {
+		return nil, err
+	}
+	return b.readAll(f, info, f.Name(), limit)
+}
+
+func (b *Budget) readAll(f *os.File, info fs.FileInfo, path string, limit int64) ([]byte, error) {
+	n, err := b.take(info, path, limit)
+	if err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	data, err := readAll(f, info, path, n)
+	b.spend(int64(len(data)))
+	if errors.Is(err, ErrTooLarge) && n < limit {
+		// It grew past what was left.
+		return nil, fmt.Errorf("read %s: %w", path, ErrBudget)
+	}
+	return data, err
 }
