@@ -7,12 +7,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/todo-shell/todo-shell/internal/opencodedb"
 	"github.com/todo-shell/todo-shell/internal/plan"
 	"github.com/todo-shell/todo-shell/internal/readgate"
+	"github.com/todo-shell/todo-shell/internal/sqliteview"
 	"github.com/todo-shell/todo-shell/render"
 )
 
@@ -139,13 +141,23 @@ func (s *ocState) warn(err error) (Update, bool) {
 		return Update{}, false
 	}
 	s.refused = why
-	return Update{Source: s.o.name(s.cur), Version: s.last, Warnings: []string{render.Sanitize(s.o.DB) + " not read: " + render.Sanitize(why)}}, true
+	// The file's name, not its path, and what went wrong first, so that
+	// it fits the header (the path is in what watch says it watches).
+	say := filepath.Base(s.o.DB) + " not read: " + why
+	if errors.Is(err, sqliteview.ErrCorrupt) {
+		say = filepath.Base(s.o.DB) + " damaged: " + strings.TrimPrefix(why, sqliteview.ErrCorrupt.Error()+" ")
+	}
+	return Update{Source: s.o.name(s.cur), Version: s.last, Warnings: []string{render.Sanitize(say)}}, true
 }
 
 func (o Opencode) once() (Update, error) {
 	s := &ocState{o: o}
 	defer s.close()
 	u, _ := s.read()
+	if s.refused != "" {
+		// The one read failed: there is no version to show beside it.
+		return Update{}, fmt.Errorf("%s not read: %s", render.Sanitize(o.DB), render.Sanitize(s.refused))
+	}
 	if len(u.New) > 2 {
 		u.New = u.New[len(u.New)-2:]
 	}

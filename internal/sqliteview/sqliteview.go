@@ -34,6 +34,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -153,7 +154,11 @@ func once(ctx context.Context, path string, lim Limits, fn func(*sqlite3.Conn) e
 			}
 		}
 	}()
-	u := url.URL{Scheme: "file", Path: path, RawQuery: "vfs=" + vfsName + "&mode=ro"}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	u := url.URL{Scheme: "file", Path: abs, RawQuery: "vfs=" + vfsName + "&mode=ro"}
 	c, err = sqlite3.OpenContext(sqlite3.WithMaxMemory(ctx, lim.MaxMemory), u.String())
 	if err != nil {
 		return err

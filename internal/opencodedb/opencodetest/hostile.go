@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ncruces/go-sqlite3"
 )
@@ -36,12 +37,12 @@ const (
 	// ZeroOverflow: a part whose data spills onto overflow pages, its
 	// first overflow page number set to 0.
 	ZeroOverflow Attack = iota
-	// SharedData: Cells cells of the part table, on one 64 KiB page, all
-	// the same cell, whose 16 MiB data (a todowrite call) is on one
-	// overflow chain; no index on session_id, so a read of the session
-	// scans them all.
+	// SharedData: cells cells of the part table, on one 64 KiB page, all
+	// the same cell, whose data (a todowrite call of just under 16 MiB) is
+	// on one overflow chain; no index on session_id, so a read of the
+	// session scans them all.
 	SharedData
-	// SharedSessionID: the same with the 16 MiB value in session_id (the
+	// SharedSessionID: the same with the long value in session_id (the
 	// data short), no index: every row's session_id is compared.
 	SharedSessionID
 )
@@ -85,20 +86,35 @@ func Hostile(t testing.TB, dir, project string, a Attack, cells int) string {
 	if err := c.Exec(Schema); err != nil {
 		t.Fatal(err)
 	}
-	exec("INSERT INTO session (id, project_id, slug, directory, title, version, time_created, time_updated) VALUES (?, 'p', 's', ?, 't', '1.18.33', 1795599842000, 1795599842000)", HostileSession, project)
+	now := time.Now().UnixMilli() // live, for watch --all
+	exec("INSERT INTO session (id, project_id, slug, directory, title, version, time_created, time_updated) VALUES (?, 'p', 's', ?, 't', '1.18.33', ?, ?)", HostileSession, project, now, now)
 	for i := int64(1); i <= 2; i++ {
 		exec("INSERT INTO part VALUES (?, 'msg_1', ?, ?, ?, ?)", fmt.Sprintf("prt_%02d", i), HostileSession, 1795599842000+i, 1795599842000+i, Todowrite(i, 0))
 	}
-	big := 16 << 20
-	switch a {
-	case ZeroOverflow:
-		exec("INSERT INTO part VALUES ('prt_03', 'msg_1', ?, 1795599842003, 1795599842003, ?)", HostileSession, Todowrite(3, 100000))
-	case SharedData:
+	// The long value: its record just under 16 MiB (the hand-written
+	// reader's cap), cut so that the cell keeps the least on its page
+	// (SQLite's minLocal), so that the most copies of it fit there.
+	big := 16<<20 - 8192
+	long := func(n int) {
+		t.Helper()
+		exec("DELETE FROM part WHERE id = 'prt_03'")
+		switch a {
+		case ZeroOverflow:
+			exec("INSERT INTO part VALUES ('prt_03', 'msg_1', ?, 1795599842003, 1795599842003, ?)", HostileSession, Todowrite(3, 100000))
+		case SharedData:
+			exec("INSERT INTO part VALUES ('prt_03', 'msg_1', ?, 1795599842003, 1795599842003, ?)", HostileSession, Todowrite(3, n))
+		case SharedSessionID:
+			exec("INSERT INTO part VALUES ('prt_03', 'msg_1', ?, 1795599842003, 1795599842003, ?)", HostileSession+strings.Repeat("x", n), Todowrite(3, 0))
+		}
+	}
+	if a != ZeroOverflow {
 		exec("DROP INDEX part_session_idx")
-		exec("INSERT INTO part VALUES ('prt_03', 'msg_1', ?, 1795599842003, 1795599842003, ?)", HostileSession, Todowrite(3, big))
-	case SharedSessionID:
-		exec("DROP INDEX part_session_idx")
-		exec("INSERT INTO part VALUES ('prt_03', 'msg_1', ?, 1795599842003, 1795599842003, ?)", HostileSession+strings.Repeat("x", big), Todowrite(3, 0))
+	}
+	long(big)
+	if a != ZeroOverflow {
+		payload := payloadOf(t, c, path)
+		const usable, minLocal = 65536, (65536-12)*32/255 - 23
+		long(big - int((payload-minLocal)%(usable-4)))
 	}
 	s, _, err := c.Prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'part'")
 	if err != nil {
@@ -156,6 +172,27 @@ func Hostile(t testing.TB, dir, project string, a Attack, cells int) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// payloadOf returns the payload size of the last cell on the part table's
+// page, in the database path that c has written.
+func payloadOf(t testing.TB, c *sqlite3.Conn, path string) int64 {
+	t.Helper()
+	s, _, err := c.Prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'part'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Step()
+	page := s.ColumnInt64(0)
+	_ = s.Close()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := b[(page-1)*65536 : page*65536]
+	n := int(binary.BigEndian.Uint16(p[3:]))
+	v, _ := varint(p[binary.BigEndian.Uint16(p[8+2*(n-1):]):])
+	return int64(v)
 }
 
 // cellEnd returns where the table-leaf cell at off, on a page of a
