@@ -400,7 +400,7 @@ func TestAttackOpencodeRewrittenLive(t *testing.T) {
 	home := t.TempDir()
 	data := filepath.Join(home, "share")
 	dir := mkdir(t, filepath.Join(data, "opencode"))
-	good := opencodetest.Hostile(t, mkdir(t, filepath.Join(home, "good")), "/src/app", opencodetest.SharedData, 1)
+	good := opencodetest.Hostile(t, mkdir(t, filepath.Join(home, "good")), "/src/app", opencodetest.Intact, 0)
 	bad := opencodetest.Hostile(t, mkdir(t, filepath.Join(home, "bad")), "/src/app", opencodetest.ZeroOverflow, 0)
 	goodBytes, _ := os.ReadFile(good)
 	badBytes, _ := os.ReadFile(bad)
@@ -419,7 +419,7 @@ func TestAttackOpencodeRewrittenLive(t *testing.T) {
 	go io.Copy(scr, tty)
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
-	scr.waitFor(t, "Call 2", 10*time.Second)
+	scr.waitFor(t, "Call 3", 10*time.Second)
 	f, err := os.OpenFile(db, os.O_RDWR, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -463,7 +463,7 @@ func TestAttackOpencodeRewrittenLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = f.Close()
-	scr.waitFor(t, "Call 2", 10*time.Second)
+	scr.waitFor(t, "Call 3", 10*time.Second)
 	peak = max(peak, rssKiB(cmd.Process.Pid))
 	t.Logf("peak RSS %d MB", peak>>10)
 	if peak > maxRSS {
@@ -514,8 +514,8 @@ const mcpListed = `"id":2,"result"`
 // blocked in write(2) on a FIFO journal holding the lock; the sparse
 // journal took 3.17 GB in `watch --plan --once` and in mcp.
 func TestAttackSharedPlan(t *testing.T) {
-	// Each line about 8 KiB: the 9th fills a pipe's 64 KiB.
-	creates := strings.Repeat(`TaskCreate '{"subject":"More","description":"`+strings.Repeat("x", 8000)+`"}'`+"\n", 12)
+	// Each line about 4 KiB: the 17th fills a pipe's 64 KiB.
+	creates := strings.Repeat(`TaskCreate '{"subject":"More","description":"`+strings.Repeat("x", 3900)+`"}'`+"\n", 20)
 	tests := []struct {
 		name  string
 		plant func(t *testing.T, dir string)
@@ -528,7 +528,7 @@ func TestAttackSharedPlan(t *testing.T) {
 		{"tasks.json a link to /dev/zero: -c TaskList", linkZero("tasks.json"), []string{"--plan", "build", "-c", "TaskList"}, "", "", []string{"Write the parser"}},
 		{"tasks.json a FIFO: mcp", fifo("tasks.json"), []string{"mcp", "--plan", "build"}, mcpTaskList, mcpListed, []string{"Write the parser"}},
 		{"tasks.json a FIFO: -c TaskList", fifo("tasks.json"), []string{"--plan", "build", "-c", "TaskList"}, "", "", []string{"Write the parser"}},
-		{"tasks.jsonl a FIFO: 12 TaskCreate", fifo("tasks.jsonl"), []string{"--plan", "build"}, creates, "", []string{"tasks.jsonl", "not a regular file (a FIFO)"}},
+		{"tasks.jsonl a FIFO: 20 TaskCreate", fifo("tasks.jsonl"), []string{"--plan", "build"}, creates, "", []string{"tasks.jsonl", "not a regular file (a FIFO)"}},
 		{"tasks.jsonl a FIFO: watch --plan --once", fifo("tasks.jsonl"), []string{"watch", "--plan", "build", "--once"}, "", "", []string{"tasks.jsonl", "not a regular file (a FIFO)"}},
 		{"tasks.lock a FIFO: TaskCreate", fifo("tasks.lock"), []string{"--plan", "build", "-c", `TaskCreate '{"subject":"x","description":"y"}'`}, "", "", []string{"tasks.lock", "not a regular file (a FIFO)"}},
 		{"3 GiB sparse tasks.jsonl: watch --plan --once", sparse, []string{"watch", "--plan", "build", "--once"}, "", "", []string{"waiting for a plan"}},

@@ -34,9 +34,11 @@ type Attack int
 
 // The attacks of issue 27 on opencode's database.
 const (
-	// ZeroOverflow: a part whose data spills onto overflow pages, its
-	// first overflow page number set to 0.
-	ZeroOverflow Attack = iota
+	// Intact: no attack: a third todowrite call, whose data spills onto
+	// overflow pages, intact.
+	Intact Attack = iota
+	// ZeroOverflow: the third call's first overflow page number set to 0.
+	ZeroOverflow
 	// SharedData: cells cells of the part table, on one 64 KiB page, all
 	// the same cell, whose data (a todowrite call of just under 16 MiB) is
 	// on one overflow chain; no index on session_id, so a read of the
@@ -99,7 +101,7 @@ func Hostile(t testing.TB, dir, project string, a Attack, cells int) string {
 		t.Helper()
 		exec("DELETE FROM part WHERE id = 'prt_03'")
 		switch a {
-		case ZeroOverflow:
+		case Intact, ZeroOverflow:
 			exec("INSERT INTO part VALUES ('prt_03', 'msg_1', ?, 1795599842003, 1795599842003, ?)", HostileSession, Todowrite(3, 100000))
 		case SharedData:
 			exec("INSERT INTO part VALUES ('prt_03', 'msg_1', ?, 1795599842003, 1795599842003, ?)", HostileSession, Todowrite(3, n))
@@ -107,11 +109,12 @@ func Hostile(t testing.TB, dir, project string, a Attack, cells int) string {
 			exec("INSERT INTO part VALUES ('prt_03', 'msg_1', ?, 1795599842003, 1795599842003, ?)", HostileSession+strings.Repeat("x", n), Todowrite(3, 0))
 		}
 	}
-	if a != ZeroOverflow {
+	shared := a == SharedData || a == SharedSessionID
+	if shared {
 		exec("DROP INDEX part_session_idx")
 	}
 	long(big)
-	if a != ZeroOverflow {
+	if shared {
 		payload := payloadOf(t, c, path)
 		const usable, minLocal = 65536, (65536-12)*32/255 - 23
 		long(big - int((payload-minLocal)%(usable-4)))
@@ -146,6 +149,8 @@ func Hostile(t testing.TB, dir, project string, a Attack, cells int) string {
 	}
 	last := binary.BigEndian.Uint16(p[8+2*(n-1):]) // the long part: rowid 3
 	switch a {
+	case Intact:
+		return path
 	case ZeroOverflow:
 		// Its first overflow page number is the last 4 bytes of its bytes
 		// on the page.
