@@ -101,7 +101,7 @@ func ReadTaskList(dir string) (v *Version, skipped []string, err error) {
 		if af == "" {
 			af = t.Subject
 		}
-		v.Todos[i] = todo.Item{Content: t.Subject, Status: t.Status, ActiveForm: af}
+		v.Todos[i] = todo.Item{Content: t.Subject, Status: knownStatus(t.Status), ActiveForm: af}
 		v.Keys[i] = "task:" + t.ID
 		v.Info[i] = ItemInfo{ID: t.ID, Owner: t.Owner, Description: t.Description, Blocks: slices.Clone(t.Blocks), BlockedBy: slices.Clone(t.BlockedBy)}
 	}

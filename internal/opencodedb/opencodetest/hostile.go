@@ -265,3 +265,63 @@ func Todowrite(n int64, pad int) string {
 	b, _ := json.Marshal(d)
 	return string(b)
 }
+
+// Small returns the bytes of a small opencode database (512-byte pages:
+// the fuzzer's mutator is slow on long inputs) holding one session of
+// project with three todowrite calls and a text part; with wal, the
+// session's rows are in the -wal (returned too), not yet checkpointed, as
+// opencode leaves them.
+func Small(t testing.TB, project string, wal bool) (db, walBytes []byte) {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "opencode.db")
+	c, err := sqlite3.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = c.Close() }()
+	steps := []string{"PRAGMA page_size=512"}
+	if wal {
+		steps = append(steps, "PRAGMA journal_mode=WAL", "PRAGMA wal_autocheckpoint=0")
+	}
+	steps = append(steps, Schema)
+	if wal {
+		steps = append(steps, "PRAGMA wal_checkpoint(TRUNCATE)")
+	}
+	for _, q := range steps {
+		if err := c.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ins, _, err := c.Prepare("INSERT INTO part VALUES (?, 'msg_1', 'ses_small', ?, ?, ?)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Exec("INSERT INTO session (id, project_id, slug, directory, title, version, time_created, time_updated) VALUES ('ses_small', 'p', 's', '" + project + "', 't', '1.18.33', 1795599842000, 1795599842000)"); err != nil {
+		t.Fatal(err)
+	}
+	for i := int64(1); i <= 4; i++ {
+		data := Todowrite(i, 0)
+		if i == 4 {
+			data = `{"type":"text","text":"All done."}`
+		}
+		_ = ins.BindText(1, fmt.Sprintf("prt_%02d", i))
+		_ = ins.BindInt64(2, 1795599842000+i)
+		_ = ins.BindInt64(3, 1795599842000+i)
+		_ = ins.BindText(4, data)
+		if err := ins.Exec(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = ins.Close()
+	db, err = os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wal {
+		if walBytes, err = os.ReadFile(path + "-wal"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db, walBytes
+}
