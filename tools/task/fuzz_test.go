@@ -98,4 +98,3 @@ func FuzzJournal(f *testing.F) {
 		}
 	})
 }
-
