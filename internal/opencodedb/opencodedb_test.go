@@ -166,6 +166,9 @@ func BenchmarkReread(b *testing.B) {
 	}
 	defer db.Close()
 	ss, _ := db.Sessions("/src/big")
+	if _, err := db.Versions(ss[0].ID); err != nil {
+		b.Fatal(err)
+	}
 	b.ResetTimer()
 	for range b.N {
 		if _, err := db.Sessions("/src/big"); err != nil {

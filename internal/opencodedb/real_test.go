@@ -272,3 +272,37 @@ func TestPath(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRealFirstRead is watch --opencode's first read of the database
+// the real opencode 1.18.33 left (every page in its 2.2 MB -wal): open,
+// the directory's newest session, its 4 versions.
+func BenchmarkRealFirstRead(b *testing.B) {
+	path := opencodetest.Place(b, "testdata", "opencode-1.18.33_running", true, 0)
+	for b.Loop() {
+		db, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, vs, ok, err := db.Newest(realDir); err != nil || !ok || len(vs) != 4 {
+			b.Fatal(len(vs), ok, err)
+		}
+	}
+}
+
+// BenchmarkRealTick is one read of watch --opencode after a change, the
+// same database: a connection of its own, the parts read before kept.
+func BenchmarkRealTick(b *testing.B) {
+	path := opencodetest.Place(b, "testdata", "opencode-1.18.33_running", true, 0)
+	db, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, _, _, err := db.Newest(realDir); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, vs, ok, err := db.Newest(realDir); err != nil || !ok || len(vs) != 4 {
+			b.Fatal(len(vs), ok, err)
+		}
+	}
+}
