@@ -58,13 +58,8 @@ func (l TaskList) follow(ctx context.Context, send func(Update)) error {
 	}
 	defer func() { _ = w.Close() }()
 	// Watch the list's parent for the list to appear, and the list.
-	parent := filepath.Dir(l.Dir)
-	for dir := parent; ; dir = filepath.Dir(dir) {
-		if err := w.Add(dir); err == nil {
-			break
-		} else if !errors.Is(err, fs.ErrNotExist) || dir == filepath.Dir(dir) {
-			return fmt.Errorf("watch %s: %w", dir, err)
-		}
+	if err := watchNearest(w, filepath.Dir(l.Dir)); err != nil {
+		return err
 	}
 	var last *plan.Version
 	said := "" // the warnings said with the last update
@@ -125,4 +120,18 @@ func sanitized(lines []string) []string {
 		out[i] = render.Sanitize(l)
 	}
 	return out
+}
+
+// watchNearest watches dir or, when it does not exist, the nearest
+// directory above it that does.
+func watchNearest(w *fsnotify.Watcher, dir string) error {
+	for ; ; dir = filepath.Dir(dir) {
+		err := w.Add(dir)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) || dir == filepath.Dir(dir) {
+			return fmt.Errorf("watch %s: %w", dir, err)
+		}
+	}
 }

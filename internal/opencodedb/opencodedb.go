@@ -568,31 +568,14 @@ func (r *reader) parts(id string, ss *session) (*partsRead, error) {
 		}
 		partID := s.ColumnText(1)
 		key := rowKey{updated: s.ColumnInt64(4), size: s.ColumnInt64(5), id: maphash.String(r.seed, partID)}
-		if k, ok := ss.rows[rowid]; ok && k == key {
-			got.rows[rowid] = key // unchanged, and no plan
-			continue
-		}
-		if pt, ok := ss.plans[rowid]; ok && pt.key == key && pt.settled {
-			got.plans[rowid] = pt // unchanged
-			continue
-		}
-		pt, err := r.readPart(rowid, key)
+		skipped, err := r.row(got, ss, rowid, key, func(pt *part) {
+			pt.id, pt.msg, pt.created = partID, s.ColumnText(2), s.ColumnInt64(3)
+		})
 		if err != nil {
 			return nil, err
 		}
-		switch {
-		case pt == nil:
-			got.rows[rowid] = key
-		case pt.data == nil: // a todowrite call over MaxPart
+		if skipped {
 			over++
-			got.rows[rowid] = key
-		default:
-			pt.id, pt.msg, pt.created = partID, s.ColumnText(2), s.ColumnInt64(3)
-			if old, ok := ss.plans[rowid]; ok && old.same(pt) {
-				pt = old // unchanged for the plan: keep the part fed before
-				pt.key = key
-			}
-			got.plans[rowid] = pt
 		}
 	}
 	if err := s.Err(); err != nil {
@@ -605,6 +588,39 @@ func (r *reader) parts(id string, ss *session) (*partsRead, error) {
 		got.skipped = append(got.skipped, fmt.Sprintf("opencode session %s: %d part(s) past the first %d not read", id, tooMany, MaxParts))
 	}
 	return got, nil
+}
+
+// row takes the part row rowid into got: kept from ss when its key says
+// it has not changed (and it is no todowrite call still running), else
+// read (its ids and times filled in by fill); skipped is set for a
+// todowrite call too long to read.
+func (r *reader) row(got *partsRead, ss *session, rowid int64, key rowKey, fill func(*part)) (skipped bool, err error) {
+	if k, ok := ss.rows[rowid]; ok && k == key {
+		got.rows[rowid] = key // unchanged, and no plan
+		return false, nil
+	}
+	if pt, ok := ss.plans[rowid]; ok && pt.key == key && pt.settled {
+		got.plans[rowid] = pt // unchanged
+		return false, nil
+	}
+	pt, err := r.readPart(rowid, key)
+	switch {
+	case err != nil:
+		return false, err
+	case pt == nil:
+		got.rows[rowid] = key
+	case pt.data == nil: // a todowrite call over MaxPart
+		got.rows[rowid] = key
+		return true, nil
+	default:
+		fill(pt)
+		if old, ok := ss.plans[rowid]; ok && old.same(pt) {
+			pt = old // unchanged for the plan: keep the part fed before
+			pt.key = key
+		}
+		got.plans[rowid] = pt
+	}
+	return false, nil
 }
 
 // readPart reads the data of one part row: its start, and when that does
@@ -630,7 +646,8 @@ func (r *reader) readPart(rowid int64, key rowKey) (*part, error) {
 	if err != nil {
 		return nil, err
 	}
-	data := append(head, rest...)
+	data := make([]byte, 0, len(head)+len(rest))
+	data = append(append(data, head...), rest...)
 	var p fastjson.Parser
 	v, err := p.ParseBytes(data)
 	if err != nil || v.Type() != fastjson.TypeObject ||

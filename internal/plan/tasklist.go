@@ -52,47 +52,20 @@ func ReadTaskList(dir string) (v *Version, skipped []string, err error) {
 		return nil, nil, err
 	}
 	budget := readgate.NewBudget(maxTaskListBytes, maxTaskFiles)
-	why := map[string]int{}
-	var order []string
-	skip := func(reason string) {
-		if why[reason] == 0 {
-			order = append(order, reason)
-		}
-		why[reason]++
-	}
+	var skips reasons
 	var tasks []taskFile
 	for _, e := range entries {
 		name := e.Name()
 		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
 			continue
 		}
-		b, err := budget.ReadFile(filepath.Join(dir, name), maxTaskFile)
-		switch {
-		case errors.Is(err, readgate.ErrSeen):
-			skip("a hard link to a file already read")
-			continue
-		case errors.Is(err, readgate.ErrBudget):
-			skip(fmt.Sprintf("past what one read takes (%d files, %d MiB)", maxTaskFiles, maxTaskListBytes>>20))
-			continue
-		case errors.Is(err, readgate.ErrTooLarge):
-			skip(fmt.Sprintf("over %d MiB", maxTaskFile>>20))
-			continue
-		case errors.Is(err, fs.ErrNotExist):
-			continue // removed since the listing
-		case err != nil:
-			skip(readgate.Reason(err))
-			continue
+		if t, why := readTask(budget, filepath.Join(dir, name)); why != "" {
+			skips.add(why)
+		} else if t != nil {
+			tasks = append(tasks, *t)
 		}
-		var t taskFile
-		if json.Unmarshal(b, &t) != nil || t.ID == "" {
-			skip("not a task")
-			continue
-		}
-		tasks = append(tasks, t)
 	}
-	for _, r := range order {
-		skipped = append(skipped, fmt.Sprintf("%s: %d file(s) skipped: %s", filepath.Base(dir), why[r], r))
-	}
+	skipped = skips.lines(filepath.Base(dir))
 	sort.SliceStable(tasks, func(i, j int) bool { return idLess(tasks[i].ID, tasks[j].ID) })
 	v = &Version{Tasks: true, Todos: make([]todo.Item, len(tasks)), Keys: make([]string, len(tasks)), Info: make([]ItemInfo, len(tasks))}
 	for i := range tasks {
@@ -106,6 +79,54 @@ func ReadTaskList(dir string) (v *Version, skipped []string, err error) {
 		v.Info[i] = ItemInfo{ID: t.ID, Owner: t.Owner, Description: t.Description, Blocks: slices.Clone(t.Blocks), BlockedBy: slices.Clone(t.BlockedBy)}
 	}
 	return v, skipped, nil
+}
+
+// readTask reads one task file within budget: the task, or why it is
+// skipped (neither for a file removed since the listing).
+func readTask(budget *readgate.Budget, path string) (*taskFile, string) {
+	b, err := budget.ReadFile(path, maxTaskFile)
+	switch {
+	case errors.Is(err, readgate.ErrSeen):
+		return nil, "a hard link to a file already read"
+	case errors.Is(err, readgate.ErrBudget):
+		return nil, fmt.Sprintf("past what one read takes (%d files, %d MiB)", maxTaskFiles, maxTaskListBytes>>20)
+	case errors.Is(err, readgate.ErrTooLarge):
+		return nil, fmt.Sprintf("over %d MiB", maxTaskFile>>20)
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, ""
+	case err != nil:
+		return nil, readgate.Reason(err)
+	}
+	var t taskFile
+	if json.Unmarshal(b, &t) != nil || t.ID == "" {
+		return nil, "not a task"
+	}
+	return &t, ""
+}
+
+// reasons counts files skipped by reason, in the order first met.
+type reasons struct {
+	order []string
+	n     map[string]int
+}
+
+func (r *reasons) add(why string) {
+	if r.n == nil {
+		r.n = map[string]int{}
+	}
+	if r.n[why] == 0 {
+		r.order = append(r.order, why)
+	}
+	r.n[why]++
+}
+
+// lines says them, one line a reason, for the list named list.
+func (r *reasons) lines(list string) []string {
+	var out []string
+	for _, why := range r.order {
+		out = append(out, fmt.Sprintf("%s: %d file(s) skipped: %s", list, r.n[why], why))
+	}
+	return out
 }
 
 // idLess orders task ids as numbers when both are.

@@ -414,9 +414,9 @@ type Budget struct {
 
 type fileKey struct{ dev, ino uint64 }
 
-// NewBudget returns a budget of bytes and entries.
-func NewBudget(bytes int64, entries int) *Budget {
-	return &Budget{bytes: bytes, entries: entries, seen: map[fileKey]bool{}}
+// NewBudget returns a budget of maxBytes and maxEntries.
+func NewBudget(maxBytes int64, maxEntries int) *Budget {
+	return &Budget{bytes: maxBytes, entries: maxEntries, seen: map[fileKey]bool{}}
 }
 
 // take counts the file info (open as f at path) against the budget, at

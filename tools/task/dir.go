@@ -186,21 +186,15 @@ func (d *Dir) catchUp(st *State, locked bool, emit func(State, Record)) {
 // such line and a 64 KiB block, whatever the file holds.
 func scanLines(r io.ReaderAt, off, scanned, size int64, fn func(line []byte)) (end, rest int64, err error) {
 	buf := make([]byte, 64<<10)
-	var line []byte
-	long := scanned > readgate.MaxLine
+	p := &partLine{long: scanned > readgate.MaxLine}
 	pos := off + scanned
-	if !long && scanned > 0 {
+	if !p.long && scanned > 0 {
 		pos = off // the line's start is read again: it is short
 	}
 	for pos < size {
 		if hole := holeAt(r, pos, size); hole > 0 {
 			// Zeros a sparse file does not store: no newline in them.
-			if !long && int64(len(line))+hole > readgate.MaxLine {
-				long, line = true, nil
-			}
-			if !long {
-				line = append(line, make([]byte, hole)...)
-			}
+			p.zeros(hole)
 			pos += hole
 			continue
 		}
@@ -209,39 +203,57 @@ func scanLines(r io.ReaderAt, off, scanned, size int64, fn func(line []byte)) (e
 		for len(chunk) > 0 {
 			i := bytes.IndexByte(chunk, '\n')
 			if i < 0 {
-				if !long && len(line)+len(chunk) > readgate.MaxLine {
-					long, line = true, nil
-				}
-				if !long {
-					line = append(line, chunk...)
-				}
+				p.add(chunk)
 				pos += int64(len(chunk))
 				break
 			}
-			if !long && len(line)+i <= readgate.MaxLine {
-				if len(line) > 0 {
-					line = append(line, chunk[:i]...)
-					fn(line)
-				} else {
-					fn(chunk[:i])
-				}
+			p.add(chunk[:i])
+			if !p.long {
+				fn(p.line)
 			}
 			pos += int64(i + 1)
-			off, long, line = pos, false, line[:0]
+			off = pos
+			p.reset()
 			chunk = chunk[i+1:]
 		}
-		if rerr != nil && !(errors.Is(rerr, io.EOF) && n > 0) {
-			if errors.Is(rerr, io.EOF) {
-				break // the file shrank under us
-			}
+		switch {
+		case errors.Is(rerr, io.EOF) && n == 0:
+			return off, pos - off, nil // the file shrank under us
+		case rerr != nil && !errors.Is(rerr, io.EOF):
 			return off, pos - off, rerr
-		}
-		if n == 0 {
-			break
+		case n == 0:
+			return off, pos - off, nil
 		}
 	}
 	return off, pos - off, nil
 }
+
+// partLine is a line not ended yet: its bytes, until it is over
+// readgate.MaxLine (long), when they are dropped.
+type partLine struct {
+	line []byte
+	long bool
+}
+
+func (p *partLine) add(b []byte) {
+	if !p.long && len(p.line)+len(b) > readgate.MaxLine {
+		p.long, p.line = true, nil
+	}
+	if !p.long {
+		p.line = append(p.line, b...)
+	}
+}
+
+func (p *partLine) zeros(n int64) {
+	if !p.long && int64(len(p.line))+n > readgate.MaxLine {
+		p.long, p.line = true, nil
+	}
+	if !p.long {
+		p.line = append(p.line, make([]byte, n)...)
+	}
+}
+
+func (p *partLine) reset() { p.line, p.long = p.line[:0], false }
 
 // applyLine applies one journal line to st and tells emit (may be nil); a
 // damaged line is skipped.

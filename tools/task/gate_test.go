@@ -203,8 +203,8 @@ func TestLongJournalLine(t *testing.T) {
 	j := filepath.Join(dir, JournalFile)
 	good, _ := os.ReadFile(j)
 	long := append(bytes.Repeat([]byte("x"), readgate.MaxLine+10), '\n')
-	second := bytes.Replace(bytes.Replace(good, []byte(`"version":1`), []byte(`"version":2`), 1), []byte(`"subject":"one"`), []byte(`"subject":"two"`), -1)
-	second = bytes.Replace(second, []byte(`"id":"1"`), []byte(`"id":"2"`), -1)
+	second := bytes.ReplaceAll(bytes.Replace(good, []byte(`"version":1`), []byte(`"version":2`), 1), []byte(`"subject":"one"`), []byte(`"subject":"two"`))
+	second = bytes.ReplaceAll(second, []byte(`"id":"1"`), []byte(`"id":"2"`))
 	if err := os.WriteFile(j, append(append(append([]byte{}, good...), long...), second...), 0o600); err != nil {
 		t.Fatal(err)
 	}

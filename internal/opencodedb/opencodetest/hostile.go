@@ -57,33 +57,20 @@ const (
 func Hostile(t testing.TB, dir, project string, a Attack, cells int) string {
 	t.Helper()
 	path := filepath.Join(dir, "opencode.db")
+	edit(t, path, write(t, path, project, a), a, cells)
+	return path
+}
+
+// write writes Hostile's database, not yet damaged, and returns the part
+// table's root page.
+func write(t testing.TB, path, project string, a Attack) int64 {
+	t.Helper()
 	c, err := sqlite3.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer func() { _ = c.Close() }()
-	exec := func(q string, args ...any) {
-		t.Helper()
-		s, _, err := c.Prepare(q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer func() { _ = s.Close() }()
-		for i, v := range args {
-			switch v := v.(type) {
-			case string:
-				err = s.BindText(i+1, v)
-			case int64:
-				err = s.BindInt64(i+1, v)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := s.Exec(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	exec := func(q string, args ...any) { t.Helper(); execArgs(t, c, q, args...) }
 	exec("PRAGMA page_size=65536")
 	if err := c.Exec(Schema); err != nil {
 		t.Fatal(err)
@@ -119,18 +106,54 @@ func Hostile(t testing.TB, dir, project string, a Attack, cells int) string {
 		const usable, minLocal = 65536, (65536-12)*32/255 - 23
 		long(big - int((payload-minLocal)%(usable-4)))
 	}
+	page := rootPage(t, c)
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return page
+}
+
+// execArgs runs q on c with args (strings and int64s).
+func execArgs(t testing.TB, c *sqlite3.Conn, q string, args ...any) {
+	t.Helper()
+	s, _, err := c.Prepare(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Close() }()
+	for i, v := range args {
+		switch v := v.(type) {
+		case string:
+			err = s.BindText(i+1, v)
+		case int64:
+			err = s.BindInt64(i+1, v)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Exec(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rootPage is the part table's root page in c's database.
+func rootPage(t testing.TB, c *sqlite3.Conn) int64 {
+	t.Helper()
 	s, _, err := c.Prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'part'")
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer func() { _ = s.Close() }()
 	if !s.Step() {
 		t.Fatal("no part table")
 	}
-	page := s.ColumnInt64(0)
-	_ = s.Close()
-	if err := c.Close(); err != nil {
-		t.Fatal(err)
-	}
+	return s.ColumnInt64(0)
+}
+
+// edit damages the database at path as a says, on the part table's page.
+func edit(t testing.TB, path string, page int64, a Attack, cells int) {
+	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +173,7 @@ func Hostile(t testing.TB, dir, project string, a Attack, cells int) string {
 	last := binary.BigEndian.Uint16(p[8+2*(n-1):]) // the long part: rowid 3
 	switch a {
 	case Intact:
-		return path
+		return
 	case ZeroOverflow:
 		// Its first overflow page number is the last 4 bytes of its bytes
 		// on the page.
@@ -176,20 +199,13 @@ func Hostile(t testing.TB, dir, project string, a Attack, cells int) string {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return path
 }
 
 // payloadOf returns the payload size of the last cell on the part table's
 // page, in the database path that c has written.
 func payloadOf(t testing.TB, c *sqlite3.Conn, path string) int64 {
 	t.Helper()
-	s, _, err := c.Prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'part'")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Step()
-	page := s.ColumnInt64(0)
-	_ = s.Close()
+	page := rootPage(t, c)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
