@@ -45,12 +45,14 @@ func (m Model) draw() string {
 	}
 	room := 0 // rows for the panel; 0 is no limit
 	if limit := m.maxRows(); limit > 0 {
-		// The panel needs 3 rows to show the item in progress; output
+		// The panel needs 3 rows to show the item in progress, and a row
+		// more for each other item in progress (render.BoxRowsFor); output
 		// lines give way to it.
-		for len(tail) > 0 && limit-fixed-len(tail) < 3 {
+		need := max(3, render.BoxRowsFor(m.snap.Items))
+		for len(tail) > 0 && limit-fixed-len(tail) < need {
 			tail = tail[1:]
 		}
-		room = min(limit-fixed-len(tail), panelRows(m.height))
+		room = min(limit-fixed-len(tail), max(panelRows(m.height), need))
 	}
 	if label != "" {
 		rest = append(rest, m.fit(label))
@@ -169,7 +171,8 @@ func inputOffset(in textarea.Model) int {
 
 // panelRows is the most rows the task panel takes in a terminal of height
 // rows: a third of them, never less than six (issue 16, item 13): the
-// running command and the prompt keep the rest.
+// running command and the prompt keep the rest. Items in progress may take
+// more, while the terminal has room (issue 29, item 3).
 func panelRows(height int) int { return max(6, height/3) }
 
 // maxRows is the most rows the live area may take: the terminal's height
