@@ -45,6 +45,9 @@ func newApp(o *Options) (*app, error) {
 	if o.OffloadThreshold < 0 {
 		return nil, &UsageError{fmt.Errorf("--offload-threshold must be 0 (off) or more, got %d", o.OffloadThreshold)}
 	}
+	if o.OffloadMaxMiB < 0 || o.OffloadMaxMiB > 1<<20 {
+		return nil, &UsageError{fmt.Errorf("--offload-max-mib must be 0 (no cap) to %d, got %d", 1<<20, o.OffloadMaxMiB)}
+	}
 	if o.BashTimeout <= 0 {
 		return nil, &UsageError{fmt.Errorf("--bash-timeout must be more than 0, got %s", o.BashTimeout)}
 	}
@@ -55,7 +58,7 @@ func newApp(o *Options) (*app, error) {
 	if abs, err := filepath.Abs(offDir); err == nil {
 		offDir = abs
 	}
-	off := offload.Config{Dir: offDir, Session: session, Threshold: o.OffloadThreshold, FS: o.offloadFS}
+	off := offload.Config{Dir: offDir, Session: session, Threshold: o.OffloadThreshold, MaxFile: int64(o.OffloadMaxMiB) << 20, FS: o.offloadFS}
 	// What a killed todo-shell could not remove.
 	bash.CleanStaleState("")
 	offload.CleanStaleTemps(o.OffloadDir)

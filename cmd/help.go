@@ -37,7 +37,7 @@ func limitFlags() []string { return []string{"max-items", "max-content-length", 
 
 // engineFlags are what the engine is wired with.
 func engineFlags() []string {
-	return append([]string{"session", "offload-dir", "offload-threshold", "bash-timeout"}, limitFlags()...)
+	return append([]string{"session", "offload-dir", "offload-threshold", "offload-max-mib", "bash-timeout"}, limitFlags()...)
 }
 
 // sessionFlags are the engine's and picking a session up again.
