@@ -27,7 +27,7 @@ type Options struct {
 	OffloadDir       string
 	OffloadThreshold int
 	// OffloadMaxMiB caps an offload file, in MiB (0: no cap).
-	OffloadMaxMiB int
+	OffloadMaxMiB    int
 	MaxItems         int // used when its flag was given (maxItemsGiven)
 	MaxContentLength int // used when its flag was given
 	MaxInProgress    int // used when its flag was given
