@@ -143,7 +143,7 @@ func agentRun(o *agentOptions, printOnly bool) error {
 		if !isTerminal(o.Streams.In) || !isTerminal(o.Streams.Out) {
 			return &UsageError{fmt.Errorf("agent mode without -p needs a terminal; use -p \"<prompt>\" in scripts")}
 		}
-		printNote(o.Streams.ErrOut, resumedNote(sess, a.store.Snapshot(), len(history), planOf(o.Options)))
+		printNote(o.Streams.ErrOut, resumedNote(sess, a.store.Snapshot(), a.tasks.Snapshot(), len(history), planOf(o.Options)))
 		return runREPLWith(o.Options, a, ag, perm)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

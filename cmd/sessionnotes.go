@@ -9,15 +9,17 @@ import (
 
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/tools/task"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
 // resumedNote says what a resumed session brought back, as the shell
-// starts: "resumed ID: 3 todos, 1 in progress" (and the conversation's
+// starts — what its panel shows: "resumed ID: 3 todos, 1 in progress; 2
+// tasks, 1 in progress" (the tasks when it has any, and the conversation's
 // messages in agent mode, messages >= 0); "resumed ID on plan NAME: …" when
 // the shell is on the shared plan NAME (plan not ""), whose tasks those are;
 // "" for a new session.
-func resumedNote(s *session.Session, snap todo.Snapshot, messages int, plan string) string {
+func resumedNote(s *session.Session, snap todo.Snapshot, tasks task.State, messages int, plan string) string {
 	if !s.Resumed() {
 		return ""
 	}
@@ -32,10 +34,23 @@ func resumedNote(s *session.Session, snap todo.Snapshot, messages int, plan stri
 		note += " on plan " + render.Sanitize(plan)
 	}
 	note += ": "
-	if n == 0 {
-		note += "no todos"
-	} else {
+	switch {
+	case n > 0:
 		note += fmt.Sprintf("%d %s, %d in progress", n, plural(n, "todo", "todos"), doing)
+	case len(tasks.Tasks) == 0:
+		note += "no todos"
+	}
+	if k := len(tasks.Tasks); k > 0 {
+		active := 0
+		for _, t := range tasks.Tasks {
+			if t.Status == task.StatusInProgress {
+				active++
+			}
+		}
+		if n > 0 {
+			note += "; "
+		}
+		note += fmt.Sprintf("%d %s, %d in progress", k, plural(k, "task", "tasks"), active)
 	}
 	if messages >= 0 {
 		note += fmt.Sprintf(", %d %s of conversation", messages, plural(messages, "message", "messages"))
