@@ -139,8 +139,8 @@ type Watcher struct {
 	// sessions are the two parts of each todo-shell session's entry, by
 	// the session's directory.
 	sessions map[string]*sessionParts
-	gemini  map[string]string // Gemini CLI's short project names -> directories
-	oc      *opencodedb.DB    // opencode's database, once open
+	gemini   map[string]string // Gemini CLI's short project names -> directories
+	oc       *opencodedb.DB    // opencode's database, once open
 }
 
 // New returns a Watcher for cfg; Close it.
