@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 
+	"github.com/todo-shell/todo-shell/internal/plans"
 	"github.com/todo-shell/todo-shell/router"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/bash"
@@ -21,6 +22,8 @@ type app struct {
 	panel  *panelMirror // what the panel shows: the todos, then the tasks
 	stop   func()       // stops following a shared plan
 	shared bool         // the task plan is a shared one (--plan)
+	// planHold marks the shared plan in use by this process (nil: none).
+	planHold *plans.Hold
 
 	registry *tools.Registry
 	executor *tools.Executor // the registry under the offload policy: every front end calls through it

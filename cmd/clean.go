@@ -2,12 +2,14 @@ package cmd
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/todo-shell/todo-shell/internal/plans"
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/repl/offloads"
@@ -25,19 +27,26 @@ func newCmdClean(o *Options) *cobra.Command {
 	opts := &cleanOptions{Options: o, Now: time.Now}
 	cmd := &cobra.Command{
 		Use:   "clean",
-		Short: "Remove old sessions from the offload directory",
+		Short: "Remove old sessions and shared plans",
 		Long: `clean removes whole sessions (the list, its history, offloaded files, the
-transcript) whose last change is older than --older-than. A live session, in use
-by a running todo-shell, is never removed. It prints each session removed and
-the space freed; --dry-run prints what it would remove and removes nothing.`,
+transcript) whose last change is older than --older-than, and the shared task
+plans ($XDG_STATE_HOME/todo-shell/plans/NAME) unchanged for as long. A live
+session, and a plan a running todo-shell uses, are never removed. It prints
+each one removed and the space freed; --dry-run prints what it would remove
+and removes nothing. With --plan NAME it removes that plan, whatever its age,
+and nothing else.`,
 		Example: `  $ todo-shell clean
   $ todo-shell clean --older-than 7d --dry-run
-  $ todo-shell clean --older-than 12h --offload-dir /tmp/offload`,
+  $ todo-shell clean --older-than 12h --offload-dir /tmp/offload
+  $ todo-shell clean --plan build`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			age, err := parseAge(opts.OlderThan)
 			if err != nil {
 				return &UsageError{fmt.Errorf("--older-than: %w", err)}
+			}
+			if opts.Plan != "" {
+				return cleanPlan(opts)
 			}
 			return cleanRun(opts, age)
 		},
@@ -63,10 +72,43 @@ func parseAge(s string) (time.Duration, error) {
 	return d, nil
 }
 
+// cleanPlan is clean --plan NAME: that plan goes, unless a process uses it.
+func cleanPlan(o *cleanOptions) error {
+	name, err := planName(o.Options)
+	if err != nil {
+		return err
+	}
+	dir, err := planDir(o.Options, name)
+	if err != nil {
+		return err
+	}
+	info, ok := plans.Stat(dir)
+	switch {
+	case !ok:
+		return fmt.Errorf("clean: no plan %s in %s (see todo-shell sessions)", render.Sanitize(name), filepath.Dir(dir))
+	case info.InUse:
+		return fmt.Errorf("clean: plan %s is %s; it was not removed", render.Sanitize(name), plans.ErrInUse)
+	}
+	verb := "removed"
+	if o.DryRun {
+		verb = "would remove"
+	} else if err := plans.Remove(dir); err != nil {
+		return fmt.Errorf("clean: plan %s: %w", render.Sanitize(name), err)
+	}
+	fmt.Fprintf(o.Streams.Out, "%s plan %s (last change %s, %s)\n", verb, render.Sanitize(name), info.LastChange.Local().Format("2006-01-02 15:04"), offloads.HumanSize(info.Bytes))
+	return nil
+}
+
 func cleanRun(o *cleanOptions, age time.Duration) error {
 	removed, err := session.Clean(o.OffloadDir, o.Now().Add(-age), o.DryRun)
 	if err != nil {
 		return fmt.Errorf("clean: %w", err)
+	}
+	var gone []plans.Removed
+	if root := plansRoot(o.Options); root != "" {
+		if gone, err = plans.Clean(root, o.Now().Add(-age), o.DryRun); err != nil {
+			fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: shared plans not cleaned: "+render.Sanitize(err.Error()))
+		}
 	}
 	verb := "removed"
 	if o.DryRun {
@@ -89,14 +131,30 @@ func cleanRun(o *cleanOptions, age time.Duration) error {
 		freed += r.Bytes
 		fmt.Fprintf(o.Streams.Out, "%s %s (last change %s, %s)\n", verb, r.ID, r.LastChange.Local().Format("2006-01-02 15:04"), offloads.HumanSize(r.Bytes))
 	}
-	sessions := "sessions"
-	if n == 1 {
-		sessions = "session"
+	np := 0
+	for i := range gone {
+		r := &gone[i]
+		name := render.Sanitize(r.Name)
+		switch {
+		case r.Skipped != "":
+			fmt.Fprintf(o.Streams.ErrOut, "todo-shell: skipped plan %s: %s\n", name, render.Sanitize(r.Skipped))
+		case r.Err != nil:
+			fmt.Fprintf(o.Streams.ErrOut, "todo-shell: could not remove plan %s: %v\n", name, r.Err)
+			failed = true
+		default:
+			np++
+			freed += r.Bytes
+			fmt.Fprintf(o.Streams.Out, "%s plan %s (last change %s, %s)\n", verb, name, r.LastChange.Local().Format("2006-01-02 15:04"), offloads.HumanSize(r.Bytes))
+		}
+	}
+	what := fmt.Sprintf("%d %s", n, plural(n, "session", "sessions"))
+	if np > 0 {
+		what += fmt.Sprintf(" and %d %s", np, plural(np, "plan", "plans"))
 	}
 	if o.DryRun {
-		fmt.Fprintf(o.Streams.Out, "%d %s, %s would be freed\n", n, sessions, offloads.HumanSize(freed))
+		fmt.Fprintf(o.Streams.Out, "%s, %s would be freed\n", what, offloads.HumanSize(freed))
 	} else {
-		fmt.Fprintf(o.Streams.Out, "%d %s removed, %s freed\n", n, sessions, offloads.HumanSize(freed))
+		fmt.Fprintf(o.Streams.Out, "%s removed, %s freed\n", what, offloads.HumanSize(freed))
 	}
 	if failed {
 		return &ExitError{ExitFailed}

@@ -67,12 +67,17 @@ func resumedNote(s *session.Session, snap todo.Snapshot, tasks task.State, messa
 // command that resumes it; o gives the flags it needs besides: --plan NAME
 // for a shell on a shared plan (without it, the resumed shell would not
 // see its tasks).
+//
+// A shell on a shared plan whose session left nothing (its tasks are the
+// plan's, not the session's) says how to come back to the plan: "plan NAME
+// kept · todo-shell --plan NAME" — when the plan holds a version to come
+// back to.
 func leftNote(o *Options, s *session.Session, saved bool, resume string) string {
 	if s == nil || !saved {
-		return ""
+		return planKeptNote(o, resume)
 	}
 	if fi, err := os.Stat(s.Path()); err != nil || !fi.IsDir() {
-		return ""
+		return planKeptNote(o, resume)
 	}
 	id := render.Sanitize(s.ID())
 	cmd := fmt.Sprintf("%s --resume %s", resume, id)
@@ -86,6 +91,24 @@ func leftNote(o *Options, s *session.Session, saved bool, resume string) string 
 		cmd = "cd " + shellQuote(wd) + " && " + cmd
 	}
 	return fmt.Sprintf("session %s saved · %s", id, render.Sanitize(cmd))
+}
+
+// planKeptNote is "plan NAME kept · todo-shell --plan NAME" (resume the
+// command, "todo-shell" or "todo-shell agent") for a shell on the shared
+// plan NAME that holds a version; "" otherwise.
+func planKeptNote(o *Options, resume string) string {
+	name, err := planName(o)
+	if err != nil || name == "" {
+		return ""
+	}
+	dir, err := planDir(o, name)
+	if err != nil {
+		return ""
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, task.JournalFile)); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		return ""
+	}
+	return render.Sanitize(fmt.Sprintf("plan %s kept · %s --plan %s", name, resume, shellQuote(name)))
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.

@@ -160,7 +160,7 @@ func watchRun(wo *WatchOptions) error {
 		if err != nil {
 			return err
 		}
-		return watchPlan(wo, name, dir, limits)
+		return watchSharedPlan(wo, name, dir, limits)
 	}
 	w, err := watchTarget(wo)
 	if err != nil {

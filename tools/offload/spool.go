@@ -146,7 +146,7 @@ func NewSpool(cfg Config, toolUseID string) (*Spool, error) {
 	s := &Spool{cfg: cfg, fs: cfg.fs()}
 	if cfg.Threshold > 0 {
 		if err := CheckID("session id", cfg.Session); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("offload: %w", err)
 		}
 		s.name = FileName(toolUseID)
 		for _, r := range cfg.roots() {
