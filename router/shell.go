@@ -17,6 +17,10 @@ import (
 type Shell struct {
 	Executor *tools.Executor
 	NewID    tools.IDGenerator // nil means tools.NewToolUseID
+	// OnOffload, when set, hears of each result offloaded to a file: its
+	// tool_use id and the command that made it (a session records them for
+	// /offloads of a later run).
+	OnOffload func(toolUseID, command string)
 }
 
 // Output is the shell form of one line.
@@ -46,14 +50,35 @@ func (s *Shell) Run(ctx context.Context, line Line, live io.Writer) Output {
 	if live != nil {
 		ctx = tools.WithOutput(ctx, live)
 	}
+	var out Output
 	switch line.Kind {
 	case Bash:
-		out := s.runBash(ctx, line.Text)
-		return withHint(out, s.didYouMean(line.Text, out))
+		out = s.runBash(ctx, line.Text)
+		out = withHint(out, s.didYouMean(line.Text, out))
 	case Agent:
-		return s.runAgent(ctx, line)
+		out = s.runAgent(ctx, line)
+	default:
+		return Output{}
 	}
-	return Output{}
+	if out.Offloaded != nil && out.Call != nil && s.OnOffload != nil {
+		s.OnOffload(out.Call.ID, line.Command())
+	}
+	return out
+}
+
+// Command is the line as a person typed it: a bash line's command (with
+// its '!'), an agent command's name and arguments.
+func (l Line) Command() string {
+	switch l.Kind {
+	case Bash:
+		if l.Forced {
+			return "!" + l.Text
+		}
+		return l.Text
+	case Agent:
+		return strings.TrimSpace(l.Name + " " + l.Args)
+	}
+	return ""
 }
 
 // OffloadConfig is where this shell's long results go: the executor's

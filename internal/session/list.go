@@ -63,7 +63,7 @@ func (i *Info) HasPlan() bool { return i.journalBytes > 0 || i.tasksBytes > 0 }
 
 // known are the files of the format; anything else not hidden is an
 // offloaded result.
-var known = map[string]bool{TodosFile: true, JournalFile: true, MetaFile: true, LockFile: true, TranscriptFile: true,
+var known = map[string]bool{TodosFile: true, JournalFile: true, MetaFile: true, LockFile: true, TranscriptFile: true, OffloadsFile: true,
 	// The task plan's files (package tools/task).
 	"tasks.json": true, tasksJournal: true, "tasks.lock": true}
 
