@@ -126,7 +126,11 @@ func (WriteTool) ShellForm(args []string, res tools.ToolResult) tools.ShellForm 
 		}
 		return invalidJSON(arg, syn)
 	case errors.As(rep.Err, &list):
-		return tools.ShellForm{Stderr: withHint("Error: Validation failed\n"+ListErrors(list.Messages), oldShapeHint(list.Messages)), ExitCode: 1}
+		msg := withHint("Error: Validation failed\n"+ListErrors(list.Messages), oldShapeHint(list.Messages))
+		if len(args) == 1 && !strings.HasPrefix(strings.TrimSpace(args[0]), "{") {
+			msg += "\n" + WriteUsageShort // not an object at all (`TodoWrite 2`)
+		}
+		return tools.ShellForm{Stderr: msg, ExitCode: 1}
 	case res.IsError:
 		return tools.ShellForm{Stderr: "Error: " + res.Content, ExitCode: 1}
 	}
