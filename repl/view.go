@@ -226,6 +226,20 @@ type panelCache struct {
 	panel       string
 }
 
+// Most of a person's own list the shell shows whole (see showWhole).
+const (
+	wholeMaxLines = 1000
+	wholeMaxBytes = 256 << 10
+)
+
+// showWhole reports whether full, a list a person asked to read that went
+// to an offload file, is shown whole: up to wholeMaxLines lines and
+// wholeMaxBytes bytes (a list of 50 todos and 50 tasks is about 100); a
+// longer one gets the offload pointer and preview as any result.
+func showWhole(full string) bool {
+	return full != "" && len(full) <= wholeMaxBytes && strings.Count(full, "\n") < wholeMaxLines
+}
+
 // fit cuts a line to the terminal's width less the one-column margin.
 func (m Model) fit(s string) string {
 	if m.width > 1 && ansi.StringWidth(s) > m.width-1 {
@@ -261,7 +275,11 @@ func (m Model) formatOutput(out router.Output) string {
 			parts = append(parts, m.styles.Dim.Render(render.Sanitize(t)))
 		}
 	}
-	if o := out.Offloaded; o != nil {
+	if out.Offloaded != nil && showWhole(out.Full) {
+		// A person's own list (TodoRead, TaskList, TaskGet): shown whole;
+		// the file holds it too, as a model's result would be.
+		parts = append(parts, cleanOutput(out.Full))
+	} else if o := out.Offloaded; o != nil {
 		parts = append(parts, m.styles.Accent.Render(render.Sanitize(out.Stdout)))
 		lines, more := previewLines(out)
 		for _, l := range lines {

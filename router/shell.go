@@ -36,6 +36,9 @@ type Output struct {
 	// Offloaded is set when Stdout is an offload pointer; its Preview holds
 	// the first lines of the full text.
 	Offloaded *tools.Offloaded
+	// Full, with Offloaded, is the text a person asked to read (TodoRead's
+	// list, TaskList, TaskGet), for an interactive shell to show whole.
+	Full string
 	// Warning tells why a long result could not be offloaded (the full text
 	// is shown instead).
 	Warning string
@@ -99,7 +102,7 @@ func (s *Shell) newID() string {
 func output(call tools.ShellCall) Output {
 	f := call.Form
 	out := Output{Stdout: f.Stdout, Stderr: f.Stderr, ExitCode: f.ExitCode, Exit: f.Exit,
-		Call: call.Use, Result: call.Result, Offloaded: f.Offloaded}
+		Call: call.Use, Result: call.Result, Offloaded: f.Offloaded, Full: f.Full}
 	if f.OffloadErr != nil {
 		out.Warning = offload.Warning(f.OffloadErr)
 	}

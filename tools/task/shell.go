@@ -93,7 +93,9 @@ func (t Tool) ShellForm(args []string, res tools.ToolResult) tools.ShellForm {
 		}
 		return tools.ShellForm{Stderr: msg, ExitCode: 1}
 	}
-	return tools.GenericForm(res)
+	form := tools.GenericForm(res)
+	form.Whole = t.def.Name == ListName || t.def.Name == GetName // read by a person
+	return form
 }
 
 // usageFor is the usage line for a line whose argument, arg, is JSON but

@@ -207,7 +207,7 @@ func (t ReadTool) ShellForm(args []string, res tools.ToolResult) tools.ShellForm
 	if len(args) > 0 || !ok || t.Plain == nil {
 		return tools.ShellForm{Stdout: res.Content}
 	}
-	return tools.ShellForm{Stdout: t.Plain(snap)}
+	return tools.ShellForm{Stdout: t.Plain(snap), Whole: true} // a person's own list
 }
 
 // oldShapeHint is said when a TodoWrite list has the fields of Claude
