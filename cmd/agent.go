@@ -126,8 +126,8 @@ func agentTools() (names, never []string) {
 // describeAgent fills in agent's Short and the paragraph of its Long that
 // name its tools, from agentTools: the help cannot drift from what the
 // agent runs. Building the registry is done only when help is shown.
-func describeAgent(agent *cobra.Command) {
-	if !strings.Contains(agent.Long, agentToolsMark) {
+func describeAgent(c *cobra.Command) {
+	if !strings.Contains(c.Long, agentToolsMark) {
 		return // done already
 	}
 	names, never := agentTools()
@@ -150,13 +150,13 @@ func describeAgent(agent *cobra.Command) {
 	if len(files) > 0 {
 		does = append(does, andList(files)+" files")
 	}
-	agent.Short = fmt.Sprintf("Let Claude drive the shell with %d tools: %s", len(names), strings.Join(names, ", "))
+	c.Short = fmt.Sprintf("Let Claude drive the shell with %d tools: %s", len(names), strings.Join(names, ", "))
 	tools := fmt.Sprintf(`agent starts the shell in agent mode: a plain line is a prompt to Claude, which
 works with %d tools: %s. It %s, then answers. A call of %s asks you first
 unless a rule allows it (--allowedTools, --permission-mode,
 --dangerously-skip-permissions; --disallowedTools refuses); %s never ask.`,
 		len(names), strings.Join(names, ", "), strings.Join(does, ", "), andList(asks), andList(never))
-	agent.Long = strings.Replace(agent.Long, agentToolsMark, tools, 1)
+	c.Long = strings.Replace(c.Long, agentToolsMark, tools, 1)
 }
 
 // andList is "a", "a and b", "a, b and c".

@@ -72,6 +72,28 @@ func parseAge(s string) (time.Duration, error) {
 	return d, nil
 }
 
+// reportPlans prints what clean did with each shared plan (verb
+// "removed" or "would remove"), and returns how many went, the space
+// freed, and whether one failed.
+func reportPlans(o *cleanOptions, gone []plans.Removed, verb string) (n int, freed int64, failed bool) {
+	for i := range gone {
+		r := &gone[i]
+		name := render.Sanitize(r.Name)
+		switch {
+		case r.Skipped != "":
+			fmt.Fprintf(o.Streams.ErrOut, "todo-shell: skipped plan %s: %s\n", name, render.Sanitize(r.Skipped))
+		case r.Err != nil:
+			fmt.Fprintf(o.Streams.ErrOut, "todo-shell: could not remove plan %s: %v\n", name, r.Err)
+			failed = true
+		default:
+			n++
+			freed += r.Bytes
+			fmt.Fprintf(o.Streams.Out, "%s plan %s (last change %s, %s)\n", verb, name, r.LastChange.Local().Format("2006-01-02 15:04"), offloads.HumanSize(r.Bytes))
+		}
+	}
+	return n, freed, failed
+}
+
 // cleanPlan is clean --plan NAME: that plan goes, unless a process uses it.
 func cleanPlan(o *cleanOptions) error {
 	name, err := planName(o.Options)
@@ -87,7 +109,7 @@ func cleanPlan(o *cleanOptions) error {
 	case !ok:
 		return fmt.Errorf("clean: no plan %s in %s (see todo-shell sessions)", render.Sanitize(name), filepath.Dir(dir))
 	case info.InUse:
-		return fmt.Errorf("clean: plan %s is %s; it was not removed", render.Sanitize(name), plans.ErrInUse)
+		return fmt.Errorf("clean: plan %s is %w; it was not removed", render.Sanitize(name), plans.ErrInUse)
 	}
 	verb := "removed"
 	if o.DryRun {
@@ -131,22 +153,9 @@ func cleanRun(o *cleanOptions, age time.Duration) error {
 		freed += r.Bytes
 		fmt.Fprintf(o.Streams.Out, "%s %s (last change %s, %s)\n", verb, r.ID, r.LastChange.Local().Format("2006-01-02 15:04"), offloads.HumanSize(r.Bytes))
 	}
-	np := 0
-	for i := range gone {
-		r := &gone[i]
-		name := render.Sanitize(r.Name)
-		switch {
-		case r.Skipped != "":
-			fmt.Fprintf(o.Streams.ErrOut, "todo-shell: skipped plan %s: %s\n", name, render.Sanitize(r.Skipped))
-		case r.Err != nil:
-			fmt.Fprintf(o.Streams.ErrOut, "todo-shell: could not remove plan %s: %v\n", name, r.Err)
-			failed = true
-		default:
-			np++
-			freed += r.Bytes
-			fmt.Fprintf(o.Streams.Out, "%s plan %s (last change %s, %s)\n", verb, name, r.LastChange.Local().Format("2006-01-02 15:04"), offloads.HumanSize(r.Bytes))
-		}
-	}
+	np, pfreed, pfailed := reportPlans(o, gone, verb)
+	freed += pfreed
+	failed = failed || pfailed
 	what := fmt.Sprintf("%d %s", n, plural(n, "session", "sessions"))
 	if np > 0 {
 		what += fmt.Sprintf(" and %d %s", np, plural(np, "plan", "plans"))

@@ -42,8 +42,8 @@ func resumedNote(s *session.Session, snap todo.Snapshot, tasks task.State, messa
 	}
 	if k := len(tasks.Tasks); k > 0 {
 		active := 0
-		for _, t := range tasks.Tasks {
-			if t.Status == task.StatusInProgress {
+		for i := range tasks.Tasks {
+			if tasks.Tasks[i].Status == task.StatusInProgress {
 				active++
 			}
 		}

@@ -130,7 +130,8 @@ func collapseWindow(items []todo.Item, a0, a1, rows int) []Row {
 // them: with a summary row for each run left out when there is room for
 // that (the rows to spare going to their neighbours), else with the runs
 // summarised in order while rows last and the rest counted in one last
-// row; focus items that do not fit beside that row are counted in it.
+// row; when the focus items fill the rows, the last of them counts the
+// rest at its end (Row.More).
 func collapseScattered(items []todo.Item, focus []int, rows int) []Row {
 	n := len(items)
 	shown := make([]bool, n)
@@ -148,40 +149,52 @@ func collapseScattered(items []todo.Item, focus []int, rows int) []Row {
 	for _, i := range focus {
 		shown[i] = true
 	}
+	spare(shown, focus, rows)
+	return rowsOf(items, shown, rows)
+}
+
+// spare spends the rows to spare on the items next to the focus ones
+// (shown already), the nearest first, those after them before those
+// before them. Showing the only item left out between two shown ones
+// costs no row (its summary row goes), so it is done even when the runs
+// left out are counted together for want of rows.
+func spare(shown []bool, focus []int, rows int) {
+	n := len(shown)
 	count, runs := len(focus), len(gaps(shown))
-	// Spend the rows to spare on the items next to the focus ones, the
-	// nearest first, those after them before those before them. Showing the only
-	// item left out between two shown ones costs no row (its summary row
-	// goes), so it is done even when the runs left out are counted
-	// together for want of rows.
 	for d := 1; d < n; d++ {
 		grew := false
 		for _, side := range [2]int{d, -d} {
 			for _, f := range focus {
 				j := f + side
-				if j < 0 || j >= n || shown[j] {
-					continue
+				if j < 0 || j >= n || shown[j] || !shown[j-sign(side)] {
+					continue // gone, shown, or not next to what is shown from f
 				}
-				prev, next := j-1, j+1
-				if (j > f && !shown[prev]) || (j < f && !shown[next]) {
-					continue // not next to what is shown from f
-				}
-				closes := (prev < 0 || shown[prev]) && (next >= n || shown[next])
+				closes := (j == 0 || shown[j-1]) && (j == n-1 || shown[j+1])
 				c, r := count+1, runs
 				if closes {
 					r--
 				}
-				if c+r > rows && !(closes && c+1 <= rows) {
+				if c+r > rows && (!closes || c >= rows) {
 					continue
 				}
 				shown[j], count, runs, grew = true, c, r, true
 			}
 		}
 		if !grew {
-			break
+			return
 		}
 	}
-	return rowsOf(items, shown, rows)
+}
+
+// sign is -1, 0 or 1.
+func sign(n int) int {
+	switch {
+	case n < 0:
+		return -1
+	case n > 0:
+		return 1
+	}
+	return 0
 }
 
 // more counts the items not shown, for the end of the last row:

@@ -149,7 +149,8 @@ func stat(dir string) Info {
 		return info
 	}
 	info.Version, info.Total = st.Version, len(st.Tasks)
-	for _, t := range st.Tasks {
+	for i := range st.Tasks {
+		t := &st.Tasks[i]
 		switch t.Status {
 		case task.StatusCompleted:
 			info.Done++
@@ -213,7 +214,8 @@ func Clean(root string, cutoff time.Time, dryRun bool) ([]Removed, error) {
 		return nil, err
 	}
 	var out []Removed
-	for _, info := range list {
+	for i := range list {
+		info := list[i]
 		if !info.LastChange.Before(cutoff) {
 			continue
 		}

@@ -105,9 +105,9 @@ func (t Tool) usageFor(arg string) string {
 	id := strings.Trim(strings.TrimSpace(arg), `"`)
 	if (t.def.Name == GetName || t.def.Name == UpdateName) && id != "" && strings.Trim(id, "0123456789") == "" {
 		if t.def.Name == GetName {
-			return fmt.Sprintf(`Usage: TaskGet '{"taskId":"%s"}'`, id)
+			return fmt.Sprintf(`Usage: TaskGet '{"taskId":%q}'`, id)
 		}
-		return fmt.Sprintf(`Usage: TaskUpdate '{"taskId":"%s","status":"in_progress"}'`, id)
+		return fmt.Sprintf(`Usage: TaskUpdate '{"taskId":%q,"status":"in_progress"}'`, id)
 	}
 	return t.usage()
 }
