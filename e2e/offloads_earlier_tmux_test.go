@@ -38,8 +38,13 @@ func TestTmuxOffloadsAfterContinueShowTheCommand(t *testing.T) {
 		t.Errorf("/offloads after --continue:\n%s", s)
 	}
 	again.command("seq 1 3000", "  3000")
-	again.command("/offloads", "Open one with /open N (the last with /open).")
-	if s := again.screen(); !regexp.MustCompile(`(?m)^  2 +\S+ KB +3000  seq 1 3000$`).MatchString(s) {
+	again.paste("/offloads")
+	again.run("send-keys", "-t", "t", "Enter")
+	// The second listing: the first one's last line is on the screen too.
+	s = again.waitScreen("the second listing", func(s string) bool {
+		return count(s, "Open one with /open N (the last with /open).") == 2 && idle(s)
+	})
+	if !regexp.MustCompile(`(?m)^  2 +\S+ KB +3000  seq 1 3000$`).MatchString(s) {
 		t.Errorf("this run's command, unmarked:\n%s", s)
 	}
 }

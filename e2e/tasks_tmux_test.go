@@ -21,7 +21,12 @@ func TestTmuxClearingAnOwnerSaysWhatIsRefused(t *testing.T) {
 	tt.run("send-keys", "-t", "t", "Enter")
 	want := `Error: Task #3 is in_progress: clearing its owner (bob) would make it a second in_progress task with no owner (#4 is one); the limit is one in_progress task per owner, the tasks with no owner counting as one. Clear the owner and set it back to pending together: TaskUpdate '{"taskId":"3","owner":"","status":"pending"}'`
 	tt.waitScreen("the refusal", func(string) bool { return strings.Contains(tt.joined(), want) && idle(tt.all()) })
-	tt.command(`TaskUpdate '{"taskId":"3","owner":"","status":"pending"}'`, "Updated task #3 status, owner")
+	tt.paste(`TaskUpdate '{"taskId":"3","owner":"","status":"pending"}'`)
+	tt.run("send-keys", "-t", "t", "Enter")
+	tt.waitScreen("the call it gave done", func(s string) bool { return count(s, "Updated task #3 status, owner") == 2 && idle(s) })
+	if s := boxText(tt.screen()); !hasLine(s, "○ #3 C") {
+		t.Errorf("task 3 not back to pending with no owner:\n%s", s)
+	}
 }
 
 // TestTmuxTaskGetWithAnIDAloneGetsTheUsage: `TaskGet 2` says how to call
