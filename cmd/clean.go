@@ -13,14 +13,17 @@ import (
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/repl/offloads"
+	"github.com/todo-shell/todo-shell/tools/offload"
 )
 
 // cleanOptions are the clean command's flags.
 type cleanOptions struct {
 	*Options
-	OlderThan string
-	DryRun    bool
-	Now       func() time.Time
+	// RemovePlan is --plan NAME: remove that shared plan, and nothing else.
+	RemovePlan string
+	OlderThan  string
+	DryRun     bool
+	Now        func() time.Time
 }
 
 func newCmdClean(o *Options) *cobra.Command {
@@ -45,14 +48,17 @@ and nothing else.`,
 			if err != nil {
 				return &UsageError{fmt.Errorf("--older-than: %w", err)}
 			}
-			if opts.Plan != "" {
+			if opts.RemovePlan != "" {
 				return cleanPlan(opts)
 			}
 			return cleanRun(opts, age)
 		},
 	}
-	cmd.Flags().StringVar(&opts.OlderThan, "older-than", "30d", "remove sessions unchanged for this long (30d, 12h, 90m)")
+	cmd.Flags().StringVar(&opts.OlderThan, "older-than", "30d", "remove sessions and shared plans unchanged for this long (30d, 12h, 90m)")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "say what would be removed; remove nothing")
+	// Its own --plan, in place of the shared one: TODO_SHELL_PLAN never
+	// names a plan to remove.
+	cmd.Flags().StringVar(&opts.RemovePlan, "plan", "", "remove the shared plan NAME now, whatever its age, unless a running todo-shell uses it; nothing else")
 	return cmd
 }
 
@@ -96,9 +102,9 @@ func reportPlans(o *cleanOptions, gone []plans.Removed, verb string) (n int, fre
 
 // cleanPlan is clean --plan NAME: that plan goes, unless a process uses it.
 func cleanPlan(o *cleanOptions) error {
-	name, err := planName(o.Options)
-	if err != nil {
-		return err
+	name := o.RemovePlan
+	if err := offload.CheckID("plan name", name); err != nil {
+		return &UsageError{fmt.Errorf("--plan: %w", err)}
 	}
 	dir, err := planDir(o.Options, name)
 	if err != nil {

@@ -215,7 +215,7 @@ func addSubcommands(root *cobra.Command, opts *Options) {
 		{newCmdWatch(opts), []string{"no-color", "no-progress", "offload-dir", "plan"}},
 		{newCmdMCP(opts), sessionFlags()},
 		{newCmdSessions(opts), []string{"offload-dir"}},
-		{newCmdClean(opts), []string{"offload-dir", "plan"}},
+		{newCmdClean(opts), []string{"offload-dir"}},
 	} {
 		sub.cmd.SilenceUsage, sub.cmd.SilenceErrors = true, true
 		usesFlags(sub.cmd, sub.shared...)
