@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -29,15 +30,26 @@ func TestTmuxOffloadsAfterContinueShowTheCommand(t *testing.T) {
 	tt := startTmuxIn(t, 100, 30, dir)
 	tt.command(todoWrite(1, 1), "Todo list updated: 1 completed, 1 in_progress, 1 pending")
 	tt.command("seq 1 5000", "  5000")
+	// Its end: "  5000" is on the screen while it still runs, in its
+	// last lines under the spinner.
+	tt.waitScreen("the pointer", func(s string) bool { return strings.Contains(s, "[Tool result offloaded to file:") && idle(s) })
 	tt.run("send-keys", "-t", "t", "C-d")
 	tt.waitScreen("the shell's end", func(s string) bool { return strings.Contains(s, "saved · cd ") })
 	again := tt.respawn(dir, "resumed session-", "--continue")
 	again.command("/offloads", "Open one with /open N (the last with /open).")
 	s := again.all()
 	if !strings.Contains(s, "seq 1 5000  ↺ earlier run") || strings.Contains(s, "(from an earlier run)") {
-		t.Errorf("/offloads after --continue:\n%s", s)
+		notes, _ := filepath.Glob(filepath.Join(dir, ".offload", "*", "*"))
+		t.Errorf("/offloads after --continue:\n%s\nfiles: %v", s, notes)
+		for _, n := range notes {
+			if strings.HasSuffix(n, "offloads.jsonl") {
+				b, _ := os.ReadFile(n)
+				t.Logf("%s: %q", n, b)
+			}
+		}
 	}
 	again.command("seq 1 3000", "  3000")
+	again.waitScreen("the pointer", func(s string) bool { return count(s, "[Tool result offloaded to file:") == 1 && idle(s) })
 	again.paste("/offloads")
 	again.run("send-keys", "-t", "t", "Enter")
 	// The second listing: the first one's last line is on the screen too.
