@@ -77,8 +77,12 @@ func (s *ocState) read() (u Update, ok bool) {
 	if err != nil {
 		return s.warn(err)
 	}
+	recovered := s.refused != ""
 	s.refused = ""
 	if !found {
+		if recovered {
+			return Update{Source: s.o.name(s.cur), Version: s.last, Recovered: true}, true
+		}
 		return Update{}, false
 	}
 	note := ""
@@ -88,7 +92,7 @@ func (s *ocState) read() (u Update, ok bool) {
 		}
 		s.cur, s.sent, s.last = id, 0, nil
 	}
-	u = Update{Source: s.o.name(s.cur), Note: note}
+	u = Update{Source: s.o.name(s.cur), Note: note, Recovered: recovered}
 	for _, w := range s.db.Skipped() {
 		u.Warnings = append(u.Warnings, render.Sanitize(w))
 	}
@@ -100,7 +104,7 @@ func (s *ocState) read() (u Update, ok bool) {
 		}
 	case len(vs) > 0 && !plan.SameList(vs[len(vs)-1], s.last):
 		u.New = vs[len(vs)-1:] // the newest changed (a call that was running failed)
-	case note == "" && s.sent > 0 && len(u.Warnings) == 0:
+	case note == "" && s.sent > 0 && len(u.Warnings) == 0 && !recovered:
 		return Update{}, false
 	}
 	s.sent = len(vs)
@@ -144,8 +148,31 @@ func (s *ocState) warn(err error) (Update, bool) {
 	// The file's name, not its path, and what went wrong first, so that
 	// it fits the header (the path is in what watch says it watches).
 	say := filepath.Base(s.o.DB) + " not read: " + why
-	if errors.Is(err, sqliteview.ErrCorrupt) {
-		say = filepath.Base(s.o.DB) + " damaged: " + strings.TrimPrefix(why, sqliteview.ErrCorrupt.Error()+" ")
+	for _, k := range []struct {
+		err  error
+		what string
+	}{
+		{sqliteview.ErrCorrupt, " damaged: "},
+		{opencodedb.ErrNotOpencode, " has no opencode tables: "},
+		{sqliteview.ErrChanging, " busy: "},
+		{sqliteview.ErrTimeout, " too slow: "},
+		{readgate.ErrTooLarge, " too large: "},
+		{readgate.ErrNotRegular, " refused: "},
+	} {
+		if !errors.Is(err, k.err) {
+			continue
+		}
+		// "not a valid SQLite database (database disk image is
+		// malformed)": what is in the parentheses.
+		detail := strings.TrimSpace(strings.TrimPrefix(why, k.err.Error()))
+		if inner, ok := strings.CutPrefix(detail, "("); ok && strings.HasSuffix(inner, ")") {
+			detail = strings.TrimSuffix(inner, ")")
+		}
+		if detail == "" {
+			detail = k.err.Error()
+		}
+		say = filepath.Base(s.o.DB) + k.what + detail
+		break
 	}
 	return Update{Source: s.o.name(s.cur), Version: s.last, Warnings: []string{render.Sanitize(say)}}, true
 }
