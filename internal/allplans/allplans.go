@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -139,9 +140,10 @@ type Watcher struct {
 	// sessions are the two parts of each todo-shell session's entry, by
 	// the session's directory.
 	sessions map[string]*sessionParts
-	gemini   map[string]string // Gemini CLI's short project names -> directories
-	oc       *opencodedb.DB    // opencode's database, once open
-	ocInfo   os.FileInfo       // its file then
+	gemini   map[string]string    // Gemini CLI's short project names -> directories
+	oc       *opencodedb.DB       // opencode's database, once open
+	ocInfo   os.FileInfo          // its file then
+	names    map[[2]uint64]string // the name each file (device, inode) is read under
 }
 
 // New returns a Watcher for cfg; Close it.
@@ -156,7 +158,7 @@ func New(cfg Config) (*Watcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("watch --all: %w", err)
 	}
-	x := &Watcher{cfg: cfg, srcs: cfg.sources(), w: w, dirs: map[string]int{}, tails: map[string]*tail{}, entries: map[string]*Entry{}, sessions: map[string]*sessionParts{}}
+	x := &Watcher{cfg: cfg, srcs: cfg.sources(), w: w, dirs: map[string]int{}, tails: map[string]*tail{}, entries: map[string]*Entry{}, sessions: map[string]*sessionParts{}, names: map[[2]uint64]string{}}
 	x.gemini = geminiProjects(filepath.Join(cfg.Home, ".gemini", "projects.json"))
 	for i := range x.srcs {
 		if !x.addTree(i, x.srcs[i].root, 0) {
@@ -287,6 +289,9 @@ func (x *Watcher) update(src int, path string, mod time.Time) bool {
 	if s.taskList {
 		return x.updateTaskList(s, filepath.Dir(path), mod)
 	}
+	if !x.own(path) {
+		return false // a hard link to a file read under another name
+	}
 	t := x.tails[path]
 	if t == nil {
 		t = &tail{}
@@ -332,6 +337,29 @@ func (x *Watcher) update(src int, path string, mod time.Time) bool {
 // sessionParts are the newest versions of a todo-shell session's todo list
 // and of its task plan.
 type sessionParts struct{ todos, tasks *plan.Version }
+
+// own reports whether path is the name its file is read under: the first
+// name seen of a file hard-linked under several (each file is read once,
+// however many names it has). A file that cannot be looked at is its
+// own.
+func (x *Watcher) own(path string) bool {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return true
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return true
+	}
+	k := [2]uint64{uint64(st.Dev), st.Ino} //nolint:unconvert // Dev is not uint64 everywhere
+	if owner, seen := x.names[k]; seen && owner != path {
+		if _, err := os.Lstat(owner); err == nil {
+			return false
+		}
+	}
+	x.names[k] = path
+	return true
+}
 
 // updateSession takes v, the newest version of a session's todo list or
 // of its task plan (path says which), into the session's one entry: its
