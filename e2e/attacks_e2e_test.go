@@ -194,9 +194,10 @@ func runBounded(t *testing.T, dir string, env []string, stdin, until string, lim
 	}
 	begin := time.Now()
 	l := start(t, cmd, cmd.Start)
+	closeAfter := until == "" // else closed once the output holds until
 	go func() {
 		_, _ = io.WriteString(in, stdin)
-		if until == "" {
+		if closeAfter {
 			_ = in.Close()
 		}
 	}()
