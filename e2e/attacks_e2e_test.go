@@ -532,7 +532,7 @@ func TestAttackSharedPlan(t *testing.T) {
 		{"tasks.jsonl a FIFO: 20 TaskCreate", fifo("tasks.jsonl"), []string{"--plan", "build"}, creates, "", []string{"tasks.jsonl", "not a regular file (a FIFO)"}},
 		{"tasks.jsonl a FIFO: watch --plan --once", fifo("tasks.jsonl"), []string{"watch", "--plan", "build", "--once"}, "", "", []string{"tasks.jsonl", "not a regular file (a FIFO)"}},
 		{"tasks.lock a FIFO: TaskCreate", fifo("tasks.lock"), []string{"--plan", "build", "-c", `TaskCreate '{"subject":"x","description":"y"}'`}, "", "", []string{"tasks.lock", "not a regular file (a FIFO)"}},
-		{"3 GiB sparse tasks.jsonl: watch --plan --once", sparse, []string{"watch", "--plan", "build", "--once"}, "", "", []string{"waiting for a plan"}},
+		{"3 GiB sparse tasks.jsonl: watch --plan --once", sparse, []string{"watch", "--plan", "build", "--once"}, "", "", []string{"no plan build"}},
 		{"3 GiB sparse tasks.jsonl: mcp", sparse, []string{"mcp", "--plan", "build"}, mcpTaskList, mcpListed, []string{`No tasks`}},
 	}
 	for _, tt := range tests {

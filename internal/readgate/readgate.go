@@ -205,9 +205,24 @@ func readAll(f *os.File, info fs.FileInfo, path string, limit int64) ([]byte, er
 	if info.Size() > limit {
 		return nil, tooLarge(path, info.Size(), limit)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+	// Read into a buffer of the file's size (one more byte: to see it
+	// grew), not one that doubles as it fills.
+	b := make([]byte, 0, min(info.Size(), limit)+1)
+	for {
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+		if len(b) == cap(b) {
+			if int64(len(b)) > limit {
+				break
+			}
+			b = append(b, 0)[:len(b)] // grown since the stat
+		}
 	}
 	if int64(len(b)) > limit {
 		return nil, tooLarge(path, int64(len(b)), limit)

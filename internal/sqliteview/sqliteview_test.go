@@ -52,11 +52,12 @@ func count(c *sqlite3.Conn) (int64, error) {
 	return n, s.Err()
 }
 
-// writerScript commits rows to t in WAL mode and, every few commits, runs
-// the checkpoint that most needs readers out of its way (TRUNCATE: every
-// frame into the database, then the -wal cut to nothing) with no busy
-// timeout at all; it prints "busy" for a checkpoint a reader held back
-// and any error, "done N" at the end.
+// writerScript commits rows to t in WAL mode, 50 at a time, each batch
+// when told to on standard input, and every 7 commits runs the checkpoint
+// that most needs readers out of its way (TRUNCATE: every frame into the
+// database, then the -wal cut to nothing) with no busy timeout at all; it
+// prints "busy" for a checkpoint a reader held back and any error,
+// "batch" after each batch and "done N" at the end.
 const writerScript = `
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=0)
@@ -66,12 +67,13 @@ db.execute("PRAGMA wal_autocheckpoint=0")
 db.execute("CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, sum INTEGER, pad TEXT)")
 total, n = 0, int(sys.argv[2])
 print("ready", flush=True)
-sys.stdin.readline()
 for i in range(1, n + 1):
+    if i % 50 == 1:
+        sys.stdin.readline()
     try:
         total += i
         db.execute("BEGIN IMMEDIATE")
-        db.execute("INSERT INTO t VALUES (?, ?, ?)", (i, total, "x" * (i % 3000)))
+        db.execute("INSERT INTO t VALUES (?, ?, ?)", (i, total, "x" * (i % 300)))
         db.execute("COMMIT")
         if i % 7 == 0:
             busy, _, _ = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
@@ -79,19 +81,22 @@ for i in range(1, n + 1):
                 print("busy", i, flush=True)
     except sqlite3.Error as e:
         print("error", i, e, flush=True)
+    if i % 50 == 0:
+        print("batch", flush=True)
 print("done", n, flush=True)
 `
 
 // TestWriterNeverWaitsForUs: a writer that stays open (python3's sqlite3,
-// WAL mode, no busy timeout) commits rows and checkpoints with TRUNCATE
-// every 7 commits while reads go on without a pause: the writer never
+// WAL mode, no busy timeout) commits 500 rows in 10 batches and
+// checkpoints with TRUNCATE every 7 commits while reads go on without a
+// pause: the writer never
 // gets SQLITE_BUSY nor has a checkpoint held back, and every read sees a
 // whole committed state (the rows add up), the checkpoints racing it
 // included.
 func TestWriterNeverWaitsForUs(t *testing.T) {
 	py := python3(t)
 	path := filepath.Join(t.TempDir(), "w.db")
-	cmd := exec.Command(py, "-c", writerScript, path, "1500")
+	cmd := exec.Command(py, "-c", writerScript, path, "500")
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	cmd.Stderr = os.Stderr
@@ -103,56 +108,67 @@ func TestWriterNeverWaitsForUs(t *testing.T) {
 	if !lines.Scan() || lines.Text() != "ready" {
 		t.Fatalf("writer: %q", lines.Text())
 	}
-	done := make(chan []string, 1)
+	// The writer's batches, each begun as reads begin: every batch has
+	// reads beside it.
+	said := make(chan string, 64)
 	go func() {
-		var said []string
 		for lines.Scan() {
-			said = append(said, lines.Text())
-			if strings.HasPrefix(lines.Text(), "done") {
-				break
-			}
+			said <- lines.Text()
 		}
-		done <- said
+		close(said)
 	}()
-	_, _ = in.Write([]byte("go\n"))
-	reads, last := 0, int64(0)
-	for {
-		select {
-		case said := <-done:
-			if len(said) != 1 || said[0] != "done 1500" {
-				t.Fatalf("the writer was disturbed:\n%s", strings.Join(said, "\n"))
-			}
-			if reads < 10 {
-				t.Fatalf("only %d reads beside the writer", reads)
-			}
-			var n int64
-			if err := Read(context.Background(), path, Limits{}, func(c *sqlite3.Conn) (err error) {
-				n, err = count(c)
-				return err
-			}); err != nil || n != 1500 {
-				t.Fatalf("after the writer: %d rows, %v", n, err)
-			}
-			t.Logf("%d reads beside 1,500 commits and 214 TRUNCATE checkpoints", reads)
-			return
-		default:
-		}
+	read := func() (int64, error) {
 		var n int64
 		err := Read(context.Background(), path, Limits{}, func(c *sqlite3.Conn) (err error) {
 			n, err = count(c)
 			return err
 		})
-		switch {
-		case errors.Is(err, ErrChanging):
-			continue // checkpointed during each try: the next read
-		case err != nil && strings.Contains(err.Error(), "no such table"):
-			continue // before the writer made it
-		case err != nil:
-			t.Fatalf("read %d: %v", reads, err)
-		case n < last:
-			t.Fatalf("read %d: %d rows after %d", reads, n, last)
-		}
-		reads, last = reads+1, n
+		return n, err
 	}
+	reads, last := 0, int64(0)
+	var disturbed []string
+	end := ""
+	for batch := 0; batch < 10; batch++ {
+		_, _ = in.Write([]byte("go\n"))
+		for over := false; !over; {
+			n, err := read()
+			switch {
+			case errors.Is(err, ErrChanging):
+			case err != nil && strings.Contains(err.Error(), "no such table"): // before the writer made it
+			case err != nil:
+				t.Fatalf("read %d: %v", reads, err)
+			case n < last:
+				t.Fatalf("read %d: %d rows after %d", reads, n, last)
+			default:
+				reads, last = reads+1, n
+			}
+			for more := true; more; {
+				select {
+				case l := <-said:
+					switch {
+					case l == "batch":
+						over = true
+					case strings.HasPrefix(l, "done"):
+						end = l
+					default:
+						disturbed = append(disturbed, l)
+					}
+				default:
+					more = false
+				}
+			}
+		}
+	}
+	if end == "" {
+		end = <-said
+	}
+	if end != "done 500" || len(disturbed) > 0 {
+		t.Fatalf("the writer was disturbed:\n%s\n%s", strings.Join(disturbed, "\n"), end)
+	}
+	if n, err := read(); err != nil || n != 500 {
+		t.Fatalf("after the writer: %d rows, %v", n, err)
+	}
+	t.Logf("%d reads beside 500 commits and 71 TRUNCATE checkpoints", reads)
 }
 
 // TestNothingWritten: a read of a database in WAL mode whose -wal is
@@ -265,7 +281,7 @@ func TestLimits(t *testing.T) {
 		is    error
 	}{
 		{"a value over MaxValue", Limits{MaxValue: 1000}, `SELECT group_concat(data) FROM part`, readgate.ErrTooLarge},
-		{"memory", Limits{MaxMemory: 8 << 20}, `WITH RECURSIVE r(i, s) AS (SELECT 1, '' UNION ALL SELECT i+1, s || printf('%.1000c', 'x') FROM r WHERE i < 100000) SELECT max(length(s)) FROM r`, readgate.ErrTooLarge},
+		{"memory", Limits{MaxMemory: 8 << 20, MaxValue: 64 << 20}, `SELECT length(randomblob(30000000))`, readgate.ErrTooLarge},
 		{"time", Limits{Timeout: 100 * time.Millisecond}, `WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM r) SELECT count(*) FROM r`, ErrTimeout},
 	}
 	for _, tt := range tests {
