@@ -1,0 +1,842 @@
+package bashline
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Command is one simple command bash could run, as the line says it.
+type Command struct {
+	// Words are the command's words after its assignments and the wrappers
+	// it runs through: the name bash runs first, unquoted ("rm" for \rm,
+	// 'rm' and r"m"). A word that is not static is kept as written.
+	Words []string
+	// Static says, word by word, whether the word is known before the
+	// line runs (plain or quoted text) or not ($X, $(…), a glob).
+	Static []bool
+	// Chain is the command at each level of its wrappers, outermost
+	// first and ending with Words: for `sudo env X=1 rm x`,
+	// [sudo env X=1 rm x], [env X=1 rm x], [rm x].
+	Chain [][]string
+	// Wrappers are the commands it runs through, outermost first
+	// ("sudo", "env", "sh -c", "find -exec", "eval"…).
+	Wrappers []string
+	// Assigns are the variables set for it: X=1 rm, env X=1 rm, sudo X=1 rm.
+	Assigns []string
+	// Writes are the files its output redirections write.
+	Writes []Write
+	// Text is the command as written, with its redirections.
+	Text string
+	// Opaque says why what runs cannot be known from the line: a name
+	// that is not static ($X, $(…)), a string that is not static given to
+	// eval or sh -c, a script read from a pipe. "" when it can.
+	Opaque string
+	// Runner is set for a command that only runs the commands of a string
+	// or a file, each listed on its own (sh -c, eval, source, trap, alias):
+	// it needs no rule of its own, but a deny rule still applies to it.
+	Runner bool
+	// Piped is set when the command's standard input is a pipe, a file or
+	// a here-document (not the terminal).
+	Piped bool
+	// AsOther is set when it runs as another user (sudo, doas, su, pkexec,
+	// runuser, chroot).
+	AsOther bool
+}
+
+// Name is the command's name, "" for a line of assignments or redirections
+// only.
+func (c Command) Name() string {
+	if len(c.Words) == 0 {
+		return ""
+	}
+	return c.Words[0]
+}
+
+// Write is a file a redirection writes.
+type Write struct {
+	Path   string // the target, unquoted; "~/x" keeps its tilde
+	Static bool   // the target is known before the line runs
+	Text   string // the redirection as written
+}
+
+// Line is what a command line would run.
+type Line struct {
+	Commands []Command
+	// Err is set when the line does not parse: what it runs is not known.
+	Err error
+	// Opaque says why the line may run commands it does not spell out
+	// (a quoted $(…) where bash evaluates text as arithmetic); "" when
+	// every command it runs is in Commands.
+	Opaque string
+	// Assigns are the variables the line sets for itself (X=1 alone,
+	// export X=1, declare X=1).
+	Assigns []string
+	// ChangesDir is set when the line changes its directory (cd, pushd,
+	// popd): a relative path after that is not under the directory it
+	// started in.
+	ChangesDir bool
+}
+
+// Options are what Commands may use beyond the line.
+type Options struct {
+	// ReadFile returns the text of a script the line runs (source FILE,
+	// bash FILE): its commands are listed too. nil, or an error, makes such
+	// a command opaque.
+	ReadFile func(path string) (string, error)
+}
+
+// maxDepth bounds strings run as code inside strings run as code.
+const maxDepth = 8
+
+// Commands lists every simple command bash could run for src, wherever
+// it stands: in pipelines and lists, in if/for/while/until/case bodies,
+// { } and ( ), function bodies, command and process substitutions,
+// arithmetic, here-documents and assignment values; and the commands run
+// through wrappers (env, sudo, xargs, find -exec, sh -c, eval, source…).
+func Commands(src string, opt Options) Line {
+	w := &walker{opt: opt}
+	w.code(src, nil, 0, "")
+	if w.line.Opaque == "" && w.arith && (w.codeText || w.substitutes) {
+		w.line.Opaque = "text it computes may be evaluated as arithmetic, which runs the $(…) in it"
+	}
+	return w.line
+}
+
+// walker collects a line's commands.
+type walker struct {
+	opt  Options
+	line Line
+	// What the line holds, for the arithmetic rule: a place where bash
+	// evaluates text as arithmetic (where a[$(cmd)] runs cmd), a quoted
+	// $(…), and a substitution or read whose text is not known.
+	arith, codeText, substitutes bool
+}
+
+// context is where a string of code came from: the wrappers it runs
+// through.
+type context struct {
+	wrappers []string
+	asOther  bool
+}
+
+// code adds the commands of src, run through ctx's wrappers; via names
+// what runs it ("" for the line itself).
+func (w *walker) code(src string, ctx *context, depth int, via string) {
+	if ctx == nil {
+		ctx = &context{}
+	}
+	f, err := Parse(src)
+	if err != nil {
+		if via == "" {
+			w.line.Err = err
+			return
+		}
+		w.add(Command{Text: src, Wrappers: ctx.wrappers, AsOther: ctx.asOther, Opaque: "the text " + via + " runs does not parse"})
+		return
+	}
+	piped := map[*syntax.Stmt]bool{}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.Stmt:
+			if piped[x] || hasInput(x.Redirs) {
+				markInput(x, piped)
+			}
+			w.stmt(src, x, piped[x], ctx, depth)
+		case *syntax.BinaryCmd:
+			if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+				markInput(x.Y, piped)
+			}
+		case *syntax.DeclClause:
+			w.decl(src, x, ctx)
+		case *syntax.ArithmCmd, *syntax.ArithmExp, *syntax.LetClause, *syntax.CStyleLoop:
+			w.arith = true
+		case *syntax.ParamExp:
+			if x.Index != nil || x.Exp != nil && x.Exp.Op == syntax.OtherParamOps {
+				w.arith = true
+			}
+		case *syntax.Assign:
+			if x.Index != nil || x.Array != nil {
+				w.arith = true
+			}
+		case *syntax.BinaryTest:
+			switch x.Op {
+			case syntax.TsEql, syntax.TsNeq, syntax.TsLss, syntax.TsLeq, syntax.TsGtr, syntax.TsGeq:
+				w.arith = true
+			}
+		case *syntax.UnaryTest:
+			if x.Op == syntax.TsVarSet || x.Op == syntax.TsRefVar {
+				w.arith = true
+			}
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			w.substitutes = true
+		case *syntax.Word:
+			for _, p := range x.Parts {
+				w.look(p)
+			}
+		}
+		return true
+	})
+}
+
+// look notes a quoted $(…), `…` or $[…] in a part of a word: text that
+// runs where bash evaluates it as arithmetic.
+func (w *walker) look(p syntax.WordPart) {
+	var v string
+	switch x := p.(type) {
+	case *syntax.Lit:
+		v = unescape(x.Value, false)
+	case *syntax.SglQuoted:
+		v, _ = staticPart(x, false)
+		if !x.Dollar {
+			v = x.Value
+		}
+	case *syntax.DblQuoted:
+		for _, in := range x.Parts {
+			if lit, ok := in.(*syntax.Lit); ok {
+				v += unescape(lit.Value, true)
+			}
+		}
+	}
+	if strings.Contains(v, "$(") || strings.Contains(v, "`") || strings.Contains(v, "$[") {
+		w.codeText = true
+	}
+}
+
+// hasInput reports whether redirections give a command its standard input.
+func hasInput(rs []*syntax.Redirect) bool {
+	for _, r := range rs {
+		if (r.N == nil || r.N.Value == "0") && (r.Op == syntax.RdrIn || r.Op == syntax.RdrInOut || r.Op == syntax.DplIn ||
+			r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc) {
+			return true
+		}
+	}
+	return false
+}
+
+// markInput marks a statement whose input is not the terminal, and the
+// statements inside it.
+func markInput(s *syntax.Stmt, piped map[*syntax.Stmt]bool) {
+	syntax.Walk(s, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.Stmt:
+			piped[x] = true
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			return false // their own input is the line's
+		case *syntax.BinaryCmd:
+			if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+				piped[x.X] = true
+			}
+		}
+		return true
+	})
+}
+
+func (w *walker) add(c Command) {
+	if c.Name() == "cd" || c.Name() == "pushd" || c.Name() == "popd" {
+		w.line.ChangesDir = true
+	}
+	w.line.Commands = append(w.line.Commands, c)
+}
+
+// text is a node's source.
+func text(src string, n syntax.Node) string {
+	s, e := int(n.Pos().Offset()), int(n.End().Offset())
+	if s < 0 || e > len(src) || s > e {
+		return ""
+	}
+	return src[s:e]
+}
+
+// writes are the files redirections write.
+func writes(src string, rs []*syntax.Redirect) []Write {
+	var out []Write
+	for _, r := range rs {
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut, syntax.RdrInOut:
+		case syntax.DplOut:
+			// >&2 and >&- copy or close a descriptor; >&word writes a file.
+			if v, ok := Static(r.Word); ok && (v == "-" || isNumber(strings.TrimSuffix(v, "-"))) {
+				continue
+			}
+		default:
+			continue
+		}
+		p, ok := StaticPath(r.Word)
+		if !ok {
+			p = text(src, r.Word)
+		}
+		out = append(out, Write{Path: p, Static: ok, Text: text(src, r)})
+	}
+	return out
+}
+
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// StaticPath is Static for a path: a leading ~ or ~/ stays, for the
+// caller to expand.
+func StaticPath(w *syntax.Word) (string, bool) {
+	if w == nil || len(w.Parts) == 0 {
+		return "", false
+	}
+	lit, ok := w.Parts[0].(*syntax.Lit)
+	if !ok || !strings.HasPrefix(lit.Value, "~") {
+		return Static(w)
+	}
+	head := lit.Value
+	if i := strings.IndexByte(head, '/'); i >= 0 {
+		head = head[:i]
+	}
+	if head != "~" || len(lit.Value) > 1 && lit.Value[1] != '/' {
+		return "", false // ~user
+	}
+	rest := &syntax.Word{Parts: append([]syntax.WordPart{&syntax.Lit{Value: lit.Value[1:]}}, w.Parts[1:]...)}
+	if lit.Value == "~" {
+		rest.Parts = w.Parts[1:]
+	}
+	v, ok := Static(rest)
+	if !ok && len(rest.Parts) > 0 {
+		return "", false
+	}
+	return "~" + v, true
+}
+
+// stmt adds the command of a statement: its simple command with its
+// redirections, or, for a compound command, what its redirections write.
+func (w *walker) stmt(src string, s *syntax.Stmt, piped bool, ctx *context, depth int) {
+	call, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok {
+		if ws := writes(src, s.Redirs); len(ws) > 0 {
+			var rt []string
+			for _, x := range ws {
+				rt = append(rt, x.Text)
+			}
+			w.add(Command{Text: strings.Join(rt, " "), Writes: ws, Wrappers: ctx.wrappers, AsOther: ctx.asOther})
+		}
+		return
+	}
+	var assigns []string
+	for _, a := range call.Assigns {
+		if a.Name != nil {
+			assigns = append(assigns, a.Name.Value)
+		}
+	}
+	ws := writes(src, s.Redirs)
+	if len(call.Args) == 0 {
+		w.line.Assigns = append(w.line.Assigns, assigns...)
+		if len(ws) > 0 {
+			w.add(Command{Text: text(src, s), Writes: ws, Wrappers: ctx.wrappers, AsOther: ctx.asOther, Assigns: assigns})
+		}
+		return
+	}
+	words := make([]string, len(call.Args))
+	static := make([]bool, len(call.Args))
+	for i, a := range call.Args {
+		words[i], static[i] = Static(a)
+		if !static[i] {
+			words[i] = wordText(src, a)
+		}
+	}
+	r := resolution{w: w, src: src, stmt: s, text: strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text(src, s)), "&")),
+		depth: depth, piped: piped, writes: ws}
+	r.resolve(words, static, assigns, ctx)
+}
+
+// decl adds declare, export, local, readonly, typeset and nameref: commands
+// that set variables.
+func (w *walker) decl(src string, d *syntax.DeclClause, ctx *context) {
+	words := []string{d.Variant.Value}
+	for _, a := range d.Args {
+		words = append(words, text(src, a))
+		if a.Name != nil {
+			w.line.Assigns = append(w.line.Assigns, a.Name.Value)
+		}
+	}
+	static := make([]bool, len(words))
+	static[0] = true
+	w.arith = true // declare -i, declare 'a[$(…)]'
+	w.add(Command{Words: words, Static: static, Chain: [][]string{words}, Text: text(src, d), Wrappers: ctx.wrappers, AsOther: ctx.asOther})
+}
+
+// resolution resolves one simple command through its wrappers.
+type resolution struct {
+	w      *walker
+	src    string
+	stmt   *syntax.Stmt
+	text   string
+	depth  int
+	piped  bool
+	writes []Write
+}
+
+// resolve adds the command of words (after assignments), looking through
+// the wrappers it starts with.
+func (r *resolution) resolve(words []string, static []bool, assigns []string, ctx *context) {
+	c := Command{Text: r.text, Assigns: assigns, Writes: r.writes, Piped: r.piped,
+		Wrappers: append([]string(nil), ctx.wrappers...), AsOther: ctx.asOther}
+	for i := 0; ; {
+		if i >= len(words) {
+			// A wrapper with nothing to run (env alone prints the
+			// environment): the command is the last wrapper.
+			if len(c.Chain) > 0 {
+				last := len(c.Chain) - 1
+				c.Words, c.Static = c.Chain[last], static[len(words)-len(c.Chain[last]):]
+				c.Wrappers = c.Wrappers[:len(c.Wrappers)-1]
+			}
+			r.w.add(c)
+			return
+		}
+		c.Chain = append(c.Chain, words[i:])
+		if !static[i] {
+			c.Words, c.Static = words[i:], static[i:]
+			c.Opaque = "the command's name is not known before it runs: " + words[i]
+			r.w.add(c)
+			return
+		}
+		name := path.Base(words[i])
+		next, more := r.unwrap(name, words, static, i, &c, ctx)
+		if next < 0 {
+			c.Words, c.Static = words[i:], static[i:]
+			r.w.add(c)
+			for _, m := range more {
+				m()
+			}
+			return
+		}
+		c.Wrappers = append(c.Wrappers, name)
+		switch name {
+		case "sudo", "doas", "pkexec", "runuser", "chroot":
+			c.AsOther = true
+		}
+		i = next
+	}
+}
+
+// unwrap looks at a command named name at words[i]: for a wrapper that
+// runs the command in its words it returns that command's index; else -1,
+// and the functions that add the commands it runs from strings or files
+// (sh -c, eval, find -exec…), called once the command itself is added.
+func (r *resolution) unwrap(name string, words []string, static []bool, i int, c *Command, ctx *context) (int, []func()) {
+	args := words[i+1:]
+	at := func(j int) int { return i + 1 + j } // index in words of args[j]
+	inner := func(extra string) *context {
+		return &context{wrappers: append(append([]string(nil), c.Wrappers...), extra), asOther: c.AsOther}
+	}
+	run := func(code, via string, ok bool) func() {
+		ictx := inner(via)
+		return func() {
+			if !ok {
+				r.w.add(Command{Text: r.text, Wrappers: ictx.wrappers, AsOther: ictx.asOther, Opaque: "the text " + via + " runs is not known before it runs"})
+				return
+			}
+			if r.depth >= maxDepth {
+				r.w.add(Command{Text: r.text, Wrappers: ictx.wrappers, AsOther: ictx.asOther, Opaque: "strings run as code nest too deep"})
+				return
+			}
+			r.w.code(code, ictx, r.depth+1, via)
+		}
+	}
+	allStatic := func(from int) bool {
+		for _, s := range static[from:] {
+			if !s {
+				return false
+			}
+		}
+		return true
+	}
+	switch name {
+	case "command":
+		j := options(args, "pvV", "")
+		if j < 0 || hasFlag(args[:j], 'v') || hasFlag(args[:j], 'V') {
+			return -1, nil // command -v NAME looks a name up
+		}
+		return at(j), nil
+	case "builtin", "nohup":
+		return wrapped(args, options(args, "", ""), at)
+	case "exec":
+		return wrapped(args, options(args, "cl", "a"), at)
+	case "time":
+		j := options(args, "pvaqV", "fo", "format", "output", "append", "portability", "verbose", "quiet")
+		return wrapped(args, j, at)
+	case "nice":
+		j := 0
+		for j < len(args) && (args[j] == "-n" || strings.HasPrefix(args[j], "--adjustment") || isNiceNumber(args[j])) {
+			if args[j] == "-n" {
+				j++
+			}
+			j++
+		}
+		if j < len(args) && args[j] == "--" {
+			j++
+		}
+		return wrapped(args, j, at)
+	case "timeout":
+		j := options(args, "v", "sk", "signal", "kill-after", "preserve-status", "foreground", "verbose")
+		if j < 0 || j >= len(args) {
+			return -1, nil
+		}
+		return wrapped(args, j+1, at) // the duration, then the command
+	case "stdbuf":
+		return wrapped(args, options(args, "", "ioe", "input", "output", "error"), at)
+	case "setsid":
+		return wrapped(args, options(args, "cfw", "", "ctty", "fork", "wait"), at)
+	case "ionice":
+		return wrapped(args, options(args, "t", "cnpPu", "class", "classdata", "ignore"), at)
+	case "pkexec":
+		return wrapped(args, options(args, "", "", "user", "disable-internal-agent", "keep-cwd"), at)
+	case "doas":
+		j := options(args, "ns", "uC")
+		return wrapped(args, j, at)
+	case "chroot":
+		j := options(args, "", "", "userspec", "groups", "skip-chdir")
+		if j < 0 || j >= len(args) {
+			return -1, nil
+		}
+		return wrapped(args, j+1, at)
+	case "sudo":
+		j := options(args, "AbEHiKklnPSsV", "CDghpRrTtUu", "user", "group", "chdir", "host", "prompt", "role", "type",
+			"close-from", "other-user", "command-timeout", "preserve-env", "login", "shell", "non-interactive",
+			"stdin", "askpass", "background", "set-home", "reset-timestamp", "remove-timestamp", "validate", "list")
+		if j < 0 {
+			return -1, nil
+		}
+		if hasFlag(args[:j], 'e') || containsWord(args[:j], "--edit") {
+			return -1, nil // sudoedit: the command is sudo itself
+		}
+		for j < len(args) && static[at(j)] && isAssignment(args[j]) {
+			c.Assigns = append(c.Assigns, args[j][:strings.IndexByte(args[j], '=')])
+			j++
+		}
+		return wrapped(args, j, at)
+	case "env":
+		j := 0
+		split := ""
+		for j < len(args) {
+			a := args[j]
+			if a == "--" {
+				j++
+				break
+			}
+			if a == "-" || !strings.HasPrefix(a, "-") {
+				if a == "-" {
+					j++
+					continue
+				}
+				break
+			}
+			switch {
+			case a == "-u" || a == "-C" || a == "--unset" || a == "--chdir":
+				j++
+			case a == "-S" || a == "--split-string":
+				if j+1 < len(args) {
+					split = args[j+1]
+					if !static[at(j+1)] {
+						return -1, []func(){run("", "env -S", false)}
+					}
+				}
+				j++
+			case strings.HasPrefix(a, "--split-string="):
+				split = strings.TrimPrefix(a, "--split-string=")
+			case strings.HasPrefix(a, "-S"):
+				split = a[2:]
+			}
+			j++
+		}
+		for j < len(args) && static[at(j)] && isAssignment(args[j]) {
+			c.Assigns = append(c.Assigns, args[j][:strings.IndexByte(args[j], '=')])
+			j++
+		}
+		if split != "" {
+			rest := make([]string, 0, len(args)-j+1)
+			rest = append(rest, split)
+			for _, a := range args[j:] {
+				rest = append(rest, Quote(a))
+			}
+			return -1, []func(){run(strings.Join(rest, " "), "env -S", allStatic(at(j)))}
+		}
+		return wrapped(args, j, at)
+	case "xargs":
+		j := options(args, "0rtpxo", "adEILnPs", "null", "no-run-if-empty", "verbose", "interactive", "exit", "open-tty",
+			"arg-file", "delimiter", "eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var", "show-limits")
+		if j < 0 {
+			return -1, nil
+		}
+		if j >= len(args) {
+			return -1, nil // xargs alone runs echo
+		}
+		return at(j), nil
+	case "eval":
+		c.Runner = true
+		return -1, []func(){run(strings.Join(args, " "), "eval", allStatic(i+1))}
+	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "posh", "yash":
+		more := r.shell(name, args, static[i+1:], run)
+		c.Runner = more != nil
+		return -1, more
+	case "su", "runuser":
+		c.AsOther = true
+		for j, a := range args {
+			var code string
+			switch {
+			case a == "-c" || a == "--command":
+				if j+1 >= len(args) {
+					return -1, nil
+				}
+				c.Runner = true
+				return -1, []func(){run(args[j+1], name+" -c", static[at(j+1)])}
+			case strings.HasPrefix(a, "--command="):
+				code = strings.TrimPrefix(a, "--command=")
+				c.Runner = true
+				return -1, []func(){run(code, name+" -c", static[at(j)])}
+			case a == "-u" && name == "runuser":
+				k := options(args, "", "ugGcsw")
+				if k >= 0 && k < len(args) {
+					return at(k), nil
+				}
+			}
+		}
+		return -1, nil
+	case "source", ".":
+		if len(args) == 0 {
+			return -1, nil
+		}
+		c.Runner = true
+		return -1, []func(){r.script(args[0], static[at(0)], name, run)}
+	case "trap":
+		j := options(args, "lp", "")
+		if j < 0 || j+1 >= len(args) || args[j] == "-" || args[j] == "" {
+			return -1, nil
+		}
+		c.Runner = true
+		return -1, []func(){run(args[j], "trap", static[at(j)])}
+	case "alias":
+		var more []func()
+		for j, a := range args {
+			if k := strings.IndexByte(a, '='); k > 0 {
+				more = append(more, run(a[k+1:], "alias", static[at(j)]))
+			}
+		}
+		return -1, more
+	case "watch":
+		j := options(args, "bcdeEfgprtwx", "nqs", "interval", "differences", "chgexit", "errexit", "precise", "no-title", "exec", "color", "beep")
+		if j < 0 || j >= len(args) {
+			return -1, nil
+		}
+		c.Runner = true
+		return -1, []func(){run(strings.Join(args[j:], " "), "watch", allStatic(at(j)))}
+	case "find":
+		return -1, r.find(args, static[i+1:], c)
+	}
+	return -1, nil
+}
+
+// wrapped is the index of the command a wrapper runs, after its j options.
+func wrapped(args []string, j int, at func(int) int) (int, []func()) {
+	if j < 0 || j >= len(args) {
+		return -1, nil
+	}
+	return at(j), nil
+}
+
+// shell is sh -c STRING, sh FILE, or sh reading its input (a
+// here-document or here-string is the script; a pipe is not known).
+func (r *resolution) shell(name string, args []string, static []bool, run func(string, string, bool) func()) []func() {
+	cmd := false
+	j := 0
+	for ; j < len(args); j++ {
+		a := args[j]
+		if a == "--" || a == "-" {
+			j++
+			break
+		}
+		if len(a) < 2 || (a[0] != '-' && a[0] != '+') {
+			break
+		}
+		switch a {
+		case "-o", "+o", "-O", "+O", "--rcfile", "--init-file":
+			j++
+			continue
+		}
+		if a[0] == '-' && a[1] != '-' && strings.IndexByte(a, 'c') >= 0 {
+			cmd = true
+		}
+	}
+	if cmd {
+		if j >= len(args) {
+			return nil
+		}
+		return []func(){run(args[j], name+" -c", static[j])}
+	}
+	if j < len(args) {
+		return []func(){r.script(args[j], static[j], name, run)}
+	}
+	// The script is the shell's input.
+	for _, rd := range r.stmt.Redirs {
+		if rd.N != nil && rd.N.Value != "0" {
+			continue
+		}
+		switch rd.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			v, ok := Static(rd.Hdoc)
+			if rd.Hdoc == nil {
+				v, ok = "", true
+			}
+			return []func(){run(v, name+" <<", ok)}
+		case syntax.WordHdoc:
+			v, ok := Static(rd.Word)
+			return []func(){run(v, name+" <<<", ok)}
+		case syntax.RdrIn:
+			v, ok := StaticPath(rd.Word)
+			return []func(){r.script(v, ok, name+" <", run)}
+		}
+	}
+	if r.piped {
+		return []func(){run("", name+" reading its input", false)}
+	}
+	return nil // an interactive shell: what a person types into it
+}
+
+// script adds the commands of a script file the line runs.
+func (r *resolution) script(file string, static bool, via string, run func(string, string, bool) func()) func() {
+	via += " " + file
+	if !static || r.w.opt.ReadFile == nil {
+		return run("", via, false)
+	}
+	text, err := r.w.opt.ReadFile(file)
+	if err != nil {
+		return run("", via, false)
+	}
+	return run(text, via, true)
+}
+
+// find adds the commands find runs with -exec, -execdir, -ok and -okdir.
+func (r *resolution) find(args []string, static []bool, c *Command) []func() {
+	var more []func()
+	for j := 0; j < len(args); j++ {
+		switch args[j] {
+		case "-exec", "-execdir", "-ok", "-okdir":
+		default:
+			continue
+		}
+		flag := args[j]
+		k := j + 1
+		for k < len(args) && !(static[k] && (args[k] == ";" || args[k] == "+")) {
+			k++
+		}
+		words, st := args[j+1:k], static[j+1:k]
+		if len(words) > 0 {
+			ctx := &context{wrappers: append(append([]string(nil), c.Wrappers...), "find "+flag), asOther: c.AsOther}
+			inner := &resolution{w: r.w, src: r.src, stmt: &syntax.Stmt{}, text: r.text, depth: r.depth}
+			more = append(more, func() { inner.resolve(words, st, nil, ctx) })
+		}
+		j = k
+	}
+	return more
+}
+
+// options skips the options at the start of args: shortFlags take no
+// value, shortValued take one (attached or the next word), long options
+// (--name or --name=value) are listed in long (the valued ones take the
+// next word when not given with =; a long option not listed is taken as
+// a flag). It returns the index of the first word that is not an option,
+// len(args) when there is none, -1 when args end inside an option.
+func options(args []string, shortFlags, shortValued string, long ...string) int {
+	valuedLong := map[string]bool{}
+	for _, l := range long {
+		valuedLong[l] = true
+	}
+	_ = valuedLong
+	j := 0
+	for j < len(args) {
+		a := args[j]
+		if a == "--" {
+			return j + 1
+		}
+		if len(a) < 2 || a[0] != '-' {
+			return j
+		}
+		if strings.HasPrefix(a, "--") {
+			j++
+			name := a[2:]
+			if strings.Contains(name, "=") {
+				continue
+			}
+			if longTakesValue(name) && valuedLong[name] {
+				if j >= len(args) {
+					return -1
+				}
+				j++
+			}
+			continue
+		}
+		j++
+		for k := 1; k < len(a); k++ {
+			if strings.IndexByte(shortValued, a[k]) >= 0 {
+				if k == len(a)-1 {
+					if j >= len(args) {
+						return -1
+					}
+					j++
+				}
+				break
+			}
+		}
+	}
+	return j
+}
+
+// longTakesValue reports whether a long option of the wrappers takes a
+// value in the next word (the others are flags).
+func longTakesValue(name string) bool {
+	switch name {
+	case "user", "group", "chdir", "host", "prompt", "role", "type", "close-from", "other-user", "command-timeout",
+		"signal", "kill-after", "input", "output", "error", "format", "class", "classdata", "userspec", "groups",
+		"arg-file", "delimiter", "eof", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var",
+		"interval", "adjustment", "unset":
+		return true
+	}
+	return false
+}
+
+// hasFlag reports whether short option f is among opts.
+func hasFlag(opts []string, f byte) bool {
+	for _, o := range opts {
+		if len(o) > 1 && o[0] == '-' && o[1] != '-' && strings.IndexByte(o[1:], f) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func containsWord(ws []string, w string) bool {
+	for _, x := range ws {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+var assignment = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+
+// isAssignment reports whether w is NAME=value.
+func isAssignment(w string) bool { return assignment.MatchString(w) }
+
+// isNiceNumber is nice's -N (-10, -+5).
+func isNiceNumber(a string) bool {
+	if len(a) < 2 || a[0] != '-' {
+		return false
+	}
+	return isNumber(strings.TrimPrefix(a[1:], "+"))
+}
