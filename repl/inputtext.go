@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/todo-shell/todo-shell/internal/bashline"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
 	"github.com/todo-shell/todo-shell/tools"
@@ -141,15 +142,16 @@ func (m *Model) toFirstRow() {
 }
 
 // waitLabels says, for each line of text, what the lines before it wait
-// for (see router.Scanner.Waiting): "" for the first line and after
+// for (see bashline.Status.Label): "" for the first line and after
 // complete text.
 func waitLabels(text string) []string {
 	lines := strings.Split(text, "\n")
 	labels := make([]string, len(lines))
-	s := router.Scanner{Heredocs: true}
+	var s bashline.Scanner
+	defer s.Close()
 	for i, l := range lines[:len(lines)-1] {
 		s.Line(l)
-		labels[i+1] = s.Waiting()
+		labels[i+1] = s.Status().Label()
 	}
 	return labels
 }
@@ -169,6 +171,8 @@ func labelledPrompt(main, label string) string {
 		forms = []string{`\> `}
 	case strings.HasPrefix(label, "heredoc "):
 		forms = []string{render.Sanitize(label) + "> ", "heredoc> ", "<<> "}
+	case label != "": // an open construct: if, for, pipe, cmdsubst…
+		forms = []string{render.Sanitize(label) + "> "}
 	}
 	for _, f := range forms {
 		if fw := ansi.StringWidth(f); fw <= w {

@@ -49,8 +49,18 @@ type PermissionAsked struct{ Question Question }
 // PermissionAnswered reports the answer to the last question.
 type PermissionAnswered struct{ Answer Answer }
 
+// PermissionRefused reports a call refused without asking: a deny rule
+// forbids it, or it needs a person and there is none (agent -p). Message is
+// what the model is told, on one line; a front end with no one to ask
+// shows it to the person too.
+type PermissionRefused struct {
+	Use     tools.ToolUse
+	Message string
+}
+
 func (PermissionAsked) isEvent()    {}
 func (PermissionAnswered) isEvent() {}
+func (PermissionRefused) isEvent()  {}
 
 // permit decides whether use may run. When it may not, it returns the
 // is_error result that goes back to the model instead.
@@ -67,7 +77,9 @@ func (a *Agent) permit(ctx context.Context, use tools.ToolUse, emit func(Event))
 	case permission.Allowed:
 		return tools.ToolResult{}, true
 	case permission.Denied:
-		return refuse(fmt.Sprintf("Permission denied: the rule %s in the deny list forbids this call; do not try to get around it", d.Rule))
+		msg := fmt.Sprintf("Permission denied: the rule %s in the deny list forbids this %s call; do not try to get around it", d.Rule, use.Name)
+		emit(PermissionRefused{Use: use, Message: flatLine(msg)})
+		return refuse(msg)
 	}
 	why := ""
 	if d.Why != "" {
@@ -82,7 +94,15 @@ func (a *Agent) permit(ctx context.Context, use tools.ToolUse, emit func(Event))
 		if len(names) > 1 {
 			rules = "The rules " + strings.Join(names, ", ") + " would allow it"
 		}
-		return refuse(fmt.Sprintf("Permission needed: this %s call is not allowed by any rule%s and there is no one to ask. %s (--allowedTools %q, or permissions.allow in .todo-shell/settings.json)", use.Name, why, rules, strings.Join(names, ",")))
+		var msg string
+		if d.Protected != "" {
+			msg = fmt.Sprintf("Permission needed: this %s call writes %s (%s), which asks in every mode but bypassPermissions, and there is no one to ask. %s (--allowedTools %q)",
+				use.Name, d.Protected, d.ProtectedWhat, rules, strings.Join(names, ","))
+		} else {
+			msg = fmt.Sprintf("Permission needed: this %s call is not allowed by any rule%s and there is no one to ask. %s (--allowedTools %q, or permissions.allow in .todo-shell/settings.json)", use.Name, why, rules, strings.Join(names, ","))
+		}
+		emit(PermissionRefused{Use: use, Message: flatLine(msg)})
+		return refuse(msg)
 	}
 	q := Question{Use: use, Rules: d.Always, Risky: d.Risky, Why: d.Why}
 	emit(PermissionAsked{Question: q})
@@ -105,4 +125,10 @@ func (a *Agent) permit(ctx context.Context, use tools.ToolUse, emit func(Event))
 		msg += ". They said: " + ans.Reason
 	}
 	return refuse(msg)
+}
+
+// flatLine is msg on one line: a newline in a command it quotes is shown
+// as \n.
+func flatLine(msg string) string {
+	return strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(msg)
 }

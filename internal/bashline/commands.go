@@ -337,7 +337,7 @@ func (w *walker) stmt(src string, s *syntax.Stmt, piped bool, ctx *context, dept
 	if len(call.Args) == 0 {
 		w.line.Assigns = append(w.line.Assigns, assigns...)
 		if len(ws) > 0 {
-			w.add(Command{Text: text(src, s), Writes: ws, Wrappers: ctx.wrappers, AsOther: ctx.asOther, Assigns: assigns})
+			w.add(Command{Text: stmtText(src, s), Writes: ws, Wrappers: ctx.wrappers, AsOther: ctx.asOther, Assigns: assigns})
 		}
 		return
 	}
@@ -349,9 +349,18 @@ func (w *walker) stmt(src string, s *syntax.Stmt, piped bool, ctx *context, dept
 			words[i] = wordText(src, a)
 		}
 	}
-	r := resolution{w: w, src: src, stmt: s, text: strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text(src, s)), "&")),
+	r := resolution{w: w, src: src, stmt: s, text: stmtText(src, s),
 		depth: depth, piped: piped, writes: ws}
 	r.resolve(words, static, assigns, ctx)
+}
+
+// stmtText is a statement as written, without the ; or & that ends it.
+func stmtText(src string, s *syntax.Stmt) string {
+	t := strings.TrimSpace(text(src, s))
+	if strings.HasSuffix(t, ";") && !strings.HasSuffix(t, "\\;") || strings.HasSuffix(t, "&") && !strings.HasSuffix(t, "\\&") {
+		t = strings.TrimSpace(t[:len(t)-1])
+	}
+	return t
 }
 
 // decl adds declare, export, local, readonly, typeset and nameref: commands

@@ -31,7 +31,7 @@ func TestCheck(t *testing.T) {
 		{"(", "subsh"},
 		{"echo a #'\ntouch PWN #'", ""},
 		{"echo $'\\'';touch PWN;#'", ""},
-		{"echo ) x", ""},           // a syntax error: bash says so
+		{"echo ) x", ""},               // a syntax error: bash says so
 		{"echo ) x\necho 'y", "quote"}, // the line after an error is read afresh
 		{"case a in", "case"},
 		{"", ""},

@@ -18,6 +18,9 @@ type part struct {
 	// risky says why the part asks even under a prefix rule ("" when it
 	// does not): only a rule that names the exact command allows it.
 	risky string
+	// quiet is set when the reason is plain from the command itself (rm,
+	// sudo, git push --force): the question does not repeat it.
+	quiet bool
 	// protected is a protected path the part writes ("" when none): it
 	// asks in every mode but bypassPermissions.
 	protected, protectedWhy string
@@ -86,6 +89,7 @@ func (p *Policy) parts(line bashline.Line) []part {
 // notes a protected path the command writes in pt.
 func (p *Policy) risk(c bashline.Command, changesDir bool, pt *part) string {
 	var why []string
+	loud := false // a reason the command does not make plain
 	note := func(s string) {
 		if s != "" && !slices.Contains(why, s) {
 			why = append(why, s)
@@ -96,13 +100,18 @@ func (p *Policy) risk(c bashline.Command, changesDir bool, pt *part) string {
 		if prot != "" && pt.protected == "" {
 			pt.protected, pt.protectedWhy = prot, protWhy
 		}
+		if w != "" || prot != "" {
+			loud = true
+		}
 		note(w)
 	}
+	defer func() { pt.quiet = !loud }()
 	for _, w := range c.Writes {
 		write(w.Path, w.Static)
 	}
 	for _, a := range c.Assigns {
 		if dangerousVar(a) {
+			loud = true
 			note("sets " + a + ", which changes what the command runs")
 		}
 	}

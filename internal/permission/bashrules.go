@@ -91,7 +91,7 @@ func (p *Policy) checkBash(command string) Decision {
 		if !slices.Contains(unallowed, text) {
 			unallowed = append(unallowed, text)
 		}
-		if why != "" && !slices.Contains(whys, why) {
+		if why != "" && !pt.quiet && !slices.Contains(whys, why) {
 			whys = append(whys, why)
 		}
 		if pt.protected != "" && d.Protected == "" {

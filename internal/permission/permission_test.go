@@ -138,13 +138,13 @@ func TestCheckCompoundNamesEveryPart(t *testing.T) {
 		risky   []string
 	}{
 		{"both parts", nil, "cat hello.py && head -n 3 notes.txt", `"cat hello.py" and "head -n 3 notes.txt" are not allowed`, []string{"Bash(cat:*)", "Bash(head:*)"}, []string{"Bash(cat:*)", "Bash(head:*)"}, nil},
-		{"trial: cat then rm", nil, "cat hello.py && rm -f notes.txt", `"cat hello.py" and "rm -f notes.txt" are not allowed: rm deletes or overwrites files`, []string{"Bash(cat:*)", "Bash(rm -f notes.txt)"}, []string{"Bash(cat:*)"}, []string{"rm -f notes.txt"}},
-		{"one part allowed", []string{"Bash(cat:*)"}, "cat hello.py && rm -f notes.txt", `"rm -f notes.txt" is not allowed: rm deletes or overwrites files`, []string{"Bash(rm -f notes.txt)"}, nil, []string{"rm -f notes.txt"}},
+		{"trial: cat then rm", nil, "cat hello.py && rm -f notes.txt", `"cat hello.py" and "rm -f notes.txt" are not allowed`, []string{"Bash(cat:*)", "Bash(rm -f notes.txt)"}, []string{"Bash(cat:*)"}, []string{"rm -f notes.txt"}},
+		{"one part allowed", []string{"Bash(cat:*)"}, "cat hello.py && rm -f notes.txt", `"rm -f notes.txt" is not allowed`, []string{"Bash(rm -f notes.txt)"}, nil, []string{"rm -f notes.txt"}},
 		{"three parts", nil, "ls; wc -l a | sort", `"ls", "wc -l a" and "sort" are not allowed`, []string{"Bash(ls:*)", "Bash(wc:*)", "Bash(sort:*)"}, []string{"Bash(ls:*)", "Bash(wc:*)", "Bash(sort:*)"}, nil},
 		{"same rule twice", nil, "git status && git status --short", `"git status" and "git status --short" are not allowed`, []string{"Bash(git status:*)"}, []string{"Bash(git status:*)"}, nil},
 		{"a risky part asks alone", nil, "echo a; echo b > /dev/full/x", `"echo a" and "echo b > /dev/full/x" are not allowed: writes outside the working directory: /dev/full/x`, []string{"Bash(echo:*)", "Bash(echo b > /dev/full/x)"}, []string{"Bash(echo:*)"}, []string{"echo b > /dev/full/x"}},
 		{"single command", nil, "go test ./...", "", []string{"Bash(go test:*)"}, []string{"Bash(go test:*)"}, nil},
-		{"single risky command", nil, "sudo apt install x", "runs as another user", []string{"Bash(sudo apt install x)"}, nil, []string{"sudo apt install x"}},
+		{"single risky command", nil, "sudo apt install x", "", []string{"Bash(sudo apt install x)"}, nil, []string{"sudo apt install x"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -165,4 +165,3 @@ func TestCheckCompoundNamesEveryPart(t *testing.T) {
 		})
 	}
 }
-
