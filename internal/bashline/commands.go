@@ -113,6 +113,7 @@ type walker struct {
 	// evaluates text as arithmetic (where a[$(cmd)] runs cmd), a quoted
 	// $(…), and a substitution or read whose text is not known.
 	arith, codeText, substitutes bool
+	seen                         map[string]bool // the commands added
 }
 
 // context is where a string of code came from: the wrappers it runs
@@ -120,6 +121,10 @@ type walker struct {
 type context struct {
 	wrappers []string
 	asOther  bool
+	// lang is the language of the shell that runs the code: sh and dash
+	// read `$'…'` and `#` otherwise than bash, so their code is read both
+	// ways and every command of either is listed.
+	lang syntax.LangVariant
 }
 
 // code adds the commands of src, run through ctx's wrappers; via names
@@ -127,6 +132,13 @@ type context struct {
 func (w *walker) code(src string, ctx *context, depth int, via string) {
 	if ctx == nil {
 		ctx = &context{}
+	}
+	if ctx.lang != 0 && ctx.lang != syntax.LangBash {
+		if _, err := syntax.NewParser(syntax.Variant(ctx.lang)).Parse(strings.NewReader(src), ""); err != nil {
+			w.add(Command{Text: src, Wrappers: ctx.wrappers, AsOther: ctx.asOther, Opaque: "the text " + via + " runs is read otherwise by that shell"})
+			return
+		}
+		w.file(src, ctx, depth, syntax.NewParser(syntax.Variant(ctx.lang)))
 	}
 	f, err := Parse(src)
 	if err != nil {
@@ -137,6 +149,18 @@ func (w *walker) code(src string, ctx *context, depth int, via string) {
 		w.add(Command{Text: src, Wrappers: ctx.wrappers, AsOther: ctx.asOther, Opaque: "the text " + via + " runs does not parse"})
 		return
 	}
+	w.walk(src, f, ctx, depth)
+}
+
+// file adds the commands of src as p parses it.
+func (w *walker) file(src string, ctx *context, depth int, p *syntax.Parser) {
+	if f, err := p.Parse(strings.NewReader(src), ""); err == nil {
+		w.walk(src, f, ctx, depth)
+	}
+}
+
+// walk adds the commands of a parsed file.
+func (w *walker) walk(src string, f *syntax.File, ctx *context, depth int) {
 	piped := map[*syntax.Stmt]bool{}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
@@ -235,6 +259,14 @@ func markInput(s *syntax.Stmt, piped map[*syntax.Stmt]bool) {
 }
 
 func (w *walker) add(c Command) {
+	key := strings.Join(c.Wrappers, "\x00") + "\x01" + c.Text + "\x01" + strings.Join(c.Words, "\x00") + "\x01" + c.Opaque
+	if w.seen == nil {
+		w.seen = map[string]bool{}
+	}
+	if w.seen[key] { // sh's code read both ways gives most commands twice
+		return
+	}
+	w.seen[key] = true
 	if c.Name() == "cd" || c.Name() == "pushd" || c.Name() == "popd" {
 		w.line.ChangesDir = true
 	}
@@ -440,8 +472,9 @@ func (r *resolution) resolve(words []string, static []bool, assigns []string, ct
 func (r *resolution) unwrap(name string, words []string, static []bool, i int, c *Command, ctx *context) (int, []func()) {
 	args := words[i+1:]
 	at := func(j int) int { return i + 1 + j } // index in words of args[j]
+	lang := syntax.LangBash // the language of the code run: set for sh, zsh…
 	inner := func(extra string) *context {
-		return &context{wrappers: append(append([]string(nil), c.Wrappers...), extra), asOther: c.AsOther}
+		return &context{wrappers: append(append([]string(nil), c.Wrappers...), extra), asOther: c.AsOther, lang: lang}
 	}
 	run := func(code, via string, ok bool) func() {
 		ictx := inner(via)
@@ -524,7 +557,7 @@ func (r *resolution) unwrap(name string, words []string, static []bool, i int, c
 		if hasFlag(args[:j], 'e') || containsWord(args[:j], "--edit") {
 			return -1, nil // sudoedit: the command is sudo itself
 		}
-		for j < len(args) && static[at(j)] && isAssignment(args[j]) {
+		for j < len(args) && isAssignment(args[j]) {
 			c.Assigns = append(c.Assigns, args[j][:strings.IndexByte(args[j], '=')])
 			j++
 		}
@@ -563,7 +596,8 @@ func (r *resolution) unwrap(name string, words []string, static []bool, i int, c
 			}
 			j++
 		}
-		for j < len(args) && static[at(j)] && isAssignment(args[j]) {
+		// NAME=value, whatever the value (env PATH=$PATH x).
+		for j < len(args) && isAssignment(args[j]) {
 			c.Assigns = append(c.Assigns, args[j][:strings.IndexByte(args[j], '=')])
 			j++
 		}
@@ -590,6 +624,14 @@ func (r *resolution) unwrap(name string, words []string, static []bool, i int, c
 		c.Runner = true
 		return -1, []func(){run(strings.Join(args, " "), "eval", allStatic(i+1))}
 	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "posh", "yash":
+		switch name {
+		case "zsh":
+			lang = syntax.LangZsh
+		case "ksh", "mksh":
+			lang = syntax.LangMirBSDKorn
+		case "sh", "dash", "ash", "posh", "yash":
+			lang = syntax.LangPOSIX
+		}
 		more := r.shell(name, args, static[i+1:], run)
 		c.Runner = more != nil
 		return -1, more
@@ -697,10 +739,7 @@ func (r *resolution) shell(name string, args []string, static []bool, run func(s
 		}
 		switch rd.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
-			v, ok := Static(rd.Hdoc)
-			if rd.Hdoc == nil {
-				v, ok = "", true
-			}
+			v, ok := hdocText(rd)
 			return []func(){run(v, name+" <<", ok)}
 		case syntax.WordHdoc:
 			v, ok := Static(rd.Word)
@@ -714,6 +753,37 @@ func (r *resolution) shell(name string, args []string, static []bool, run func(s
 		return []func(){run("", name+" reading its input", false)}
 	}
 	return nil // an interactive shell: what a person types into it
+}
+
+// hdocText is the text a here-document gives, when it is known before the
+// line runs: the body as written under a quoted delimiter (<<'EOF'), else
+// the body with its escapes removed, if it has no expansion.
+func hdocText(rd *syntax.Redirect) (string, bool) {
+	if rd.Hdoc == nil {
+		return "", true
+	}
+	quoted := false
+	for _, p := range rd.Word.Parts {
+		switch x := p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			quoted = true
+		case *syntax.Lit:
+			quoted = quoted || strings.Contains(x.Value, `\`)
+		}
+	}
+	var b strings.Builder
+	for _, p := range rd.Hdoc.Parts {
+		lit, ok := p.(*syntax.Lit)
+		if !ok {
+			return "", false
+		}
+		if quoted {
+			b.WriteString(lit.Value)
+		} else {
+			b.WriteString(unescape(lit.Value, true))
+		}
+	}
+	return b.String(), true
 }
 
 // script adds the commands of a script file the line runs.

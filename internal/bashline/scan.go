@@ -2,6 +2,7 @@ package bashline
 
 import (
 	"fmt"
+	"io"
 	"iter"
 	"strings"
 
@@ -32,9 +33,15 @@ type Scanner struct {
 }
 
 // feed is the reader the parser reads: the lines added, each once.
-type feed struct{ buf []byte }
+type feed struct {
+	buf []byte
+	eof bool // closing: the input has ended
+}
 
 func (f *feed) Read(b []byte) (int, error) {
+	if len(f.buf) == 0 && f.eof {
+		return 0, io.EOF
+	}
 	if len(f.buf) == 0 {
 		// The parser asks for more only when it has yielded for the
 		// line before; never reached, but a read must not spin.
@@ -121,7 +128,19 @@ func (s *Scanner) Reset() {
 // Close releases the parser.
 func (s *Scanner) Close() {
 	if s.stop != nil {
-		s.stop()
+		// Let the parser reach the end of its input rather than stop it
+		// midway: Parser.InteractiveSeq (mvdan.cc/sh v3.14.1) can call its
+		// yield again after a stop, which panics in iter.Pull2.
+		s.feed.eof = true
+		for range 64 {
+			if _, _, ok := s.next(); !ok {
+				break
+			}
+		}
+		func() {
+			defer func() { _ = recover() }() // the same bug, if the end never came
+			s.stop()
+		}()
 	}
 	s.p, s.feed, s.next, s.stop = nil, nil, nil, nil
 }

@@ -441,3 +441,8 @@ func startupFile(base string) bool {
 	}
 	return false
 }
+
+// bashlineCommands reads a Bash line as checkBash does.
+func bashlineCommands(p *Policy, command string) bashline.Line {
+	return bashline.Commands(command, bashline.Options{ReadFile: p.readScript})
+}

@@ -23,7 +23,7 @@ import (
 //     write outside the working directory, sed -i…) or one that writes a
 //     protected path needs a rule naming that exact command.
 func (p *Policy) checkBash(command string) Decision {
-	line := bashline.Commands(command, bashline.Options{ReadFile: p.readScript})
+	line := bashlineCommands(p, command)
 	whole := strings.TrimSpace(command)
 	exact := Rule{Tool: "Bash", Specifier: whole, HasSpec: true}
 	if line.Err != nil {
