@@ -472,7 +472,7 @@ func (r *resolution) resolve(words []string, static []bool, assigns []string, ct
 func (r *resolution) unwrap(name string, words []string, static []bool, i int, c *Command, ctx *context) (int, []func()) {
 	args := words[i+1:]
 	at := func(j int) int { return i + 1 + j } // index in words of args[j]
-	lang := syntax.LangBash // the language of the code run: set for sh, zsh…
+	lang := syntax.LangBash                    // the language of the code run: set for sh, zsh…
 	inner := func(extra string) *context {
 		return &context{wrappers: append(append([]string(nil), c.Wrappers...), extra), asOther: c.AsOther, lang: lang}
 	}
