@@ -141,12 +141,27 @@ func (m *Model) toFirstRow() {
 	m.layout()
 }
 
+// shellText reports whether text is read as a shell line, whose open
+// quotes and constructs wait for more lines: always outside agent mode; in
+// agent mode a line forced to bash (!…) or an agent command, never a
+// prompt to Claude, whose quotes and words are prose ("don't", "function").
+func (m Model) shellText(text string) bool {
+	if m.cfg.Agent == nil {
+		return true
+	}
+	line := router.Classify(text, m.cfg.Shell.Executor)
+	return line.Kind == router.Agent || line.Kind == router.Bash && line.Forced
+}
+
 // waitLabels says, for each line of text, what the lines before it wait
 // for (see bashline.Status.Label): "" for the first line and after
 // complete text.
-func waitLabels(text string) []string {
+func (m Model) waitLabels(text string) []string {
 	lines := strings.Split(text, "\n")
 	labels := make([]string, len(lines))
+	if !m.shellText(text) {
+		return labels
+	}
 	var s bashline.Scanner
 	defer s.Close()
 	for i, l := range lines[:len(lines)-1] {
@@ -192,7 +207,7 @@ func (m *Model) inputRowPrompts(main string, width int) (int, []string) {
 	if strings.IndexByte(value, '\n') < 0 {
 		return wrappedRows(value, max(width, 1)), nil
 	}
-	labels := waitLabels(fromInput(value))
+	labels := m.waitLabels(fromInput(value))
 	cont := continuationPrompt(main)
 	var prompts []string
 	for i, l := range strings.Split(value, "\n") {

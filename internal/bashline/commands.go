@@ -15,7 +15,8 @@ type Command struct {
 	// 'rm' and r"m"). A word that is not static is kept as written.
 	Words []string
 	// Static says, word by word, whether the word is known before the
-	// line runs (plain or quoted text) or not ($X, $(…), a glob).
+	// line runs (plain or quoted text, ~/ kept as written) or not ($X,
+	// $(…), a glob).
 	Static []bool
 	// Chain is the command at each level of its wrappers, outermost
 	// first and ending with Words: for `sudo env X=1 rm x`,
@@ -376,7 +377,7 @@ func (w *walker) stmt(src string, s *syntax.Stmt, piped bool, ctx *context, dept
 	words := make([]string, len(call.Args))
 	static := make([]bool, len(call.Args))
 	for i, a := range call.Args {
-		words[i], static[i] = Static(a)
+		words[i], static[i] = StaticPath(a) // ~/x stays ~/x: the home directory is known
 		if !static[i] {
 			words[i] = wordText(src, a)
 		}

@@ -138,10 +138,17 @@ func (p *Policy) risk(c bashline.Command, changesDir bool, pt *part) string {
 			}
 		}
 	case "sed", "perl":
+		inPlace := false
 		for _, a := range args {
 			if a == "--in-place" || strings.HasPrefix(a, "--in-place=") ||
 				len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a[1:], 'i') >= 0 {
 				note(name + " -i rewrites files in place")
+				inPlace = true
+			}
+		}
+		if inPlace {
+			for _, f := range editedFiles(args, static) {
+				write(f.path, f.static)
 			}
 		}
 	case "tee":
@@ -176,6 +183,39 @@ func (p *Policy) risk(c bashline.Command, changesDir bool, pt *part) string {
 		}
 	}
 	return strings.Join(why, "; ")
+}
+
+// operand is a word of a command that names a file.
+type operand struct {
+	path   string
+	static bool
+}
+
+// editedFiles are the files sed -i or perl -i rewrites: the operands after
+// the script (the first operand, unless -e or -f gave it).
+func editedFiles(args []string, static []bool) []operand {
+	var out []operand
+	script := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-e" || a == "-f" || a == "-E" || a == "--expression" || a == "--file":
+			script = true
+			i++
+		case strings.HasPrefix(a, "--expression=") || strings.HasPrefix(a, "--file="):
+			script = true
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			if c := a[len(a)-1]; c == 'e' || c == 'f' || c == 'E' { // -ne SCRIPT, -pie CODE
+				script = true
+				i++
+			}
+		case !script:
+			script = true // the script itself
+		default:
+			out = append(out, operand{a, static[i]})
+		}
+	}
+	return out
 }
 
 // outputFlag reports whether args[i] makes the command write a file (the
