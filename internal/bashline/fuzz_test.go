@@ -31,6 +31,9 @@ func FuzzCheck(f *testing.F) {
 		lines := strings.Split(s, "\n")
 		for i, l := range lines {
 			inc := sc.Line(l)
+			if inc && sc.Status() != status(sc.Text()) {
+				t.Fatalf("%q after line %d: the scanner's status %+v, the text's %+v", s, i, sc.Status(), status(sc.Text()))
+			}
 			if i == len(lines)-1 {
 				st := Check(s)
 				if inc != (st.Wait != Complete) {

@@ -30,6 +30,11 @@ type Scanner struct {
 	stmts  int             // statements parsed in the last unit
 	open   bool            // unit is incomplete
 	broken bool            // the parser hit an error: a new one starts next line
+	// status is Status of the unit, when known: a line that cannot close
+	// what the unit waits for (no ' inside '…', not the terminator of a
+	// here-document) keeps it, so a long paste in an open quote is not
+	// parsed again at each line.
+	status *Status
 }
 
 // feed is the reader the parser reads: the lines added, each once.
@@ -74,6 +79,9 @@ func (s *Scanner) Line(line string) bool {
 	if !s.open {
 		s.unit.Reset()
 		s.lines, s.stmts = 0, 0
+		s.status = nil
+	} else if s.status != nil && !keeps(*s.status, line) {
+		s.status = nil
 	}
 	if s.lines > 0 {
 		s.unit.WriteByte('\n')
@@ -115,14 +123,32 @@ func (s *Scanner) Status() Status {
 	if !s.open {
 		return Status{}
 	}
-	return status(s.unit.String())
+	if s.status == nil {
+		st := status(s.unit.String())
+		s.status = &st
+	}
+	return *s.status
+}
+
+// keeps reports whether a line added to text waiting as st leaves it
+// waiting the same way.
+func keeps(st Status, line string) bool {
+	switch st.Wait {
+	case WaitQuote:
+		return !strings.Contains(line, "'")
+	case WaitDquote:
+		return !strings.ContainsAny(line, "\"`$\\")
+	case WaitHeredoc:
+		return strings.TrimLeft(line, "\t") != st.Delim && !strings.ContainsAny(line, "`$\\")
+	}
+	return false
 }
 
 // Reset forgets the text read so far.
 func (s *Scanner) Reset() {
 	s.Close()
 	s.unit.Reset()
-	s.lines, s.stmts, s.open = 0, 0, false
+	s.lines, s.stmts, s.open, s.status = 0, 0, false, nil
 }
 
 // Close releases the parser.
