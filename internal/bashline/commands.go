@@ -99,6 +99,7 @@ const maxDepth = 8
 // through wrappers (env, sudo, xargs, find -exec, sh -c, eval, source…).
 func Commands(src string, opt Options) Line {
 	w := &walker{opt: opt}
+	w.line.Commands = make([]Command, 0, 16)
 	w.code(src, nil, 0, "")
 	if w.line.Opaque == "" && w.arith && (w.codeText || w.substitutes) {
 		w.line.Opaque = "text it computes may be evaluated as arithmetic, which runs the $(…) in it"
@@ -114,7 +115,8 @@ type walker struct {
 	// evaluates text as arithmetic (where a[$(cmd)] runs cmd), a quoted
 	// $(…), and a substitution or read whose text is not known.
 	arith, codeText, substitutes bool
-	seen                         map[string]bool // the commands added
+	seen                         map[string]bool // the commands added, while twice > 0
+	twice                        int             // code being read in two languages
 }
 
 // context is where a string of code came from: the wrappers it runs
@@ -139,6 +141,8 @@ func (w *walker) code(src string, ctx *context, depth int, via string) {
 			w.add(Command{Text: src, Wrappers: ctx.wrappers, AsOther: ctx.asOther, Opaque: "the text " + via + " runs is read otherwise by that shell"})
 			return
 		}
+		w.twice++
+		defer func() { w.twice-- }()
 		w.file(src, ctx, depth, syntax.NewParser(syntax.Variant(ctx.lang)))
 	}
 	f, err := Parse(src)
@@ -162,18 +166,28 @@ func (w *walker) file(src string, ctx *context, depth int, p *syntax.Parser) {
 
 // walk adds the commands of a parsed file.
 func (w *walker) walk(src string, f *syntax.File, ctx *context, depth int) {
-	piped := map[*syntax.Stmt]bool{}
+	// input says, for each node being visited (a stack: Walk calls f(nil)
+	// after a node's children), whether standard input there is a pipe,
+	// a file or a here-document rather than the terminal.
+	input := make([]bool, 1, 64)
+	piped := map[*syntax.Stmt]bool{} // the right side of a pipe
 	syntax.Walk(f, func(n syntax.Node) bool {
+		if n == nil {
+			input = input[:len(input)-1]
+			return true
+		}
+		in := input[len(input)-1]
 		switch x := n.(type) {
 		case *syntax.Stmt:
-			if piped[x] || hasInput(x.Redirs) {
-				markInput(x, piped)
-			}
-			w.stmt(src, x, piped[x], ctx, depth)
+			in = in || piped[x] || hasInput(x.Redirs)
+			w.stmt(src, x, in, ctx, depth)
 		case *syntax.BinaryCmd:
 			if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
-				markInput(x.Y, piped)
+				piped[x.Y] = true
 			}
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			in = false // their input is the line's
+			w.substitutes = true
 		case *syntax.DeclClause:
 			w.decl(src, x, ctx)
 		case *syntax.ArithmCmd, *syntax.ArithmExp, *syntax.LetClause, *syntax.CStyleLoop:
@@ -195,13 +209,14 @@ func (w *walker) walk(src string, f *syntax.File, ctx *context, depth int) {
 			if x.Op == syntax.TsVarSet || x.Op == syntax.TsRefVar {
 				w.arith = true
 			}
-		case *syntax.CmdSubst, *syntax.ProcSubst:
-			w.substitutes = true
 		case *syntax.Word:
-			for _, p := range x.Parts {
-				w.look(p)
+			if !w.codeText {
+				for _, p := range x.Parts {
+					w.look(p)
+				}
 			}
 		}
+		input = append(input, in)
 		return true
 	})
 }
@@ -241,33 +256,17 @@ func hasInput(rs []*syntax.Redirect) bool {
 	return false
 }
 
-// markInput marks a statement whose input is not the terminal, and the
-// statements inside it.
-func markInput(s *syntax.Stmt, piped map[*syntax.Stmt]bool) {
-	syntax.Walk(s, func(n syntax.Node) bool {
-		switch x := n.(type) {
-		case *syntax.Stmt:
-			piped[x] = true
-		case *syntax.CmdSubst, *syntax.ProcSubst:
-			return false // their own input is the line's
-		case *syntax.BinaryCmd:
-			if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
-				piped[x.X] = true
-			}
-		}
-		return true
-	})
-}
-
 func (w *walker) add(c Command) {
-	key := strings.Join(c.Wrappers, "\x00") + "\x01" + c.Text + "\x01" + strings.Join(c.Words, "\x00") + "\x01" + c.Opaque
-	if w.seen == nil {
-		w.seen = map[string]bool{}
+	if w.twice > 0 { // sh's code read both ways gives most commands twice
+		key := strings.Join(c.Wrappers, "\x00") + "\x01" + c.Text + "\x01" + strings.Join(c.Words, "\x00") + "\x01" + c.Opaque
+		if w.seen == nil {
+			w.seen = map[string]bool{}
+		}
+		if w.seen[key] {
+			return
+		}
+		w.seen[key] = true
 	}
-	if w.seen[key] { // sh's code read both ways gives most commands twice
-		return
-	}
-	w.seen[key] = true
 	if c.Name() == "cd" || c.Name() == "pushd" || c.Name() == "popd" {
 		w.line.ChangesDir = true
 	}
@@ -426,8 +425,10 @@ type resolution struct {
 // resolve adds the command of words (after assignments), looking through
 // the wrappers it starts with.
 func (r *resolution) resolve(words []string, static []bool, assigns []string, ctx *context) {
-	c := Command{Text: r.text, Assigns: assigns, Writes: r.writes, Piped: r.piped,
-		Wrappers: append([]string(nil), ctx.wrappers...), AsOther: ctx.asOther}
+	c := Command{Text: r.text, Assigns: assigns, Writes: r.writes, Piped: r.piped, AsOther: ctx.asOther}
+	if len(ctx.wrappers) > 0 {
+		c.Wrappers = append([]string(nil), ctx.wrappers...)
+	}
 	for i := 0; ; {
 		if i >= len(words) {
 			// A wrapper with nothing to run (env alone prints the

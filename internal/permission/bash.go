@@ -26,6 +26,8 @@ type part struct {
 	protected, protectedWhy string
 	// opaque says why what the part runs is not known.
 	opaque string
+	// levels are the word lists deny and ask rules are matched against.
+	levels [][]string
 }
 
 // text is the part as written.
@@ -66,13 +68,12 @@ func (p *Policy) readScript(name string) (string, error) {
 
 // parts lists the commands of a Bash line with what makes each risky.
 func (p *Policy) parts(line bashline.Line) []part {
-	var out []part
+	out := make([]part, 0, len(line.Commands)+1)
 	for _, c := range line.Commands {
-		pt := part{cmd: c, opaque: c.Opaque}
-		if pt.opaque == "" {
-			pt.risky = p.risk(c, line.ChangesDir, &pt)
+		out = append(out, part{cmd: c, opaque: c.Opaque, levels: levels(c)})
+		if pt := &out[len(out)-1]; pt.opaque == "" {
+			pt.risky = p.risk(c, line.ChangesDir, pt)
 		}
-		out = append(out, pt)
 	}
 	if line.Opaque != "" {
 		out = append(out, part{opaque: line.Opaque})
@@ -222,19 +223,22 @@ func editedFiles(args []string, static []bool) []operand {
 // kin of --output), and the file when it is in the same or the next word.
 func outputFlag(name string, args []string, i int) (string, bool) {
 	a := args[i]
+	if !strings.HasPrefix(a, "--") && name != "sort" && name != "curl" && name != "wget" && name != "uniq" {
+		return "", false
+	}
 	next := func() string {
 		if i+1 < len(args) {
 			return args[i+1]
 		}
 		return ""
 	}
-	for _, long := range []string{"--output", "--output-file", "--output-document", "--outfile", "--out-file", "--log-file", "--logfile", "--result-file"} {
-		if a == long {
-			return next(), true
-		}
-		if v, ok := strings.CutPrefix(a, long+"="); ok {
+	long, v, hasValue := strings.Cut(a, "=")
+	switch long {
+	case "--output", "--output-file", "--output-document", "--outfile", "--out-file", "--log-file", "--logfile", "--result-file":
+		if hasValue {
 			return v, true
 		}
+		return next(), true
 	}
 	switch name {
 	case "sort", "curl", "wget", "uniq":

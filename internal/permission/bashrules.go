@@ -45,7 +45,7 @@ func (p *Policy) checkBash(command string) Decision {
 	parts := p.parts(line)
 	// Deny, then ask: every command at every level of its wrappers.
 	for _, pt := range parts {
-		for _, words := range p.levels(pt) {
+		for _, words := range pt.levels {
 			if r, hit := p.matchBash(p.deny, words, pt.text()); hit {
 				return Decision{Verdict: Denied, Rule: r}
 			}
@@ -55,7 +55,7 @@ func (p *Policy) checkBash(command string) Decision {
 		return Decision{Verdict: Denied, Rule: r}
 	}
 	for _, pt := range parts {
-		for _, words := range p.levels(pt) {
+		for _, words := range pt.levels {
 			if r, hit := p.matchBash(p.ask, words, pt.text()); hit {
 				return askRule(r)
 			}
@@ -188,11 +188,11 @@ func (p *Policy) allowPart(pt part) (Rule, bool, string) {
 // levels are the word lists a deny or ask rule is matched against: the
 // command at each level of its wrappers, each also with its name's last
 // path element (/bin/rm as rm).
-func (p *Policy) levels(pt part) [][]string {
+func levels(c bashline.Command) [][]string {
 	var out [][]string
-	chain := pt.cmd.Chain
-	if len(chain) == 0 && len(pt.cmd.Words) > 0 {
-		chain = [][]string{pt.cmd.Words}
+	chain := c.Chain
+	if len(chain) == 0 && len(c.Words) > 0 {
+		chain = [][]string{c.Words}
 	}
 	for _, words := range chain {
 		out = append(out, words)
@@ -233,7 +233,7 @@ func (p *Policy) exactRule(text string) (Rule, bool) {
 func (p *Policy) matchExact(words []string) (Rule, bool) {
 	for _, r := range p.allow {
 		if r.Tool == "Bash" && r.HasSpec && !strings.Contains(r.Specifier, "*") {
-			if sw, err := bashline.Words(r.Specifier); err == nil && slices.Equal(sw, words) {
+			if slices.Equal(p.specWords(r.Specifier), words) {
 				return r, true
 			}
 		}
@@ -248,7 +248,7 @@ func (p *Policy) matchBash(rules []Rule, words []string, text string) (Rule, boo
 		if r.Tool != "Bash" {
 			continue
 		}
-		if !r.HasSpec || bashMatch(r.Specifier, words, text) {
+		if !r.HasSpec || p.bashMatch(r.Specifier, words, text) {
 			return r, true
 		}
 	}
@@ -262,14 +262,14 @@ func (p *Policy) matchBash(rules []Rule, words []string, text string) (Rule, boo
 //     words alone or followed by more words;
 //   - another * stands for any text, the words joined by blanks;
 //   - otherwise the words must be the specifier's words exactly.
-func bashMatch(spec string, words []string, text string) bool {
+func (p *Policy) bashMatch(spec string, words []string, text string) bool {
 	text = strings.TrimSpace(text)
 	prefix, isPrefix := strings.CutSuffix(spec, ":*")
 	if !isPrefix && strings.HasSuffix(spec, " *") && strings.Count(spec, "*") == 1 {
 		prefix, isPrefix = strings.TrimSuffix(spec, " *"), true
 	}
 	if isPrefix {
-		pw := specWords(prefix)
+		pw := p.specWords(prefix)
 		if len(words) >= len(pw) && len(pw) > 0 && slices.Equal(words[:len(pw)], pw) {
 			return true
 		}
@@ -278,18 +278,28 @@ func bashMatch(spec string, words []string, text string) bool {
 	if strings.Contains(spec, "*") {
 		return words != nil && wildcard(spec, strings.Join(words, " ")) || text != "" && words == nil && wildcard(spec, text)
 	}
-	if words != nil && slices.Equal(words, specWords(spec)) {
+	if words != nil && slices.Equal(words, p.specWords(spec)) {
 		return true
 	}
 	return text != "" && text == strings.TrimSpace(spec)
 }
 
-// specWords are a specifier's words, as bash would split them.
-func specWords(spec string) []string {
+// specWords are a specifier's words, as bash would split them, read once
+// per specifier.
+func (p *Policy) specWords(spec string) []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if w, ok := p.words[spec]; ok {
+		return w
+	}
 	w, err := bashline.Words(spec)
 	if err != nil {
-		return strings.Fields(spec)
+		w = strings.Fields(spec)
 	}
+	if p.words == nil {
+		p.words = map[string][]string{}
+	}
+	p.words[spec] = w
 	return w
 }
 

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Mode is how much is allowed without a rule.
@@ -118,6 +119,9 @@ type Policy struct {
 	dir, home        string
 	configDirs       []string // todo-shell's own settings directories (protected)
 	readOnly         func(tool string) bool
+
+	mu    sync.Mutex          // guards words
+	words map[string][]string // a Bash rule's specifier → its words
 }
 
 // Config is what a Policy is made of.
