@@ -43,7 +43,7 @@ func BenchmarkCommandsPaste300(b *testing.B) {
 	tools := names{"TodoRead": true, "TodoWrite": true}
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
-		if len(Commands(text, tools)) != 60 {
+		if len(Commands(text, tools)) != 80 {
 			b.Fatal(len(Commands(text, tools)))
 		}
 	}
