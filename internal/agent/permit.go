@@ -81,26 +81,8 @@ func (a *Agent) permit(ctx context.Context, use tools.ToolUse, emit func(Event))
 		emit(PermissionRefused{Use: use, Message: flatLine(msg)})
 		return refuse(msg)
 	}
-	why := ""
-	if d.Why != "" {
-		why = " (" + d.Why + ")"
-	}
 	if a.cfg.Ask == nil {
-		names := make([]string, len(d.Rules))
-		for i, r := range d.Rules {
-			names[i] = r.String()
-		}
-		rules := "The rule " + strings.Join(names, ", ") + " would allow it"
-		if len(names) > 1 {
-			rules = "The rules " + strings.Join(names, ", ") + " would allow it"
-		}
-		var msg string
-		if d.Protected != "" {
-			msg = fmt.Sprintf("Permission needed: this %s call writes %s (%s), which asks in every mode but bypassPermissions, and there is no one to ask. %s (--allowedTools %q)",
-				use.Name, d.Protected, d.ProtectedWhat, rules, strings.Join(names, ","))
-		} else {
-			msg = fmt.Sprintf("Permission needed: this %s call is not allowed by any rule%s and there is no one to ask. %s (--allowedTools %q, or permissions.allow in .todo-shell/settings.json)", use.Name, why, rules, strings.Join(names, ","))
-		}
+		msg := noOneToAsk(use.Name, d)
 		emit(PermissionRefused{Use: use, Message: flatLine(msg)})
 		return refuse(msg)
 	}
@@ -125,6 +107,28 @@ func (a *Agent) permit(ctx context.Context, use tools.ToolUse, emit func(Event))
 		msg += ". They said: " + ans.Reason
 	}
 	return refuse(msg)
+}
+
+// noOneToAsk is what the model is told of a call that needs a person when
+// there is none (agent -p): why, and the rules that would allow it.
+func noOneToAsk(tool string, d permission.Decision) string {
+	why := ""
+	if d.Why != "" {
+		why = " (" + d.Why + ")"
+	}
+	names := make([]string, len(d.Rules))
+	for i, r := range d.Rules {
+		names[i] = r.String()
+	}
+	rules := "The rule " + strings.Join(names, ", ") + " would allow it"
+	if len(names) > 1 {
+		rules = "The rules " + strings.Join(names, ", ") + " would allow it"
+	}
+	if d.Protected != "" {
+		return fmt.Sprintf("Permission needed: this %s call writes %s (%s), which asks in every mode but bypassPermissions, and there is no one to ask. %s (--allowedTools %q)",
+			tool, d.Protected, d.ProtectedWhat, rules, strings.Join(names, ","))
+	}
+	return fmt.Sprintf("Permission needed: this %s call is not allowed by any rule%s and there is no one to ask. %s (--allowedTools %q, or permissions.allow in .todo-shell/settings.json)", tool, why, rules, strings.Join(names, ","))
 }
 
 // flatLine is msg on one line: a newline in a command it quotes is shown

@@ -190,35 +190,44 @@ func (w *walker) walk(src string, f *syntax.File, ctx *context, depth int) {
 			w.substitutes = true
 		case *syntax.DeclClause:
 			w.decl(src, x, ctx)
-		case *syntax.ArithmCmd, *syntax.ArithmExp, *syntax.LetClause, *syntax.CStyleLoop:
-			w.arith = true
-		case *syntax.ParamExp:
-			if x.Index != nil || x.Exp != nil && x.Exp.Op == syntax.OtherParamOps {
-				w.arith = true
-			}
-		case *syntax.Assign:
-			if x.Index != nil || x.Array != nil {
-				w.arith = true
-			}
-		case *syntax.BinaryTest:
-			switch x.Op {
-			case syntax.TsEql, syntax.TsNeq, syntax.TsLss, syntax.TsLeq, syntax.TsGtr, syntax.TsGeq:
-				w.arith = true
-			}
-		case *syntax.UnaryTest:
-			if x.Op == syntax.TsVarSet || x.Op == syntax.TsRefVar {
-				w.arith = true
-			}
-		case *syntax.Word:
-			if !w.codeText {
-				for _, p := range x.Parts {
-					w.look(p)
-				}
-			}
+		default:
+			w.notice(n)
 		}
 		input = append(input, in)
 		return true
 	})
+}
+
+// notice notes the places where bash evaluates text as arithmetic (where
+// a[$(cmd)] runs cmd) and quoted code, for the arithmetic rule.
+func (w *walker) notice(n syntax.Node) {
+	switch x := n.(type) {
+	case *syntax.ArithmCmd, *syntax.ArithmExp, *syntax.LetClause, *syntax.CStyleLoop:
+		w.arith = true
+	case *syntax.ParamExp:
+		if x.Index != nil || x.Exp != nil && x.Exp.Op == syntax.OtherParamOps {
+			w.arith = true
+		}
+	case *syntax.Assign:
+		if x.Index != nil || x.Array != nil {
+			w.arith = true
+		}
+	case *syntax.BinaryTest:
+		switch x.Op {
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLss, syntax.TsLeq, syntax.TsGtr, syntax.TsGeq:
+			w.arith = true
+		}
+	case *syntax.UnaryTest:
+		if x.Op == syntax.TsVarSet || x.Op == syntax.TsRefVar {
+			w.arith = true
+		}
+	case *syntax.Word:
+		if !w.codeText {
+			for _, p := range x.Parts {
+				w.look(p)
+			}
+		}
+	}
 }
 
 // look notes a quoted $(…), `…` or $[…] in a part of a word: text that
@@ -287,7 +296,7 @@ func writes(src string, rs []*syntax.Redirect) []Write {
 	var out []Write
 	for _, r := range rs {
 		switch r.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut, syntax.RdrInOut:
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob, syntax.RdrInOut:
 		case syntax.DplOut:
 			// >&2 and >&- copy or close a descriptor; >&word writes a file.
 			if v, ok := Static(r.Word); ok && (v == "-" || isNumber(strings.TrimSuffix(v, "-"))) {
@@ -449,7 +458,7 @@ func (r *resolution) resolve(words []string, static []bool, assigns []string, ct
 			return
 		}
 		name := path.Base(words[i])
-		next, more := r.unwrap(name, words, static, i, &c, ctx)
+		next, more := r.unwrap(name, words, static, i, &c)
 		if next < 0 {
 			c.Words, c.Static = words[i:], static[i:]
 			r.w.add(c)
@@ -467,264 +476,10 @@ func (r *resolution) resolve(words []string, static []bool, assigns []string, ct
 	}
 }
 
-// unwrap looks at a command named name at words[i]: for a wrapper that
-// runs the command in its words it returns that command's index; else -1,
-// and the functions that add the commands it runs from strings or files
-// (sh -c, eval, find -exec…), called once the command itself is added.
-func (r *resolution) unwrap(name string, words []string, static []bool, i int, c *Command, ctx *context) (int, []func()) {
-	args := words[i+1:]
-	at := func(j int) int { return i + 1 + j } // index in words of args[j]
-	lang := syntax.LangBash                    // the language of the code run: set for sh, zsh…
-	inner := func(extra string) *context {
-		return &context{wrappers: append(append([]string(nil), c.Wrappers...), extra), asOther: c.AsOther, lang: lang}
-	}
-	run := func(code, via string, ok bool) func() {
-		ictx := inner(via)
-		return func() {
-			if !ok {
-				r.w.add(Command{Text: r.text, Wrappers: ictx.wrappers, AsOther: ictx.asOther, Opaque: "the text " + via + " runs is not known before it runs"})
-				return
-			}
-			if r.depth >= maxDepth {
-				r.w.add(Command{Text: r.text, Wrappers: ictx.wrappers, AsOther: ictx.asOther, Opaque: "strings run as code nest too deep"})
-				return
-			}
-			r.w.code(code, ictx, r.depth+1, via)
-		}
-	}
-	allStatic := func(from int) bool {
-		for _, s := range static[from:] {
-			if !s {
-				return false
-			}
-		}
-		return true
-	}
-	switch name {
-	case "command":
-		j := options(args, "pvV", "")
-		if j < 0 || hasFlag(args[:j], 'v') || hasFlag(args[:j], 'V') {
-			return -1, nil // command -v NAME looks a name up
-		}
-		return at(j), nil
-	case "builtin", "nohup":
-		return wrapped(args, options(args, "", ""), at)
-	case "exec":
-		return wrapped(args, options(args, "cl", "a"), at)
-	case "time":
-		j := options(args, "pvaqV", "fo", "format", "output", "append", "portability", "verbose", "quiet")
-		return wrapped(args, j, at)
-	case "nice":
-		j := 0
-		for j < len(args) && (args[j] == "-n" || strings.HasPrefix(args[j], "--adjustment") || isNiceNumber(args[j])) {
-			if args[j] == "-n" {
-				j++
-			}
-			j++
-		}
-		if j < len(args) && args[j] == "--" {
-			j++
-		}
-		return wrapped(args, j, at)
-	case "timeout":
-		j := options(args, "v", "sk", "signal", "kill-after", "preserve-status", "foreground", "verbose")
-		if j < 0 || j >= len(args) {
-			return -1, nil
-		}
-		return wrapped(args, j+1, at) // the duration, then the command
-	case "stdbuf":
-		return wrapped(args, options(args, "", "ioe", "input", "output", "error"), at)
-	case "setsid":
-		return wrapped(args, options(args, "cfw", "", "ctty", "fork", "wait"), at)
-	case "ionice":
-		return wrapped(args, options(args, "t", "cnpPu", "class", "classdata", "ignore"), at)
-	case "pkexec":
-		return wrapped(args, options(args, "", "", "user", "disable-internal-agent", "keep-cwd"), at)
-	case "doas":
-		j := options(args, "ns", "uC")
-		return wrapped(args, j, at)
-	case "chroot":
-		j := options(args, "", "", "userspec", "groups", "skip-chdir")
-		if j < 0 || j >= len(args) {
-			return -1, nil
-		}
-		return wrapped(args, j+1, at)
-	case "sudo":
-		j := options(args, "AbEHiKklnPSsV", "CDghpRrTtUu", "user", "group", "chdir", "host", "prompt", "role", "type",
-			"close-from", "other-user", "command-timeout", "preserve-env", "login", "shell", "non-interactive",
-			"stdin", "askpass", "background", "set-home", "reset-timestamp", "remove-timestamp", "validate", "list")
-		if j < 0 {
-			return -1, nil
-		}
-		if hasFlag(args[:j], 'e') || containsWord(args[:j], "--edit") {
-			return -1, nil // sudoedit: the command is sudo itself
-		}
-		for j < len(args) && isAssignment(args[j]) {
-			c.Assigns = append(c.Assigns, args[j][:strings.IndexByte(args[j], '=')])
-			j++
-		}
-		return wrapped(args, j, at)
-	case "env":
-		j := 0
-		split := ""
-		for j < len(args) {
-			a := args[j]
-			if a == "--" {
-				j++
-				break
-			}
-			if a == "-" || !strings.HasPrefix(a, "-") {
-				if a == "-" {
-					j++
-					continue
-				}
-				break
-			}
-			switch {
-			case a == "-u" || a == "-C" || a == "--unset" || a == "--chdir":
-				j++
-			case a == "-S" || a == "--split-string":
-				if j+1 < len(args) {
-					split = args[j+1]
-					if !static[at(j+1)] {
-						return -1, []func(){run("", "env -S", false)}
-					}
-				}
-				j++
-			case strings.HasPrefix(a, "--split-string="):
-				split = strings.TrimPrefix(a, "--split-string=")
-			case strings.HasPrefix(a, "-S"):
-				split = a[2:]
-			}
-			j++
-		}
-		// NAME=value, whatever the value (env PATH=$PATH x).
-		for j < len(args) && isAssignment(args[j]) {
-			c.Assigns = append(c.Assigns, args[j][:strings.IndexByte(args[j], '=')])
-			j++
-		}
-		if split != "" {
-			rest := make([]string, 0, len(args)-j+1)
-			rest = append(rest, split)
-			for _, a := range args[j:] {
-				rest = append(rest, Quote(a))
-			}
-			return -1, []func(){run(strings.Join(rest, " "), "env -S", allStatic(at(j)))}
-		}
-		return wrapped(args, j, at)
-	case "xargs":
-		j := options(args, "0rtpxo", "adEILnPs", "null", "no-run-if-empty", "verbose", "interactive", "exit", "open-tty",
-			"arg-file", "delimiter", "eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var", "show-limits")
-		if j < 0 {
-			return -1, nil
-		}
-		if j >= len(args) {
-			return -1, nil // xargs alone runs echo
-		}
-		return at(j), nil
-	case "eval":
-		c.Runner = true
-		return -1, []func(){run(strings.Join(args, " "), "eval", allStatic(i+1))}
-	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "posh", "yash":
-		switch name {
-		case "zsh":
-			lang = syntax.LangZsh
-		case "ksh", "mksh":
-			lang = syntax.LangMirBSDKorn
-		case "sh", "dash", "ash", "posh", "yash":
-			lang = syntax.LangPOSIX
-		}
-		more := r.shell(name, args, static[i+1:], run)
-		c.Runner = more != nil
-		return -1, more
-	case "su", "runuser":
-		c.AsOther = true
-		for j, a := range args {
-			var code string
-			switch {
-			case a == "-c" || a == "--command":
-				if j+1 >= len(args) {
-					return -1, nil
-				}
-				c.Runner = true
-				return -1, []func(){run(args[j+1], name+" -c", static[at(j+1)])}
-			case strings.HasPrefix(a, "--command="):
-				code = strings.TrimPrefix(a, "--command=")
-				c.Runner = true
-				return -1, []func(){run(code, name+" -c", static[at(j)])}
-			case a == "-u" && name == "runuser":
-				k := options(args, "", "ugGcsw")
-				if k >= 0 && k < len(args) {
-					return at(k), nil
-				}
-			}
-		}
-		return -1, nil
-	case "source", ".":
-		if len(args) == 0 {
-			return -1, nil
-		}
-		c.Runner = true
-		return -1, []func(){r.script(args[0], static[at(0)], name, run)}
-	case "trap":
-		j := options(args, "lp", "")
-		if j < 0 || j+1 >= len(args) || args[j] == "-" || args[j] == "" {
-			return -1, nil
-		}
-		c.Runner = true
-		return -1, []func(){run(args[j], "trap", static[at(j)])}
-	case "alias":
-		var more []func()
-		for j, a := range args {
-			if k := strings.IndexByte(a, '='); k > 0 {
-				more = append(more, run(a[k+1:], "alias", static[at(j)]))
-			}
-		}
-		return -1, more
-	case "watch":
-		j := options(args, "bcdeEfgprtwx", "nqs", "interval", "differences", "chgexit", "errexit", "precise", "no-title", "exec", "color", "beep")
-		if j < 0 || j >= len(args) {
-			return -1, nil
-		}
-		c.Runner = true
-		return -1, []func(){run(strings.Join(args[j:], " "), "watch", allStatic(at(j)))}
-	case "find":
-		return -1, r.find(args, static[i+1:], c)
-	}
-	return -1, nil
-}
-
-// wrapped is the index of the command a wrapper runs, after its j options.
-func wrapped(args []string, j int, at func(int) int) (int, []func()) {
-	if j < 0 || j >= len(args) {
-		return -1, nil
-	}
-	return at(j), nil
-}
-
 // shell is sh -c STRING, sh FILE, or sh reading its input (a
 // here-document or here-string is the script; a pipe is not known).
 func (r *resolution) shell(name string, args []string, static []bool, run func(string, string, bool) func()) []func() {
-	cmd := false
-	j := 0
-	for ; j < len(args); j++ {
-		a := args[j]
-		if a == "--" || a == "-" {
-			j++
-			break
-		}
-		if len(a) < 2 || (a[0] != '-' && a[0] != '+') {
-			break
-		}
-		switch a {
-		case "-o", "+o", "-O", "+O", "--rcfile", "--init-file":
-			j++
-			continue
-		}
-		if a[0] == '-' && a[1] != '-' && strings.IndexByte(a, 'c') >= 0 {
-			cmd = true
-		}
-	}
+	cmd, j := shellOptions(args)
 	if cmd {
 		if j >= len(args) {
 			return nil
@@ -788,6 +543,29 @@ func hdocText(rd *syntax.Redirect) (string, bool) {
 	return b.String(), true
 }
 
+// shellOptions reads a shell's options: whether -c is among them, and the
+// index of the first operand.
+func shellOptions(args []string) (cmd bool, j int) {
+	for ; j < len(args); j++ {
+		a := args[j]
+		if a == "--" || a == "-" {
+			return cmd, j + 1
+		}
+		if len(a) < 2 || (a[0] != '-' && a[0] != '+') {
+			return cmd, j
+		}
+		switch a {
+		case "-o", "+o", "-O", "+O", "--rcfile", "--init-file":
+			j++
+			continue
+		}
+		if a[0] == '-' && a[1] != '-' && strings.IndexByte(a, 'c') >= 0 {
+			cmd = true
+		}
+	}
+	return cmd, j
+}
+
 // script adds the commands of a script file the line runs.
 func (r *resolution) script(file string, static bool, via string, run func(string, string, bool) func()) func() {
 	via += " " + file
@@ -812,7 +590,7 @@ func (r *resolution) find(args []string, static []bool, c *Command) []func() {
 		}
 		flag := args[j]
 		k := j + 1
-		for k < len(args) && !(static[k] && (args[k] == ";" || args[k] == "+")) {
+		for k < len(args) && (!static[k] || args[k] != ";" && args[k] != "+") {
 			k++
 		}
 		words, st := args[j+1:k], static[j+1:k]

@@ -1,6 +1,7 @@
 package bashline
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -255,8 +256,8 @@ func (st Status) Problem(first int) string {
 // on it as a whole script.
 func status(text string) Status {
 	_, err := Parse(text)
-	perr, ok := err.(syntax.ParseError)
-	if !ok {
+	var perr syntax.ParseError
+	if !errors.As(err, &perr) {
 		// The parser takes a backslash at the end of the text for a
 		// plain byte; bash, reading lines, for a line continuation.
 		lines := strings.Count(text, "\n") + 1

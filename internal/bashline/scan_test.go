@@ -1,6 +1,7 @@
 package bashline
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 )
@@ -100,7 +101,7 @@ func TestWords(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, err := Words(tt.in)
-		if err != tt.err || !reflect.DeepEqual(got, tt.want) {
+		if !errors.Is(err, tt.err) || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("Words(%q) = %q, %v; want %q, %v", tt.in, got, err, tt.want, tt.err)
 		}
 	}

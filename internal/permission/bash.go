@@ -54,7 +54,7 @@ func (p *Policy) readScript(name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // only read
 	fi, err := f.Stat()
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxScript {
 		return "", fmt.Errorf("%s: not a small regular file", name)
@@ -69,8 +69,9 @@ func (p *Policy) readScript(name string) (string, error) {
 // parts lists the commands of a Bash line with what makes each risky.
 func (p *Policy) parts(line bashline.Line) []part {
 	out := make([]part, 0, len(line.Commands)+1)
-	for _, c := range line.Commands {
-		out = append(out, part{cmd: c, opaque: c.Opaque, levels: levels(c)})
+	for i := range line.Commands {
+		c := &line.Commands[i]
+		out = append(out, part{cmd: *c, opaque: c.Opaque, levels: levels(c)})
 		if pt := &out[len(out)-1]; pt.opaque == "" {
 			pt.risky = p.risk(c, line.ChangesDir, pt)
 		}
@@ -86,104 +87,133 @@ func (p *Policy) parts(line bashline.Line) []part {
 	return out
 }
 
+// riskNotes collects why a command asks even under a prefix rule.
+type riskNotes struct {
+	p          *Policy
+	pt         *part
+	changesDir bool
+	why        []string
+	loud       bool // a reason the command does not make plain
+}
+
+// note adds a reason.
+func (n *riskNotes) note(s string) {
+	if s != "" && !slices.Contains(n.why, s) {
+		n.why = append(n.why, s)
+	}
+}
+
+// write judges a file the command writes.
+func (n *riskNotes) write(target string, static bool) {
+	prot, protWhy, w := n.p.writeRisk(target, static, n.changesDir)
+	if prot != "" && n.pt.protected == "" {
+		n.pt.protected, n.pt.protectedWhy = prot, protWhy
+	}
+	n.loud = n.loud || w != "" || prot != ""
+	n.note(w)
+}
+
 // risk says why a command asks even under a prefix rule, or "". It also
 // notes a protected path the command writes in pt.
-func (p *Policy) risk(c bashline.Command, changesDir bool, pt *part) string {
-	var why []string
-	loud := false // a reason the command does not make plain
-	note := func(s string) {
-		if s != "" && !slices.Contains(why, s) {
-			why = append(why, s)
-		}
-	}
-	write := func(target string, static bool) {
-		prot, protWhy, w := p.writeRisk(target, static, changesDir)
-		if prot != "" && pt.protected == "" {
-			pt.protected, pt.protectedWhy = prot, protWhy
-		}
-		if w != "" || prot != "" {
-			loud = true
-		}
-		note(w)
-	}
-	defer func() { pt.quiet = !loud }()
+func (p *Policy) risk(c *bashline.Command, changesDir bool, pt *part) string {
+	n := &riskNotes{p: p, pt: pt, changesDir: changesDir}
 	for _, w := range c.Writes {
-		write(w.Path, w.Static)
+		n.write(w.Path, w.Static)
 	}
 	for _, a := range c.Assigns {
 		if dangerousVar(a) {
-			loud = true
-			note("sets " + a + ", which changes what the command runs")
+			n.loud = true
+			n.note("sets " + a + ", which changes what the command runs")
 		}
 	}
 	if c.AsOther {
-		note("runs as another user")
+		n.note("runs as another user")
 	}
-	if len(c.Words) == 0 || !c.Static[0] {
-		return strings.Join(why, "; ")
+	if len(c.Words) > 0 && c.Static[0] {
+		n.command(path.Base(c.Words[0]), c.Words[1:], c.Static[1:])
 	}
-	name, args := path.Base(c.Words[0]), c.Words[1:]
-	static := c.Static[1:]
+	pt.quiet = !n.loud
+	return strings.Join(n.why, "; ")
+}
+
+// command notes what makes a command risky by its name and arguments.
+func (n *riskNotes) command(name string, args []string, static []bool) {
 	switch name {
 	case "rm", "rmdir", "shred", "unlink", "truncate", "dd", "srm", "wipe":
-		note(name + " deletes or overwrites files")
+		n.note(name + " deletes or overwrites files")
 	case "chmod", "chown", "chgrp", "chattr", "setfacl":
-		note(name + " changes who may use files")
+		n.note(name + " changes who may use files")
 	case "find":
-		for _, a := range args {
-			switch a {
-			case "-delete":
-				note("find -delete deletes files")
-			case "-fprint", "-fprint0", "-fprintf", "-fls":
-				note("find " + a + " writes a file")
-			}
-		}
+		n.find(args)
 	case "sed", "perl":
-		inPlace := false
-		for _, a := range args {
-			if a == "--in-place" || strings.HasPrefix(a, "--in-place=") ||
-				len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a[1:], 'i') >= 0 {
-				note(name + " -i rewrites files in place")
-				inPlace = true
-			}
-		}
-		if inPlace {
-			for _, f := range editedFiles(args, static) {
-				write(f.path, f.static)
-			}
-		}
+		n.inPlace(name, args, static)
 	case "tee":
-		for i, a := range args {
-			if !strings.HasPrefix(a, "-") || a == "-" {
-				write(a, static[i])
-			}
-		}
+		n.tee(args, static)
 	case "cp", "mv", "install", "rsync", "ln":
-		if name == "ln" && (hasShort(args, 's') || slices.Contains(args, "--symbolic")) {
-			note("ln -s makes a link that a later write can follow")
-		}
-		if dest, ok := destination(args, static); dest != "" || !ok {
-			write(dest, ok)
-		}
+		n.copies(name, args, static)
 	case "git":
-		note(gitRisk(args))
+		n.note(gitRisk(args))
 	case "hash", "enable":
-		note(name + " changes which program a name runs")
+		n.note(name + " changes which program a name runs")
 	case "sudoedit":
-		note("sudoedit edits files as another user")
+		n.note("sudoedit edits files as another user")
 	}
 	if name == "mkfs" || strings.HasPrefix(name, "mkfs.") {
-		note(name + " overwrites a file system")
+		n.note(name + " overwrites a file system")
 	}
 	for i, a := range args {
 		if out, ok := outputFlag(name, args, i); ok {
-			note(a + " writes a file")
+			n.note(a + " writes a file")
 			if out != "" {
-				write(out, static[min(i+1, len(static)-1)])
+				n.write(out, static[min(i+1, len(static)-1)])
 			}
 		}
 	}
-	return strings.Join(why, "; ")
+}
+
+// tee judges the files tee writes.
+func (n *riskNotes) tee(args []string, static []bool) {
+	for i, a := range args {
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			n.write(a, static[i])
+		}
+	}
+}
+
+// copies judges where cp, mv, install, rsync and ln write; ln -s asks.
+func (n *riskNotes) copies(name string, args []string, static []bool) {
+	if name == "ln" && (hasShort(args, 's') || slices.Contains(args, "--symbolic")) {
+		n.note("ln -s makes a link that a later write can follow")
+	}
+	if dest, ok := destination(args, static); dest != "" || !ok {
+		n.write(dest, ok)
+	}
+}
+
+// find notes find's actions that delete or write files.
+func (n *riskNotes) find(args []string) {
+	for _, a := range args {
+		switch a {
+		case "-delete":
+			n.note("find -delete deletes files")
+		case "-fprint", "-fprint0", "-fprintf", "-fls":
+			n.note("find " + a + " writes a file")
+		}
+	}
+}
+
+// inPlace notes sed -i and perl -i, and the files they rewrite.
+func (n *riskNotes) inPlace(name string, args []string, static []bool) {
+	for _, a := range args {
+		if a == "--in-place" || strings.HasPrefix(a, "--in-place=") ||
+			len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a[1:], 'i') >= 0 {
+			n.note(name + " -i rewrites files in place")
+			for _, f := range editedFiles(args, static) {
+				n.write(f.path, f.static)
+			}
+			return
+		}
+	}
 }
 
 // operand is a word of a command that names a file.
@@ -294,34 +324,15 @@ func hasShort(args []string, f byte) bool {
 
 // gitRisk says why a git command asks even under a prefix rule, or "".
 func gitRisk(args []string) string {
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-		a := args[0]
-		args = args[1:]
-		switch a {
-		case "-c":
-			if len(args) > 0 && !safeGitConfig(args[0]) {
-				return "git -c " + args[0] + " may run a command"
-			}
-			fallthrough
-		case "-C", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env":
-			if len(args) > 0 {
-				args = args[1:]
-			}
-		}
-		if strings.HasPrefix(a, "--exec-path=") || strings.HasPrefix(a, "--config-env") {
-			return "git " + a + " may run a command"
-		}
-	}
-	if len(args) == 0 {
-		return ""
+	args, why := gitGlobals(args)
+	if why != "" || len(args) == 0 {
+		return why
 	}
 	sub, rest := args[0], args[1:]
 	switch sub {
 	case "push":
 		for _, a := range rest {
-			if a == "-f" || a == "--force" || strings.HasPrefix(a, "--force-with-lease") || a == "--force-if-includes" ||
-				a == "--mirror" || a == "--delete" || a == "-d" || hasShort([]string{a}, 'f') ||
-				!strings.HasPrefix(a, "-") && (strings.HasPrefix(a, "+") || strings.HasPrefix(a, ":")) {
+			if forcePush(a) {
 				return "git push " + a + " overwrites or deletes remote history"
 			}
 		}
@@ -337,6 +348,41 @@ func gitRisk(args []string) string {
 		}
 	}
 	return ""
+}
+
+// forcePush reports whether an argument of git push overwrites or deletes
+// what the remote has.
+func forcePush(a string) bool {
+	switch {
+	case a == "-f" || a == "--force" || strings.HasPrefix(a, "--force-with-lease") || a == "--force-if-includes",
+		a == "--mirror" || a == "--delete" || a == "-d" || hasShort([]string{a}, 'f'):
+		return true
+	}
+	return !strings.HasPrefix(a, "-") && (strings.HasPrefix(a, "+") || strings.HasPrefix(a, ":"))
+}
+
+// gitGlobals skips git's global options, saying why one of them asks
+// (-c with a key that can run a command, --exec-path).
+func gitGlobals(args []string) ([]string, string) {
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		a := args[0]
+		args = args[1:]
+		if strings.HasPrefix(a, "--exec-path=") || strings.HasPrefix(a, "--config-env") {
+			return nil, "git " + a + " may run a command"
+		}
+		switch a {
+		case "-c":
+			if len(args) > 0 && !safeGitConfig(args[0]) {
+				return nil, "git -c " + args[0] + " may run a command"
+			}
+			fallthrough
+		case "-C", "--git-dir", "--work-tree", "--namespace", "--exec-path":
+			if len(args) > 0 {
+				args = args[1:]
+			}
+		}
+	}
+	return args, ""
 }
 
 // safeGitConfig reports whether git -c KEY=VALUE sets a key that runs
@@ -392,12 +438,8 @@ func (p *Policy) writeRisk(target string, static, changesDir bool) (protected, w
 	if !static {
 		return "", "", "writes a file whose name is known only when it runs: " + target
 	}
-	if target == "" {
-		return "", "", ""
-	}
-	switch {
-	case target == "/dev/null" || target == "/dev/stdout" || target == "/dev/stderr" || target == "/dev/tty" ||
-		strings.HasPrefix(target, "/dev/fd/"):
+	if target == "" || target == "/dev/null" || target == "/dev/stdout" || target == "/dev/stderr" || target == "/dev/tty" ||
+		strings.HasPrefix(target, "/dev/fd/") {
 		return "", "", ""
 	}
 	t := target

@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"slices"
@@ -27,56 +28,79 @@ func (p *Policy) checkBash(command string) Decision {
 	whole := strings.TrimSpace(command)
 	exact := Rule{Tool: "Bash", Specifier: whole, HasSpec: true}
 	if line.Err != nil {
-		if r, hit := p.matchBash(p.deny, []string{whole}, whole); hit {
-			return Decision{Verdict: Denied, Rule: r}
-		}
-		if r, hit := p.matchBash(p.ask, []string{whole}, whole); hit {
-			return askRule(r)
-		}
-		if r, hit := p.exactRule(whole); hit {
-			return Decision{Verdict: Allowed, Rule: r}
-		}
-		if p.mode == ModeBypass && !p.hasBashDeny() {
-			return Decision{Verdict: Allowed}
-		}
-		return Decision{Verdict: Ask, Rule: exact, Rules: []Rule{exact}, Risky: []string{whole},
-			Why: "it does not parse as bash, so what it runs is not known"}
+		return p.unparsed(whole, exact)
 	}
 	parts := p.parts(line)
-	// Deny, then ask: every command at every level of its wrappers.
-	for _, pt := range parts {
-		for _, words := range pt.levels {
-			if r, hit := p.matchBash(p.deny, words, pt.text()); hit {
-				return Decision{Verdict: Denied, Rule: r}
-			}
-		}
-	}
-	if r, hit := p.matchBash(p.deny, nil, whole); hit {
-		return Decision{Verdict: Denied, Rule: r}
-	}
-	for _, pt := range parts {
-		for _, words := range pt.levels {
-			if r, hit := p.matchBash(p.ask, words, pt.text()); hit {
-				return askRule(r)
-			}
-		}
+	if d, decided := p.denyOrAsk(parts, whole); decided {
+		return d
 	}
 	if r, hit := p.exactRule(whole); hit {
 		return Decision{Verdict: Allowed, Rule: r}
 	}
 	if p.mode == ModeBypass {
-		for _, pt := range parts {
-			if pt.opaque != "" && p.hasBashDeny() {
-				return Decision{Verdict: Ask, Rule: exact, Rules: []Rule{exact}, Risky: []string{pt.text()},
-					Why: pt.opaque + ", and a deny rule could name it"}
+		for i := range parts {
+			if parts[i].opaque != "" && p.hasBashDeny() {
+				return Decision{Verdict: Ask, Rule: exact, Rules: []Rule{exact}, Risky: []string{parts[i].text()},
+					Why: parts[i].opaque + ", and a deny rule could name it"}
 			}
 		}
 		return Decision{Verdict: Allowed}
 	}
+	return p.allowAll(parts, whole, exact)
+}
+
+// unparsed decides a line that does not parse: only a rule naming it
+// whole decides it; else it asks (in bypassPermissions, when a Bash deny
+// rule could name what it runs).
+func (p *Policy) unparsed(whole string, exact Rule) Decision {
+	if r, hit := p.matchBash(p.deny, []string{whole}, whole); hit {
+		return Decision{Verdict: Denied, Rule: r}
+	}
+	if r, hit := p.matchBash(p.ask, []string{whole}, whole); hit {
+		return askRule(r)
+	}
+	if r, hit := p.exactRule(whole); hit {
+		return Decision{Verdict: Allowed, Rule: r}
+	}
+	if p.mode == ModeBypass && !p.hasBashDeny() {
+		return Decision{Verdict: Allowed}
+	}
+	return Decision{Verdict: Ask, Rule: exact, Rules: []Rule{exact}, Risky: []string{whole},
+		Why: "it does not parse as bash, so what it runs is not known"}
+}
+
+// denyOrAsk applies the deny rules, then the ask rules, to every command
+// at every level of its wrappers (and the deny rules to the whole line).
+func (p *Policy) denyOrAsk(parts []part, whole string) (Decision, bool) {
+	for i := range parts {
+		for _, words := range parts[i].levels {
+			if r, hit := p.matchBash(p.deny, words, parts[i].text()); hit {
+				return Decision{Verdict: Denied, Rule: r}, true
+			}
+		}
+	}
+	if r, hit := p.matchBash(p.deny, nil, whole); hit {
+		return Decision{Verdict: Denied, Rule: r}, true
+	}
+	for i := range parts {
+		for _, words := range parts[i].levels {
+			if r, hit := p.matchBash(p.ask, words, parts[i].text()); hit {
+				return askRule(r), true
+			}
+		}
+	}
+	return Decision{}, false
+}
+
+// allowAll allows the line when every part is allowed; else it asks,
+// naming the parts no rule allows, the rules that would allow them, and
+// the rules "always" may add.
+func (p *Policy) allowAll(parts []part, whole string, exact Rule) Decision {
 	d := Decision{Verdict: Ask}
 	var last Rule
 	var unallowed, whys []string
-	for _, pt := range parts {
+	for i := range parts {
+		pt := &parts[i]
 		r, ok, why := p.allowPart(pt)
 		if ok {
 			if r.Tool != "" {
@@ -84,10 +108,7 @@ func (p *Policy) checkBash(command string) Decision {
 			}
 			continue
 		}
-		text := pt.text()
-		if text == "" {
-			text = whole
-		}
+		text := cmp.Or(pt.text(), whole)
 		if !slices.Contains(unallowed, text) {
 			unallowed = append(unallowed, text)
 		}
@@ -97,24 +118,7 @@ func (p *Policy) checkBash(command string) Decision {
 		if pt.protected != "" && d.Protected == "" {
 			d.Protected, d.ProtectedWhat = pt.protected, pt.protectedWhy
 		}
-		if why != "" { // asks each time: only the exact command's rule allows it
-			rule := Rule{Tool: "Bash", Specifier: text, HasSpec: true}
-			if pt.opaque != "" {
-				rule = exact
-			}
-			if !slices.Contains(d.Rules, rule) {
-				d.Rules = append(d.Rules, rule)
-			}
-			d.Risky = append(d.Risky, text)
-			continue
-		}
-		s := Suggest(strings.Join(pt.cmd.Words, " "))
-		if !slices.Contains(d.Rules, s) {
-			d.Rules = append(d.Rules, s)
-		}
-		if !slices.Contains(d.Always, s) {
-			d.Always = append(d.Always, s)
-		}
+		d.need(pt, text, why, exact)
 	}
 	if len(unallowed) == 0 { // every part allowed; or nothing runs (a comment, X=1)
 		return Decision{Verdict: Allowed, Rule: last}
@@ -135,10 +139,34 @@ func (p *Policy) checkBash(command string) Decision {
 	return d
 }
 
+// need adds the rule a part no rule allows needs: for one that asks each
+// time (why), the exact command's (the whole line's when it is opaque),
+// kept out of "always"; else its prefix rule, which "always" may add.
+func (d *Decision) need(pt *part, text, why string, exact Rule) {
+	if why != "" {
+		rule := Rule{Tool: "Bash", Specifier: text, HasSpec: true}
+		if pt.opaque != "" {
+			rule = exact
+		}
+		if !slices.Contains(d.Rules, rule) {
+			d.Rules = append(d.Rules, rule)
+		}
+		d.Risky = append(d.Risky, text)
+		return
+	}
+	s := Suggest(strings.Join(pt.cmd.Words, " "))
+	if !slices.Contains(d.Rules, s) {
+		d.Rules = append(d.Rules, s)
+	}
+	if !slices.Contains(d.Always, s) {
+		d.Always = append(d.Always, s)
+	}
+}
+
 // allowPart reports whether a part is allowed by the rules and the mode,
 // with the rule that allows it. When it is not, why says what makes it ask
 // each time ("" for a part a prefix rule would allow).
-func (p *Policy) allowPart(pt part) (Rule, bool, string) {
+func (p *Policy) allowPart(pt *part) (Rule, bool, string) {
 	text := pt.text()
 	if pt.opaque != "" { // only the whole line's own rule, checked before
 		if r, hit := p.wholeTool(); hit {
@@ -188,7 +216,7 @@ func (p *Policy) allowPart(pt part) (Rule, bool, string) {
 // levels are the word lists a deny or ask rule is matched against: the
 // command at each level of its wrappers, each also with its name's last
 // path element (/bin/rm as rm).
-func levels(c bashline.Command) [][]string {
+func levels(c *bashline.Command) [][]string {
 	var out [][]string
 	chain := c.Chain
 	if len(chain) == 0 && len(c.Words) > 0 {

@@ -283,32 +283,10 @@ func (p *Policy) checkPath(tool, path string) Decision {
 	}
 	inside := within(abs, p.dir)
 	if prot, what := p.Protected(abs); prot {
-		// Only a rule that names the path itself allows it.
-		for _, k := range kinds {
-			for _, r := range p.allow {
-				if r.Tool == k && r.HasSpec && !strings.Contains(r.Specifier, "*") && pathOK(r.Specifier) {
-					return Decision{Verdict: Allowed, Rule: r}
-				}
-			}
-		}
-		r := Rule{Tool: tool, Specifier: p.ruleSpec(abs), HasSpec: true}
-		return Decision{Verdict: Ask, Rule: r, Rules: []Rule{r}, Why: p.display(abs) + " is " + what + ": writing it asks in every mode but bypassPermissions",
-			Risky: []string{p.display(abs)}, Protected: p.display(abs), ProtectedWhat: what}
+		return p.protectedWrite(tool, abs, kinds, what)
 	}
-	for _, k := range kinds {
-		for _, r := range p.allow {
-			if r.Tool != k {
-				continue
-			}
-			if inside && (!r.HasSpec || pathOK(r.Specifier)) {
-				return Decision{Verdict: Allowed, Rule: r}
-			}
-			// Outside the working directory only a rule that names the
-			// path (anchored at / or ~) allows it.
-			if !inside && r.HasSpec && anchored(r.Specifier) && pathOK(r.Specifier) {
-				return Decision{Verdict: Allowed, Rule: r}
-			}
-		}
+	if r, ok := p.allowedPath(kinds, abs, inside); ok {
+		return Decision{Verdict: Allowed, Rule: r}
 	}
 	if inside && p.mode == ModeAcceptEdits {
 		return Decision{Verdict: Allowed}
@@ -319,6 +297,41 @@ func (p *Policy) checkPath(tool, path string) Decision {
 		return ask(r, "outside the working directory")
 	}
 	return ask(r, "")
+}
+
+// protectedWrite decides a Write or Edit of a protected path: only a rule
+// that names the path itself allows it; else it asks, with no "always".
+func (p *Policy) protectedWrite(tool, abs string, kinds []string, what string) Decision {
+	for _, k := range kinds {
+		for _, r := range p.allow {
+			if r.Tool == k && r.HasSpec && !strings.Contains(r.Specifier, "*") && p.pathMatch(r.Specifier, abs) {
+				return Decision{Verdict: Allowed, Rule: r}
+			}
+		}
+	}
+	r := Rule{Tool: tool, Specifier: p.ruleSpec(abs), HasSpec: true}
+	return Decision{Verdict: Ask, Rule: r, Rules: []Rule{r}, Why: p.display(abs) + " is " + what + ": writing it asks in every mode but bypassPermissions",
+		Risky: []string{p.display(abs)}, Protected: p.display(abs), ProtectedWhat: what}
+}
+
+// allowedPath is the allow rule of one of kinds (Write, Edit) for abs:
+// inside the working directory a whole-tool rule or one whose path
+// matches; outside, only a rule that names the path (anchored at / or ~).
+func (p *Policy) allowedPath(kinds []string, abs string, inside bool) (Rule, bool) {
+	for _, k := range kinds {
+		for _, r := range p.allow {
+			if r.Tool != k {
+				continue
+			}
+			if inside && (!r.HasSpec || p.pathMatch(r.Specifier, abs)) {
+				return r, true
+			}
+			if !inside && r.HasSpec && anchored(r.Specifier) && p.pathMatch(r.Specifier, abs) {
+				return r, true
+			}
+		}
+	}
+	return Rule{}, false
 }
 
 // ruleSpec is the specifier of a rule naming abs alone: relative inside the

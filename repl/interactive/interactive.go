@@ -50,7 +50,9 @@ func New(extra string) *Detector {
 // Needs reports whether a command line runs a program that needs the
 // terminal, in any of its commands.
 func (d *Detector) Needs(line string) bool {
-	for _, c := range bashline.Commands(line, bashline.Options{}).Commands {
+	cmds := bashline.Commands(line, bashline.Options{}).Commands
+	for i := range cmds {
+		c := &cmds[i]
 		if len(c.Words) == 0 || !c.Static[0] {
 			continue
 		}
@@ -69,99 +71,157 @@ func (d *Detector) Needs(line string) bool {
 // what the program is and how its arguments run it. A REPL whose input is
 // a pipe or a file (piped) reads that instead.
 func repl(name string, args []string, piped bool) bool {
-	switch {
-	case name == "docker" || name == "podman" || name == "nerdctl":
-		return len(args) > 0 && (args[0] == "run" || args[0] == "exec") && tty(args[1:])
-	case name == "kubectl" || name == "oc":
-		return len(args) > 0 && (args[0] == "exec" || args[0] == "run" || args[0] == "attach") && tty(args[1:])
+	if asks, ok := ttyFlags[name]; ok {
+		return asks(args)
 	}
 	if piped {
 		return false
 	}
-	switch {
-	case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
+	if strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy") {
 		return interpreter(args, "i", "cm", "WXQ", true)
-	case name == "node" || name == "nodejs":
-		for _, a := range args {
-			switch a {
-			case "-i", "--interactive":
-				return true
-			case "-e", "--eval", "-p", "--print", "-c", "--check", "-v", "--version", "-h", "--help", "--test", "--run":
-				return false
-			}
-		}
-		return operand(args, map[string]bool{"-r": true, "--require": true, "--import": true, "--loader": true,
-			"--experimental-loader": true, "-C": true, "--conditions": true, "--env-file": true, "--title": true}) < 0
-	case name == "deno" || name == "bun":
-		return len(args) == 0 && name == "deno" || len(args) > 0 && args[0] == "repl"
-	case name == "ruby" || name == "lua" || name == "luajit" || name == "perl" || name == "php" || name == "julia":
-		switch name {
-		case "perl":
-			if hasShort(args, 'd') {
-				return true
-			}
-		case "php":
-			return hasShort(args, 'a')
-		}
-		return interpreter(args, "i", "eE", "IrlCx", false)
-	case name == "R":
-		for _, a := range args {
-			if a == "-e" || a == "-f" || strings.HasPrefix(a, "--file") || a == "CMD" || a == "--version" || a == "--help" {
-				return false
-			}
-		}
-		return true
-	case name == "psql":
-		for _, a := range args {
-			if a == "-c" || strings.HasPrefix(a, "--command") || a == "-f" || strings.HasPrefix(a, "--file") ||
-				a == "-l" || a == "--list" || a == "-V" || a == "--version" || a == "-?" || a == "--help" {
-				return false
-			}
-		}
-		return true
-	case name == "sqlite3":
-		valued := map[string]bool{"-cmd": true, "-separator": true, "-newline": true, "-nullvalue": true, "-init": true,
-			"-vfs": true, "-mmap": true, "-lookaside": true, "-pagecache": true, "-maxsize": true, "-heap": true}
-		i := operand(args, valued)
-		for _, a := range args {
-			if a == "-version" || a == "--version" || a == "-help" || a == "--help" {
-				return false
-			}
-		}
-		return i < 0 || operand(args[i+1:], valued) < 0 // a database, no SQL after it
-	case name == "mysql" || name == "mariadb":
-		for _, a := range args {
-			if strings.HasPrefix(a, "-e") || strings.HasPrefix(a, "--execute") || a == "-V" || a == "--version" || a == "--help" {
-				return false
-			}
-		}
-		return true
-	case name == "redis-cli" || name == "valkey-cli":
-		return operand(args, map[string]bool{"-h": true, "-p": true, "-s": true, "-a": true, "-u": true, "-n": true,
-			"-r": true, "-i": true, "-d": true, "--user": true, "--pass": true}) < 0
-	case name == "mongosh" || name == "mongo":
-		for _, a := range args {
-			if a == "--eval" || a == "-f" || a == "--file" || strings.HasSuffix(a, ".js") || a == "--version" || a == "--help" {
-				return false
-			}
-		}
-		return true
-	case name == "bash" || name == "sh" || name == "zsh" || name == "fish" || name == "dash" || name == "ksh" || name == "mksh":
-		for _, a := range args {
-			if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a, 'c') >= 0 || a == "--version" || a == "--help" {
-				return false
-			}
-		}
-		return operand(args, map[string]bool{"-o": true, "+o": true, "-O": true, "+O": true, "--rcfile": true, "--init-file": true}) < 0
-	case name == "bc" || name == "dc" || name == "gdb" || name == "lldb" || name == "scala" || name == "sbt" || name == "clj" || name == "clojure" || name == "swift":
-		for _, a := range args {
-			if a == "--batch" || a == "-batch" || a == "--version" || a == "-v" || a == "-h" || a == "--help" {
-				return false
-			}
-		}
-		return name == "gdb" || name == "lldb" || operand(args, nil) < 0
+	}
+	if asks, ok := repls[name]; ok {
+		return asks(args)
 	}
 	return false
+}
+
+// ttyFlags are programs that ask for a terminal with flags (-it).
+var ttyFlags = map[string]func(args []string) bool{
+	"docker":  containerTTY("run", "exec"),
+	"podman":  containerTTY("run", "exec"),
+	"nerdctl": containerTTY("run", "exec"),
+	"kubectl": containerTTY("exec", "run", "attach"),
+	"oc":      containerTTY("exec", "run", "attach"),
+}
+
+// containerTTY: a subcommand among subs given -t and -i.
+func containerTTY(subs ...string) func([]string) bool {
+	return func(args []string) bool {
+		if len(args) == 0 {
+			return false
+		}
+		for _, s := range subs {
+			if args[0] == s {
+				return tty(args[1:])
+			}
+		}
+		return false
+	}
+}
+
+// repls are the programs that are REPLs unless their arguments give them
+// something else to run, each with how to tell.
+var repls = map[string]func(args []string) bool{
+	"node":       node,
+	"nodejs":     node,
+	"deno":       func(a []string) bool { return len(a) == 0 || a[0] == "repl" },
+	"bun":        func(a []string) bool { return len(a) > 0 && a[0] == "repl" },
+	"ruby":       script,
+	"lua":        script,
+	"luajit":     script,
+	"julia":      script,
+	"perl":       func(a []string) bool { return hasShort(a, 'd') || script(a) },
+	"php":        func(a []string) bool { return hasShort(a, 'a') },
+	"R":          noneOf("-e", "-f", "--file", "CMD", "--version", "--help"),
+	"psql":       noneOf("-c", "--command", "-f", "--file", "-l", "--list", "-V", "--version", "-?", "--help"),
+	"mysql":      noneOf("-e", "--execute", "-V", "--version", "--help"),
+	"mariadb":    noneOf("-e", "--execute", "-V", "--version", "--help"),
+	"mongosh":    mongo,
+	"mongo":      mongo,
+	"sqlite3":    sqlite,
+	"redis-cli":  redis,
+	"valkey-cli": redis,
+	"bash":       shell,
+	"sh":         shell,
+	"zsh":        shell,
+	"fish":       shell,
+	"dash":       shell,
+	"ksh":        shell,
+	"mksh":       shell,
+	"gdb":        noneOf("--batch", "-batch", "--version", "-v", "-h", "--help"),
+	"lldb":       noneOf("--batch", "-batch", "--version", "-v", "-h", "--help"),
+	"bc":         bare,
+	"dc":         bare,
+	"scala":      bare,
+	"sbt":        bare,
+	"clj":        bare,
+	"clojure":    bare,
+	"swift":      bare,
+}
+
+// script: no script operand and no -e: the program comes from the
+// terminal; -i: a REPL.
+func script(args []string) bool { return interpreter(args, "i", "eE", "IrlCx", false) }
+
+// bare: a REPL when it has no operand.
+func bare(args []string) bool {
+	return noneOf("--version", "-v", "-h", "--help")(args) && operand(args, nil) < 0
+}
+
+// noneOf: a REPL unless one of these options (or its --opt=value form) is given.
+func noneOf(opts ...string) func([]string) bool {
+	return func(args []string) bool {
+		for _, a := range args {
+			for _, o := range opts {
+				if a == o || strings.HasPrefix(o, "--") && strings.HasPrefix(a, o+"=") || o == "-e" && strings.HasPrefix(a, "-e") {
+					return false
+				}
+			}
+		}
+		return true
+	}
+}
+
+// node: -i is a REPL; -e, -p, -c, --test or a script are not.
+func node(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-i", "--interactive":
+			return true
+		case "-e", "--eval", "-p", "--print", "-c", "--check", "-v", "--version", "-h", "--help", "--test", "--run":
+			return false
+		}
+	}
+	return operand(args, map[string]bool{"-r": true, "--require": true, "--import": true, "--loader": true,
+		"--experimental-loader": true, "-C": true, "--conditions": true, "--env-file": true, "--title": true}) < 0
+}
+
+// mongo: --eval, -f or a .js script run and end.
+func mongo(args []string) bool {
+	for _, a := range args {
+		if a == "--eval" || a == "-f" || a == "--file" || strings.HasSuffix(a, ".js") || a == "--version" || a == "--help" {
+			return false
+		}
+	}
+	return true
+}
+
+// sqlite: a database and no SQL after it.
+func sqlite(args []string) bool {
+	valued := map[string]bool{"-cmd": true, "-separator": true, "-newline": true, "-nullvalue": true, "-init": true,
+		"-vfs": true, "-mmap": true, "-lookaside": true, "-pagecache": true, "-maxsize": true, "-heap": true}
+	if !noneOf("-version", "--version", "-help", "--help")(args) {
+		return false
+	}
+	i := operand(args, valued)
+	return i < 0 || operand(args[i+1:], valued) < 0
+}
+
+// redis: no command after the options.
+func redis(args []string) bool {
+	return operand(args, map[string]bool{"-h": true, "-p": true, "-s": true, "-a": true, "-u": true, "-n": true,
+		"-r": true, "-i": true, "-d": true, "--user": true, "--pass": true}) < 0
+}
+
+// shell: no -c and no script.
+func shell(args []string) bool {
+	for _, a := range args {
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a, 'c') >= 0 || a == "--version" || a == "--help" {
+			return false
+		}
+	}
+	return operand(args, map[string]bool{"-o": true, "+o": true, "-O": true, "+O": true, "--rcfile": true, "--init-file": true}) < 0
 }
 
 // interpreter reports whether an interpreter's arguments leave it reading
@@ -172,36 +232,45 @@ func repl(name string, args []string, piped bool) bool {
 func interpreter(args []string, inter, code, valued string, scriptAndInter bool) bool {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if a == "--" {
+		switch {
+		case a == "--":
 			return i+1 >= len(args) || scriptAndInter && hasShort(args[:i], inter[0])
-		}
-		if a == "-" || len(a) < 2 || a[0] != '-' {
+		case a == "-" || len(a) < 2 || a[0] != '-':
 			return scriptAndInter && hasShort(args[:i], inter[0]) // a script
-		}
-		if a[1] == '-' {
-			if a == "--version" || a == "--help" {
-				return false
-			}
+		case a == "--version" || a == "--help":
+			return false
+		case a[1] == '-':
 			continue
 		}
-		for k := 1; k < len(a); k++ {
-			c := a[k]
-			switch {
-			case strings.IndexByte(inter, c) >= 0:
-				return true
-			case strings.IndexByte(code, c) >= 0:
-				return false
-			case c == 'V' || c == 'h' || c == 'v' && len(a) == 2:
-				return false
-			case strings.IndexByte(valued, c) >= 0:
-				if k == len(a)-1 {
-					i++ // the value is the next word
-				}
-				k = len(a)
-			}
+		verdict, decided, takesNext := cluster(a, inter, code, valued)
+		if decided {
+			return verdict
+		}
+		if takesNext {
+			i++
 		}
 	}
 	return true
+}
+
+// cluster reads a cluster of short options (-qX): whether it decides
+// (interactive, or given a program), and whether its last option takes the
+// next word as its value.
+func cluster(a, inter, code, valued string) (verdict, decided, takesNext bool) {
+	for k := 1; k < len(a); k++ {
+		c := a[k]
+		switch {
+		case strings.IndexByte(inter, c) >= 0:
+			return true, true, false
+		case strings.IndexByte(code, c) >= 0:
+			return false, true, false
+		case c == 'V' || c == 'h' || c == 'v' && len(a) == 2:
+			return false, true, false
+		case strings.IndexByte(valued, c) >= 0:
+			return false, false, k == len(a)-1
+		}
+	}
+	return false, false, false
 }
 
 // operand returns the index of args' first operand (not an option, nor an
