@@ -49,3 +49,15 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkJSONBaseline1KB decodes a 1 KB JSON object with encoding/json:
+// the machine's yardstick (docs/BENCHMARKS.md gives results against it).
+func BenchmarkJSONBaseline1KB(b *testing.B) {
+	in, _ := json.Marshal(map[string]string{"command": line1KB()})
+	for b.Loop() {
+		var v map[string]any
+		if err := json.Unmarshal(in, &v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
