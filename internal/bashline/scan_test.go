@@ -57,6 +57,8 @@ func TestProblem(t *testing.T) {
 		{"echo a \\", 1, "a backslash ends line 1 with nothing after it"},
 		{"cat <<EOF\nx", 3, `the here-document opened on line 3 is never ended by a line "EOF"`},
 		{"if true; then\necho", 1, "line 1: `if` statement must end with `fi`"},
+		{"echo 'it''s\nmore\nlines", 2, "the single quote (') opened on line 2 is never closed"},
+		{"echo \"c\n'd'", 2, `the double quote (") opened on line 2 is never closed`},
 	}
 	for _, tt := range tests {
 		var s Scanner

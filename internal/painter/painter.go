@@ -42,6 +42,7 @@ type Painter struct {
 	clear   bool
 	width   int
 	rows    int
+	spare   int // rows the live area leaves free (SetSpare)
 
 	wake    chan struct{}
 	done    chan struct{}
@@ -65,7 +66,18 @@ type Painter struct {
 // resize and the SetSize that follows it, a view made for the old width
 // is cut to the new one. Call Start, and Stop when done.
 func New(out io.Writer, size func() (width, rows int, err error)) *Painter {
-	return &Painter{out: out, size: size, wake: make(chan struct{}, 1), done: make(chan struct{}), stopped: make(chan struct{})}
+	return &Painter{out: out, size: size, spare: 2, wake: make(chan struct{}, 1), done: make(chan struct{}), stopped: make(chan struct{})}
+}
+
+// SetSpare sets how many rows under the terminal's height the live area
+// keeps free: 2 unless set (inline, they keep the prompt's row and the
+// one the terminal scrolls into clear). A view on the alternate screen,
+// with no scrollback to keep, takes every row: 0.
+func (p *Painter) SetSpare(rows int) {
+	p.mu.Lock()
+	p.spare = max(rows, 0)
+	p.mu.Unlock()
+	p.poke()
 }
 
 // Start starts drawing.
@@ -102,7 +114,8 @@ func (p *Painter) SetView(view string) {
 
 // SetSize records the terminal's size the view was made for. Lines of the
 // live area are cut one column short of the width, and the live area
-// keeps to the height minus two rows (its top rows are left out).
+// keeps to the height minus two rows (its top rows are left out; see
+// SetSpare).
 func (p *Painter) SetSize(width, rows int) {
 	p.mu.Lock()
 	changed := width != p.width || rows != p.rows
@@ -178,6 +191,7 @@ type frameState struct {
 	width     int // the width to draw at
 	termWidth int // the terminal's width now
 	rows      int
+	spare     int
 }
 
 // take takes what is pending; ok is false while the size is unknown
@@ -188,7 +202,7 @@ func (p *Painter) take(final bool) (f frameState, ok bool) {
 	if p.width <= 0 && !final {
 		return f, false
 	}
-	f = frameState{view: p.view, printed: p.printed, clear: p.clear, width: p.width, rows: p.rows}
+	f = frameState{view: p.view, printed: p.printed, clear: p.clear, width: p.width, rows: p.rows, spare: p.spare}
 	p.printed, p.clear = nil, false
 	if p.width <= 0 {
 		f.view = "" // never sized: only the printed lines
@@ -307,8 +321,8 @@ const eraseBelow = "\r" + ansi.EraseEntireLine + "\x1b[C" + ansi.EraseScreenBelo
 // Each line ends with its styles reset.
 func (p *Painter) drawView(b *strings.Builder, f frameState, pad int) {
 	lines := strings.Split(f.view, "\n")
-	if f.rows > 0 && len(lines) > max(f.rows-2, 1) {
-		lines = lines[len(lines)-max(f.rows-2, 1):]
+	if f.rows > 0 && len(lines) > max(f.rows-f.spare, 1) {
+		lines = lines[len(lines)-max(f.rows-f.spare, 1):]
 	}
 	if grew := len(lines) - len(p.lastLines); grew > 0 && p.lastLines != nil {
 		pad -= grew
