@@ -20,6 +20,7 @@ require (
 	github.com/valyala/fastjson v1.6.10
 	github.com/yuin/goldmark v1.7.13
 	golang.org/x/sys v0.47.0
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (
@@ -62,7 +63,6 @@ require (
 	golang.org/x/sync v0.20.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
-	mvdan.cc/sh/v3 v3.14.1 // indirect
 )
 
 // Bubble Tea v1.3.10 without its package init (tea_init.go), which asks the
