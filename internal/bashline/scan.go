@@ -77,12 +77,16 @@ func (s *Scanner) Line(line string) bool {
 		s.Close()
 		s.start()
 	}
+	keep := false
 	if !s.open {
 		s.unit.Reset()
 		s.lines, s.stmts = 0, 0
 		s.status = nil
-	} else if s.status != nil && !keeps(*s.status, line) {
-		s.status = nil
+	} else if s.status != nil {
+		keep = keeps(*s.status, line)
+		if !keep {
+			s.status = nil
+		}
 	}
 	if s.lines > 0 {
 		s.unit.WriteByte('\n')
@@ -91,7 +95,22 @@ func (s *Scanner) Line(line string) bool {
 	s.lines++
 	s.feed.buf = append(s.feed.buf, line...)
 	s.feed.buf = append(s.feed.buf, '\n')
-	stmts, err, ok := s.next()
+	if keep {
+		// The line cannot change what the text waits for: the parser
+		// reads it later, with the lines after it, in one go.
+		return true
+	}
+	var (
+		stmts []*syntax.Stmt
+		err   error
+		ok    bool
+	)
+	for {
+		stmts, err, ok = s.next()
+		if !ok || err != nil || len(s.feed.buf) == 0 {
+			break
+		}
+	}
 	switch {
 	case !ok || err != nil:
 		// A syntax error: bash reports it; read the next line afresh.
@@ -99,6 +118,9 @@ func (s *Scanner) Line(line string) bool {
 		s.stmts = len(stmts)
 	case s.p.Incomplete():
 		s.open = true
+		if s.status == nil {
+			s.Status() // known from now on: the lines that keep it wait
+		}
 	default:
 		s.open = false
 		s.stmts = len(stmts)
@@ -157,8 +179,9 @@ func (s *Scanner) Close() {
 	if s.stop != nil {
 		// Let the parser reach the end of its input rather than stop it
 		// midway: Parser.InteractiveSeq (mvdan.cc/sh v3.14.1) can call its
-		// yield again after a stop, which panics in iter.Pull2.
-		s.feed.eof = true
+		// yield again after a stop, which panics in iter.Pull2. Lines it
+		// has not read yet are not read at all.
+		s.feed.buf, s.feed.eof = nil, true
 		for range 64 {
 			if _, _, ok := s.next(); !ok {
 				break
