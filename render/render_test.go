@@ -9,9 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 
 	"github.com/todo-shell/todo-shell/tools/task"
 	"github.com/todo-shell/todo-shell/tools/todo"
@@ -115,9 +113,7 @@ func TestNoColorMeansNoEscapes(t *testing.T) {
 	if out := TaskBox(mixed, 80, &st); strings.Contains(out, "\x1b") {
 		t.Fatalf("plain styles drew escape codes: %q", out)
 	}
-	r := lipgloss.NewRenderer(os.Stdout)
-	r.SetColorProfile(termenv.TrueColor)
-	colored := DefaultStyles(r)
+	colored := DefaultStyles(true)
 	out := TaskBox(mixed, 80, &colored)
 	if !strings.Contains(out, "\x1b[") {
 		t.Fatal("color styles drew no color")
@@ -136,9 +132,7 @@ func BenchmarkTaskBox50(b *testing.B) {
 		}
 		items = append(items, todo.Item{Content: fmt.Sprintf("Task %d: implement the thing that needs doing, with 界 text", i), Status: status, ActiveForm: "Implementing"})
 	}
-	r := lipgloss.NewRenderer(os.Stdout)
-	r.SetColorProfile(termenv.TrueColor)
-	st := DefaultStyles(r)
+	st := DefaultStyles(true)
 	snap := todo.Snapshot{Items: items}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -296,9 +290,7 @@ func TestTaskBoxInGolden(t *testing.T) {
 }
 
 func BenchmarkTaskBoxIn50Collapsed(b *testing.B) {
-	r := lipgloss.NewRenderer(os.Stdout)
-	r.SetColorProfile(termenv.TrueColor)
-	st := DefaultStyles(r)
+	st := DefaultStyles(true)
 	snap := fifty()
 	b.ReportAllocs()
 	for b.Loop() {
