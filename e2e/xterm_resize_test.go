@@ -1,0 +1,61 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// xtermPlan is a plan whose panel is about 70 columns wide.
+const xtermPlan = `TodoWrite '{"todos":[` +
+	`{"content":"Read the parser and write down every rule it breaks today","activeForm":"Reading the parser and writing down every rule it breaks","status":"completed"},` +
+	`{"content":"Fix the lexer","activeForm":"Fixing the lexer","status":"in_progress"},` +
+	`{"content":"Run the whole suite","activeForm":"Running the whole suite","status":"pending"},` +
+	`{"content":"Write the note","activeForm":"Writing the note","status":"pending"}]}'`
+
+// TestXtermResizeLeavesOnePanel: in xterm.js (VS Code's terminal), a
+// window made narrower or wider, with the panel up at rest or while a
+// command runs, shows one panel, and after Ctrl+D none is left anywhere,
+// scrollback included (issue 28: narrowing 100 to 60 left two panels on the
+// screen, and one in the scrollback after Ctrl+D; tmux drew the same bytes
+// right).
+func TestXtermResizeLeavesOnePanel(t *testing.T) {
+	for _, tc := range []struct{ from, to uint16 }{{100, 60}, {60, 100}, {80, 40}} {
+		for _, running := range []bool{false, true} {
+			name := fmt.Sprintf("%d to %d", tc.from, tc.to)
+			if running {
+				name += " while a command runs"
+			}
+			t.Run(name, func(t *testing.T) {
+				x := startXterm(t, tc.from, 30)
+				x.waitScreen("the prompt", func(r xtermReply) bool { return countLines(r.screen(), "❯") > 0 })
+				x.typeText(xtermPlan + "\r")
+				x.waitScreen("the panel", func(r xtermReply) bool { return countLines(r.screen(), "Tasks 1/4") == 1 })
+				if running {
+					x.typeText("sleep 30\r")
+					x.waitScreen("the command", func(r xtermReply) bool { return countLines(r.screen(), "Running sleep 30") == 1 })
+				}
+				x.resize(tc.to, 30)
+				x.typeText("x") // drawn after the resize
+				r := x.waitScreen("the live area at the new width", func(r xtermReply) bool {
+					s := r.screen()
+					return countLines(s, "❯ x") == 1 && countLines(r.Lines, "Tasks 1/4") >= 1
+				})
+				if n := countLines(r.Lines, "Tasks 1/4"); n != 1 {
+					t.Fatalf("%d panels after the resize:\n%s", n, strings.Join(r.Lines, "\n"))
+				}
+				x.typeText("\x7f")
+				if running {
+					x.typeText("\x03")
+					x.waitScreen("the command interrupted", func(r xtermReply) bool { return countLines(r.screen(), "Running sleep 30") == 0 })
+				}
+				x.typeText("\x04")
+				x.waitExit()
+				r = x.snapshot()
+				if n := countLines(r.Lines, "Tasks 1/4"); n != 0 {
+					t.Fatalf("%d panels left after Ctrl+D:\n%s", n, strings.Join(r.Lines, "\n"))
+				}
+			})
+		}
+	}
+}
