@@ -358,6 +358,14 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m.bindingKey(msg)
 }
 
+// typesIntoInput reports whether k is text typed into the input (not a
+// search, a permission question's answer, or keys for a program about to
+// get the terminal).
+func (m Model) typesIntoInput(k tea.KeyPressMsg) bool {
+	return typedText(k) != "" && m.search == nil && m.running.attaching() == nil &&
+		(m.running == nil || m.running.asking == nil)
+}
+
 // handlePaste takes a bracketed paste: text, never keys, wherever it goes.
 func (m Model) handlePaste(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
 	if h := m.running.attaching(); h != nil {
