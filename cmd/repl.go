@@ -71,11 +71,13 @@ func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) erro
 		st := markdown.StylesFor(a.noColor, dark)
 		md = &st
 	}
+	styles := render.StylesFor(a.noColor, dark)
+	styles.Anchored = true // drawn on a terminal (see render/cells.go)
 	handle := &repl.ProgramHandle{}
 	m := repl.New(repl.Config{
 		Shell:       a.shell,
 		Store:       a.panel.store,
-		Styles:      render.StylesFor(a.noColor, dark),
+		Styles:      styles,
 		NoColor:     a.noColor,
 		Dir:         a.runner.Dir,
 		Trace:       o.Trace,

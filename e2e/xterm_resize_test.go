@@ -59,3 +59,36 @@ func TestXtermResizeLeavesOnePanel(t *testing.T) {
 		}
 	}
 }
+
+// TestXtermPanelKeepsEmojiAndItsBorder: in xterm.js, which measures code
+// point by code point, rows with an emoji ZWJ sequence, a skin tone, VS16
+// and Devanagari spacing marks are drawn as written and the panel's right
+// border stays in one column (they were stripped to keep it there).
+func TestXtermPanelKeepsEmojiAndItsBorder(t *testing.T) {
+	x := startXterm(t, 100, 30)
+	x.waitScreen("the prompt", func(r xtermReply) bool { return countLines(r.screen(), "❯") > 0 })
+	x.typeText(`TodoWrite '{"todos":[` +
+		`{"content":"Call 👨‍👩‍👧 now","activeForm":"Calling 👨‍👩‍👧 now","status":"in_progress"},` +
+		`{"content":"Like 👍🏽","activeForm":"x","status":"pending"},{"content":"Love ❤️ it","activeForm":"x","status":"pending"},` +
+		`{"content":"नमस्ते दुनिया क्षि","activeForm":"x","status":"pending"},{"content":"plain","activeForm":"x","status":"pending"}]}'` + "\r")
+	r := x.waitScreen("the panel", func(r xtermReply) bool { return countLines(r.screen(), "╰") == 1 })
+	top := -1
+	for i, l := range r.Lines {
+		if strings.Contains(l, "╭─ Tasks 0/5") {
+			top = i
+		}
+	}
+	if top < 0 || top+6 >= len(r.Lines) {
+		t.Fatalf("no panel:\n%s", strings.Join(r.Lines, "\n"))
+	}
+	border := r.Last[top]
+	for i, want := range []string{"Calling 👨‍👩‍👧 now", "Like 👍🏽", "Love ❤️ it", "नमस्ते दुनिया क्षि", "plain"} {
+		row := top + 1 + i
+		if !strings.Contains(r.Lines[row], want) {
+			t.Errorf("row %q does not hold %q as written", r.Lines[row], want)
+		}
+		if r.Last[row] != border {
+			t.Errorf("row %q ends at column %d, the border is at %d:\n%s", r.Lines[row], r.Last[row], border, strings.Join(r.Lines[top:top+7], "\n"))
+		}
+	}
+}

@@ -43,8 +43,9 @@ type xtermReply struct {
 	ID      int      `json:"id"`
 	Op      string   `json:"op"`
 	Data    string   `json:"data"`
-	Lines   []string `json:"lines"` // the scrollback and the screen, top first
-	BaseY   int      `json:"baseY"` // the index of the screen's first row in Lines
+	Lines   []string `json:"lines"`     // the scrollback and the screen, top first
+	Last    []int    `json:"lastCells"` // per line: the column of its last non-blank cell
+	BaseY   int      `json:"baseY"`     // the index of the screen's first row in Lines
 	CursorX int      `json:"cursorX"`
 	CursorY int      `json:"cursorY"`
 	Cols    int      `json:"cols"`

@@ -22,6 +22,17 @@ type Styles struct {
 	Prompt  lipgloss.Style
 	Accent  lipgloss.Style // spinner, pointers
 
+	// Anchored is set where the panel is drawn on a terminal: a row
+	// whose width terminals disagree on (an emoji sequence, a spacing
+	// mark) has its right border drawn at the border's column, however
+	// wide the terminal drew the text (see cells.go). Off (pipes, files),
+	// rows are padded by grapheme width and hold no escape sequence.
+	Anchored bool
+	// Graphemes is set where the terminal measures text by grapheme
+	// cluster (mode 2027), as ansi.StringWidth does: the count is exact,
+	// and no row needs its border anchored.
+	Graphemes bool
+
 	// The styles of the task box reduced to escape codes (see paint); set
 	// by DefaultStyles.
 	border, title, count, done, active, pending paint

@@ -327,6 +327,18 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.handlePaste(msg)
 	case tea.BackgroundColorMsg:
 		return m.restyle(msg.IsDark()), nil
+	case tea.ModeReportMsg:
+		if msg.Mode == ansi.ModeUnicodeCore && !m.styles.Graphemes &&
+			(msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
+			// The terminal can measure by grapheme cluster: it is turned
+			// on (Painted), and the panel counts as it does.
+			st := *m.styles
+			st.Graphemes = true
+			m.styles, m.cfg.Styles = &st, st
+			m.panels = new(panelCache)
+			m.out = append(m.out, paintOp{graphemes: true})
+		}
+		return m, nil
 	}
 	return m, nil
 }
@@ -388,6 +400,7 @@ func (m Model) handlePaste(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
 // restyle draws with the styles for the background the terminal reported.
 func (m Model) restyle(dark bool) Model {
 	st := render.StylesFor(m.cfg.NoColor, dark)
+	st.Anchored, st.Graphemes = m.styles.Anchored, m.styles.Graphemes
 	m.styles = &st
 	m.cfg.Styles = st
 	m.spin.Style = st.Accent
@@ -727,8 +740,9 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 // paintOp is one thing an update asks the terminal for: text to print into
 // the scrollback above the live area, or a clear screen.
 type paintOp struct {
-	text  string
-	clear bool
+	text      string
+	clear     bool
+	graphemes bool // turn the terminal's grapheme clustering (mode 2027) on
 }
 
 // println prints text into the scrollback above the live area (nothing for

@@ -58,9 +58,14 @@ func (s Painted) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	ops, nm := next.(Model).takeOutput()
 	s.m = nm
 	for _, op := range ops {
-		if op.clear {
+		switch {
+		case op.graphemes:
+			if t, ok := s.m.cfg.Terminal.(interface{ SetGraphemes() }); ok {
+				t.SetGraphemes()
+			}
+		case op.clear:
 			s.p.Clear()
-		} else {
+		default:
 			s.p.Print(op.text)
 		}
 	}

@@ -29,7 +29,6 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // updating reports -update.
 func updating() bool { return *update }
 
-
 func golden(t *testing.T, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", strings.ReplaceAll(t.Name(), "/", "_")+".golden")

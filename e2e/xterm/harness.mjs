@@ -11,7 +11,9 @@
 //   {"id":N,...}                      an acknowledgement; a snapshot carries
 //                                     lines (scrollback and screen, top
 //                                     first), baseY (the first screen row's
-//                                     index), cursorX, cursorY, cols, rows
+//                                     index), lastCells (each line's last
+//                                     non-blank column), cursorX, cursorY,
+//                                     cols, rows
 import { createInterface } from 'node:readline';
 import xterm from '@xterm/headless';
 
@@ -37,11 +39,18 @@ term.parser.registerOscHandler(11, (data) => {
 function snapshot(id) {
   const buf = term.buffer.active;
   const lines = [];
+  const lastCells = []; // per line: the column of its last non-blank cell
   for (let i = 0; i < buf.length; i++) {
     const line = buf.getLine(i);
     lines.push(line ? line.translateToString(true) : '');
+    let last = -1;
+    for (let x = 0; line && x < term.cols; x++) {
+      const c = line.getCell(x);
+      if (c && c.getChars() !== '' && c.getChars() !== ' ') last = x;
+    }
+    lastCells.push(last);
   }
-  send({ id, lines, baseY: buf.baseY, cursorX: buf.cursorX, cursorY: buf.cursorY, cols: term.cols, rows: term.rows });
+  send({ id, lines, lastCells, baseY: buf.baseY, cursorX: buf.cursorX, cursorY: buf.cursorY, cols: term.cols, rows: term.rows });
 }
 
 const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });

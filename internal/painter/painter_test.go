@@ -102,7 +102,7 @@ func TestPainterErasesFromTheTopOfTheLiveArea(t *testing.T) {
 			s := New(&out, func() (int, int, error) { return width, 30, nil })
 			s.SetSize(100, 30)
 			wide := strings.Repeat("x", 90)
-			s.SetView(wide + "\n" + wide + "\nprompt", nil)
+			s.SetView(wide+"\n"+wide+"\nprompt", nil)
 			s.Flush()
 			if got := out.String(); !strings.HasSuffix(got, wide+"\r"+ansi.SetModeAutoWrap) {
 				t.Fatalf("not parked at the top: %q", got)
@@ -110,7 +110,7 @@ func TestPainterErasesFromTheTopOfTheLiveArea(t *testing.T) {
 			width = tc.width // resized; SetSize has not come yet
 			out.Reset()
 			s.Print("printed")
-			s.SetView(wide + "\n" + wide + "\nprompt 1", nil)
+			s.SetView(wide+"\n"+wide+"\nprompt 1", nil)
 			s.Flush()
 			got := out.String()
 			if !strings.HasPrefix(got, eraseBelow+"printed\r\n") {
@@ -160,7 +160,7 @@ func TestPainterKeepsTheRowsANarrowerWindowAdded(t *testing.T) {
 			width, rows := 100, 30
 			s := New(&out, func() (int, int, error) { return width, rows, nil })
 			s.SetSize(100, 30)
-			s.SetView(wide + "\n" + wide + "\nprompt", nil)
+			s.SetView(wide+"\n"+wide+"\nprompt", nil)
 			s.Flush()
 			width = tc.width
 			if strings.Contains(tc.name, "short window") {
@@ -187,7 +187,7 @@ func TestPainterKeepsTheRowsANarrowerWindowAdded(t *testing.T) {
 			}
 			// The blank rows stay until something takes them.
 			out.Reset()
-			s.SetView(tc.view + " 2", nil)
+			s.SetView(tc.view+" 2", nil)
 			s.Flush()
 			if again := out.String(); !strings.HasPrefix(again, eraseBelow+strings.Repeat("\r\n", tc.pad+len(lines)-1)+ansi.ResetModeAutoWrap) {
 				t.Fatalf("next draw %q, want %d blank rows kept", again, tc.pad)
@@ -204,7 +204,7 @@ func TestPainterDrawsTheLiveAreaUpwards(t *testing.T) {
 	var out bytes.Buffer
 	s := New(&out, nil)
 	s.SetSize(40, 20)
-	s.SetView("\x1b[1mtitle\n" + strings.Repeat("x", 30) + "\nprompt", nil)
+	s.SetView("\x1b[1mtitle\n"+strings.Repeat("x", 30)+"\nprompt", nil)
 	s.Flush()
 	got := out.String()
 	drawn := got[strings.Index(got, ansi.ResetModeAutoWrap):]
@@ -309,7 +309,7 @@ func waitUntil(t *testing.T, ok func() bool) {
 func TestPainterDrawsNothingBeforeTheSize(t *testing.T) {
 	var out bytes.Buffer
 	s := New(&out, nil)
-	s.SetView(strings.Repeat("a wide line of the panel\n", 50) + "prompt", nil)
+	s.SetView(strings.Repeat("a wide line of the panel\n", 50)+"prompt", nil)
 	s.Print("printed")
 	s.Flush()
 	if out.Len() != 0 {
@@ -341,14 +341,14 @@ func TestPainterAfterHandoverErasesNothingOfTheProgram(t *testing.T) {
 	s := New(&out, func() (int, int, error) { return width, 24, nil })
 	s.SetSize(80, 24)
 	wide := strings.Repeat("x", 70)
-	s.SetView(wide + "\n" + wide + "\n" + wide + "\nprompt", nil)
+	s.SetView(wide+"\n"+wide+"\n"+wide+"\nprompt", nil)
 	s.Flush()
 	s.Suspend()
 	out.Reset()
 	width = 60 // resized while the program had the terminal
 	s.Resume()
 	s.SetSize(60, 20)
-	s.SetView(wide + "\nprompt", nil)
+	s.SetView(wide+"\nprompt", nil)
 	s.Flush()
 	if got := out.String(); !strings.HasPrefix(got, eraseBelow+"\r\n"+ansi.ResetModeAutoWrap) {
 		t.Fatalf("climbed over the program's output, or kept rows for it: %q", got)

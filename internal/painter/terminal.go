@@ -42,8 +42,9 @@ type Terminal struct {
 	mu     sync.Mutex
 	cooked *term.State // the input's state before raw mode
 
-	typedBefore int // bytes in the input queue when raw mode was first set
-	winch  chan os.Signal
+	typedBefore int  // bytes in the input queue when raw mode was first set
+	graphemes   bool // mode 2027 (grapheme clustering) is on
+	winch       chan os.Signal
 }
 
 // Open sets out (and in, when it is a terminal and raw mode is asked for)
@@ -86,8 +87,26 @@ func (t *Terminal) Acquire() error {
 	if t.modes.KeyboardEnhancements {
 		s += ansi.SetModifyOtherKeys2 + ansi.PushKittyKeyboard(ansi.KittyDisambiguateEscapeCodes)
 	}
+	if t.graphemes {
+		s += ansi.SetModeUnicodeCore
+	}
 	_, _ = t.Out.WriteString(s)
 	return nil
+}
+
+// SetGraphemes turns the terminal's grapheme clustering (mode 2027) on,
+// for as long as the terminal is held: a terminal that reported the mode
+// then measures text as ansi.StringWidth does (an emoji ZWJ sequence is
+// one wide character). It is turned off for another program, and at the
+// end.
+func (t *Terminal) SetGraphemes() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.graphemes {
+		return
+	}
+	t.graphemes = true
+	_, _ = t.Out.WriteString(ansi.SetModeUnicodeCore)
 }
 
 // Release undoes the modes, leaving the terminal as it was before Open
@@ -98,6 +117,9 @@ func (t *Terminal) Release() error {
 	s := ansi.ShowCursor + ansi.SetModeAutoWrap
 	if t.modes.KeyboardEnhancements {
 		s = ansi.ResetModifyOtherKeys + ansi.PopKittyKeyboard(1) + s
+	}
+	if t.graphemes {
+		s = ansi.ResetModeUnicodeCore + s
 	}
 	if t.modes.BracketedPaste {
 		s = ansi.ResetModeBracketedPaste + s

@@ -348,5 +348,7 @@ func (pl *player) redrawTo(events []plan.Event, at int) {
 // background COLORFGBG tells (dark when it tells nothing; replay asks the
 // terminal nothing).
 func styles(noColor bool) render.Styles {
-	return render.StylesFor(noColor, painter.DarkFromEnv(os.Getenv))
+	st := render.StylesFor(noColor, painter.DarkFromEnv(os.Getenv))
+	st.Anchored = true // on a terminal (see render/cells.go)
+	return st
 }

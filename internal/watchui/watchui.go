@@ -360,5 +360,7 @@ func Styles(out io.Writer, noColor bool) (render.Styles, int) {
 	if w, _, err := painter.SizeOf(f); err == nil && w > 0 {
 		width = w
 	}
-return render.StylesFor(noColor, painter.DarkFromEnv(os.Getenv)), width
+	st := render.StylesFor(noColor, painter.DarkFromEnv(os.Getenv))
+	st.Anchored = true // a terminal (see render/cells.go)
+	return st, width
 }
