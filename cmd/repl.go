@@ -64,51 +64,12 @@ func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) erro
 		_, _ = out.WriteString(ansi.RequestBackgroundColor + ansi.RequestModeUnicodeCore)
 	}
 	env := os.Environ()
-	dark := painter.DarkFromEnv(o.Getenv)
 	pnt := painter.New(painter.Writer(out, env), tty.Size)
-	var md *markdown.Styles
-	if ag != nil {
-		st := markdown.StylesFor(a.noColor, dark)
-		md = &st
-	}
-	styles := render.StylesFor(a.noColor, dark)
-	styles.Anchored = true // drawn on a terminal (see render/cells.go)
 	handle := &repl.ProgramHandle{}
-	m := repl.New(repl.Config{
-		Shell:       a.shell,
-		Store:       a.panel.store,
-		Styles:      styles,
-		NoColor:     a.noColor,
-		Dir:         a.runner.Dir,
-		Trace:       o.Trace,
-		Agent:       ag,
-		Painter:     pnt,
-		Program:     handle,
-		History:     hist,
-		Terminal:    tty,
-		Interactive: interactive.New(o.Getenv("TODO_SHELL_INTERACTIVE")),
-		Completer:   newCompleter(o, a, ag != nil),
-		Markdown:    md,
-		Pager:       o.Getenv("PAGER"),
-		Permissions: perm,
-		// Commands colour as for a terminal, unless the shell draws
-		// without colour.
-		CommandColors: !a.noColor,
-	})
-	w, h, err := tty.Size()
-	if err != nil {
-		w, h = painter.Fallback(0, 0, o.Getenv)
-	}
-	var input io.Reader = tty.Input()
-	if tty.In == nil {
-		input = in
-	}
-	p := tea.NewProgram(repl.NewPainted(m), tea.WithInput(input), tea.WithOutput(out),
-		tea.WithoutRenderer(), tea.WithWindowSize(w, h), tea.WithEnvironment(env),
-		// Without a renderer Bubble Tea's frame ticker only writes queries
-		// of its own, and the shell asks none through it: once a second
-		// keeps a shell at its prompt from waking 60 times a second.
-		tea.WithFPS(1))
+	cfg := shellConfig(o, a, ag, perm)
+	cfg.Painter, cfg.Program, cfg.History, cfg.Terminal = pnt, handle, hist, tty
+	m := repl.New(cfg)
+	p, w, h := newProgram(m, tty, in, out, env, o.Getenv)
 	handle.Set(p)
 	// Window sizes: on every SIGWINCH, a change of height alone too.
 	tty.OnResize(func(w, h int) { p.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
@@ -136,4 +97,55 @@ func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) erro
 		return &ExitError{Code: fm.Model().ExitCode()} // the user's `exit N`
 	}
 	return nil
+}
+
+// shellConfig is the shell's configuration but for its terminal, painter,
+// program and history: styles for a dark background (or the one COLORFGBG
+// says) until the terminal answers.
+func shellConfig(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) repl.Config {
+	dark := painter.DarkFromEnv(o.Getenv)
+	var md *markdown.Styles
+	if ag != nil {
+		st := markdown.StylesFor(a.noColor, dark)
+		md = &st
+	}
+	styles := render.StylesFor(a.noColor, dark)
+	styles.Anchored = true // drawn on a terminal (see render/cells.go)
+	return repl.Config{
+		Shell:       a.shell,
+		Store:       a.panel.store,
+		Styles:      styles,
+		NoColor:     a.noColor,
+		Dir:         a.runner.Dir,
+		Trace:       o.Trace,
+		Agent:       ag,
+		Interactive: interactive.New(o.Getenv("TODO_SHELL_INTERACTIVE")),
+		Completer:   newCompleter(o, a, ag != nil),
+		Markdown:    md,
+		Pager:       o.Getenv("PAGER"),
+		Permissions: perm,
+		// Commands colour as for a terminal, unless the shell draws
+		// without colour.
+		CommandColors: !a.noColor,
+	}
+}
+
+// newProgram is the Bubble Tea program of the shell m on tty, and the size
+// it starts at (where the terminal says 0×0: COLUMNS×LINES, else 80×24).
+func newProgram(m repl.Model, tty *painter.Terminal, in, out *os.File, env []string, getenv func(string) string) (p *tea.Program, w, h int) {
+	w, h, err := tty.Size()
+	if err != nil {
+		w, h = painter.Fallback(0, 0, getenv)
+	}
+	var input io.Reader = tty.Input()
+	if tty.In == nil {
+		input = in
+	}
+	p = tea.NewProgram(repl.NewPainted(m), tea.WithInput(input), tea.WithOutput(out),
+		tea.WithoutRenderer(), tea.WithWindowSize(w, h), tea.WithEnvironment(env),
+		// Without a renderer Bubble Tea's frame ticker only writes queries
+		// of its own, and the shell asks none through it: once a second
+		// keeps a shell at its prompt from waking 60 times a second.
+		tea.WithFPS(1))
+	return p, w, h
 }

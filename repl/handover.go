@@ -82,6 +82,14 @@ type typeaheadTerminal interface {
 
 var _ typeaheadTerminal = (*painter.Terminal)(nil)
 
+// synchronized is the model's answer to handoverSyncMsg: every key read
+// before the release has come, the program gets the terminal, and keys
+// from now on are the shell's.
+func (h *handover) synchronized() {
+	h.started = true
+	close(h.synced)
+}
+
 // typeahead keeps b, typed for the program about to get the terminal.
 func (h *handover) typeahead(b []byte) { h.early = append(h.early, b...) }
 

@@ -56,9 +56,3 @@ func typedText(msg tea.KeyPressMsg) string {
 	}
 	return msg.Text
 }
-
-// wordKey reports whether msg is Alt and one letter (ESC b, ESC f, ESC d…:
-// readline's word keys, bound in the textarea's KeyMap).
-func wordKey(msg tea.KeyPressMsg) bool {
-	return msg.Mod == tea.ModAlt && msg.Code < 0x80 && msg.Code > 0x20
-}

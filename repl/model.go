@@ -280,15 +280,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		if msg.Width <= 0 || msg.Height <= 0 {
-			return m, nil // no size: the one known stays
-		}
-		m.width, m.height = msg.Width, msg.Height
-		m.layout()
-		if m.running != nil && m.running.size != nil {
-			m.running.size.Set(m.commandCols()) // the running command is told, as by a terminal
-		}
-		return m, nil
+		return m.resized(msg), nil
 	case todosChangedMsg:
 		m.snap = msg.snap
 		m.layout()
@@ -312,10 +304,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case agentEventMsg:
 		return m.handleAgentEvent(msg)
 	case handoverSyncMsg:
-		// Every key read before the release has come: the program gets
-		// the terminal, and keys from now on are the shell's.
-		msg.h.started = true
-		close(msg.h.synced)
+		msg.h.synchronized()
 		return m, nil
 	case handoverDoneMsg:
 		return m.attachedDone(msg)
@@ -325,22 +314,23 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.handleKey(msg)
 	case tea.PasteMsg:
 		return m.handlePaste(msg)
-	case tea.BackgroundColorMsg:
-		return m.restyle(msg.IsDark()), nil
-	case tea.ModeReportMsg:
-		if msg.Mode == ansi.ModeUnicodeCore && !m.styles.Graphemes &&
-			(msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
-			// The terminal can measure by grapheme cluster: it is turned
-			// on (Painted), and the panel counts as it does.
-			st := *m.styles
-			st.Graphemes = true
-			m.styles, m.cfg.Styles = &st, st
-			m.panels = new(panelCache)
-			m.out = append(m.out, paintOp{graphemes: true})
-		}
-		return m, nil
+	case tea.BackgroundColorMsg, tea.ModeReportMsg:
+		return m.terminalAnswer(msg), nil
 	}
 	return m, nil
+}
+
+// resized takes the terminal's new size.
+func (m Model) resized(msg tea.WindowSizeMsg) Model {
+	if msg.Width <= 0 || msg.Height <= 0 {
+		return m // no size: the one known stays
+	}
+	m.width, m.height = msg.Width, msg.Height
+	m.layout()
+	if m.running != nil && m.running.size != nil {
+		m.running.size.Set(m.commandCols()) // the running command is told, as by a terminal
+	}
+	return m
 }
 
 func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
@@ -395,6 +385,28 @@ func (m Model) handlePaste(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	return m.typed(msg.Content)
+}
+
+// terminalAnswer takes the terminal's answers to the shell's questions
+// (cmd/repl.go asks them): its background colour, and whether it can
+// measure text by grapheme cluster (mode 2027).
+func (m Model) terminalAnswer(msg tea.Msg) Model {
+	switch msg := msg.(type) {
+	case tea.BackgroundColorMsg:
+		return m.restyle(msg.IsDark())
+	case tea.ModeReportMsg:
+		if msg.Mode == ansi.ModeUnicodeCore && !m.styles.Graphemes &&
+			(msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
+			// The terminal can measure by grapheme cluster: it is turned
+			// on (Painted), and the panel counts as it does.
+			st := *m.styles
+			st.Graphemes = true
+			m.styles, m.cfg.Styles = &st, st
+			m.panels = new(panelCache)
+			m.out = append(m.out, paintOp{graphemes: true})
+		}
+	}
+	return m
 }
 
 // restyle draws with the styles for the background the terminal reported.

@@ -2,6 +2,7 @@ package repl
 
 import (
 	"time"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -50,7 +51,7 @@ func (s Painted) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	var held tea.Cmd
 	if text := s.gate.release(); text != "" {
-		next, cmd := s.m.Update(tea.KeyPressMsg{Code: []rune(text)[0], Text: text})
+		next, cmd := s.m.Update(textKeyOf(text))
 		s.m, held = next.(Model), cmd
 	}
 	next, cmd := s.m.Update(msg)
@@ -85,6 +86,12 @@ func (s Painted) draw() {
 		cur = &painter.Cursor{X: v.Cursor.X, Y: v.Cursor.Y}
 	}
 	s.p.SetView(v.Content, cur)
+}
+
+// textKeyOf is a key press that types text.
+func textKeyOf(text string) tea.KeyPressMsg {
+	r, _ := utf8.DecodeRuneInString(text)
+	return tea.KeyPressMsg{Code: r, Text: text}
 }
 
 // View is empty: the painter draws (the program runs without a renderer).

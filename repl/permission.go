@@ -81,11 +81,12 @@ func (m Model) permissionKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	}
 	text := typedText(msg)
-	if len([]rune(text)) != 1 {
+	r, size := utf8.DecodeRuneInString(text)
+	if size == 0 || size != len(text) {
 		return m, nil
 	}
 	var a agent.Answer
-	switch []rune(text)[0] {
+	switch r {
 	case 'y', 'Y':
 		a.Kind = agent.AllowOnce
 	case 'a', 'A':
