@@ -80,12 +80,16 @@ func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) erro
 	stopHangup := tty.OnHangup(func() { hungUp.Store(true); p.Kill() })
 
 	pnt.SetSize(w, h)
-	pnt.Start()
+	if !teaRenderer {
+		pnt.Start()
+	}
 	stopProgress := replProgress(o, out, a.store)
 	final, err := p.Run()
 	stopHangup()
 	stopProgress()
-	pnt.Stop()
+	if !teaRenderer {
+		pnt.Stop()
+	}
 	a.runner.Kill() // leave nothing running behind the shell
 	if hungUp.Load() {
 		return &ExitError{Code: 128 + int(syscall.SIGHUP)}
@@ -93,7 +97,7 @@ func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) erro
 	if err != nil {
 		return err
 	}
-	if fm, ok := final.(repl.Painted); ok && fm.Model().ExitCode() != 0 {
+	if fm, ok := final.(interface{ Model() repl.Model }); ok && fm.Model().ExitCode() != 0 {
 		return &ExitError{Code: fm.Model().ExitCode()} // the user's `exit N`
 	}
 	return nil
@@ -140,6 +144,10 @@ func newProgram(m repl.Model, tty *painter.Terminal, in, out *os.File, env []str
 	var input io.Reader = tty.Input()
 	if tty.In == nil {
 		input = in
+	}
+	if teaRenderer {
+		return tea.NewProgram(repl.NewTeaRendered(m), tea.WithInput(input), tea.WithOutput(out),
+			tea.WithWindowSize(w, h), tea.WithEnvironment(env)), w, h
 	}
 	p = tea.NewProgram(repl.NewPainted(m), tea.WithInput(input), tea.WithOutput(out),
 		tea.WithoutRenderer(), tea.WithWindowSize(w, h), tea.WithEnvironment(env),

@@ -25,6 +25,16 @@ import (
 	"github.com/creack/pty"
 )
 
+// BenchmarkProcessTrue is /bin/true, start to exit: the baseline the
+// start-up figures are read beside on a shared, noisy machine.
+func BenchmarkProcessTrue(b *testing.B) {
+	for b.Loop() {
+		if err := exec.Command("/bin/true").Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkProcessHelp is `todo-shell --help`, start to exit.
 func BenchmarkProcessHelp(b *testing.B) {
 	for b.Loop() {

@@ -87,3 +87,19 @@ func TestTmuxHeightOnlyResizeRedraws(t *testing.T) {
 		tt.waitScreen(fmt.Sprintf("the panel and the prompt whole at 80×%d", rows), func(string) bool { return whole(tt.screen()) })
 	}
 }
+
+// TestTmuxPrintedLinesReflow: a printed line longer than the window is
+// wrapped by tmux, not broken by the shell, so a wider window shows it on
+// one row again.
+func TestTmuxPrintedLinesReflow(t *testing.T) {
+	tt := startTmux(t, 100, 24)
+	long := strings.Repeat("x", 150) + "END"
+	tt.run("send-keys", "-t", "t", "-l", "echo "+long)
+	tt.run("send-keys", "-t", "t", "Enter")
+	tt.waitScreen("the long line", func(s string) bool { return strings.Contains(s, "xxxEND") && idle(s) })
+	tt.resize(160, 24)
+	tt.run("send-keys", "-t", "t", "-l", "z") // a redraw after the resize
+	tt.waitScreen("the long line on one row", func(s string) bool {
+		return strings.Contains(s, "❯ z") && hasLine(s, long)
+	})
+}

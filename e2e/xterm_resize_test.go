@@ -92,3 +92,22 @@ func TestXtermPanelKeepsEmojiAndItsBorder(t *testing.T) {
 		}
 	}
 }
+
+// TestXtermPrintedLinesReflow: a printed line longer than the window is
+// wrapped by the terminal, not broken by the shell, so a wider window
+// shows it on one row again (and copying it gives one line).
+func TestXtermPrintedLinesReflow(t *testing.T) {
+	x := startXterm(t, 100, 30)
+	x.waitScreen("the prompt", func(r xtermReply) bool { return countLines(r.screen(), "❯") > 0 })
+	long := strings.Repeat("x", 150) + "END"
+	x.typeText("echo " + strings.Repeat("x", 150) + "END\r")
+	x.waitScreen("the long line, wrapped", func(r xtermReply) bool { return countLines(r.Lines, "xxxEND") == 1 })
+	x.resize(160, 30)
+	x.typeText("z") // drawn after the resize
+	r := x.waitScreen("the long line on one row", func(r xtermReply) bool {
+		return countLines(r.screen(), "❯ z") == 1 && countLines(r.Lines, long) >= 1
+	})
+	if n := countLines(r.Lines, long); n != 1 {
+		t.Fatalf("the long line shows %d times on one row:\n%s", n, strings.Join(r.Lines, "\n"))
+	}
+}
