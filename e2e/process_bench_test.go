@@ -108,8 +108,8 @@ func BenchmarkProcessFirstPrompt(b *testing.B) {
 }
 
 // BenchmarkProcessFirstPromptSilentTerminal is the first prompt on a
-// terminal that answers no query: the shell's one question (the background
-// colour) waits at most 100 ms.
+// terminal that answers no query: the shell's questions (the background
+// colour, mode 2027) wait for no answer.
 func BenchmarkProcessFirstPromptSilentTerminal(b *testing.B) {
 	var total time.Duration
 	for b.Loop() {

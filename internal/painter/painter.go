@@ -258,15 +258,20 @@ func (p *Painter) take(final bool) (f frameState, ok bool) {
 // emoji with a skin tone, a Devanagari cluster — is clipped rather than
 // wrapped, so each line of the live area takes exactly one row.
 //
-// After each frame the cursor is parked at column 0 of the live area's
-// first row (the terminal's cursor is hidden: the input draws its own). A
-// terminal that reflows its screen on a resize (tmux, VTE, kitty, iTerm2)
-// keeps the cursor at the start of that line, and tells the program the
-// new size only later: a draw that counted the rows to climb at the old
-// width — or at a width the program has not heard of yet — climbed too
-// few, and left rows of the old live area behind. From the top nothing
-// needs counting: everything from the cursor down is the live area, and
-// erasing below erases it all, however the terminal rewrapped it.
+// Each frame is drawn from the park point, column 0 of the live area's
+// first row, and ends with the terminal's own cursor shown at the view's
+// insertion point (issue 29, item 4: input methods and screen readers
+// follow it; without one the cursor stays hidden at the park point). The
+// next frame climbs back to the park point first (toPark). A terminal that
+// reflows its screen on a resize (tmux, xterm.js, VTE, kitty, iTerm2)
+// moves the cursor with its line, and tells the program the new size only
+// later: the rows to climb are counted at the width the terminal has now
+// (read at the moment of drawing), from the widths the rows were drawn
+// at, so a narrower window's split rows are climbed too. From the park
+// point everything down is the live area, and erasing below erases it
+// all, however the terminal rewrapped it. Any change of size redraws, a
+// change of height alone too (a shorter terminal may have cut rows under
+// the cursor).
 //
 // A terminal made narrower splits the live area's wide rows and, keeping
 // the bottom of its screen in place, pushes everything above them up,

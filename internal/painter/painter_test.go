@@ -354,3 +354,63 @@ func TestPainterAfterHandoverErasesNothingOfTheProgram(t *testing.T) {
 		t.Fatalf("climbed over the program's output, or kept rows for it: %q", got)
 	}
 }
+
+// TestPainterShowsTheCursorAtTheInsertionPoint: after a frame the
+// terminal's own cursor is shown at the view's cursor; the next frame
+// climbs back to the live area's first row before it erases, counting the
+// rows a narrower terminal split above the cursor (issue 29, item 4).
+func TestPainterShowsTheCursorAtTheInsertionPoint(t *testing.T) {
+	var out bytes.Buffer
+	width := 100
+	s := New(&out, func() (int, int, error) { return width, 30, nil })
+	s.SetSize(100, 30)
+	wide := strings.Repeat("x", 90) // 2 rows at 60 columns
+	s.SetView(wide+"\n"+wide+"\nprompt ❯ abc", &Cursor{X: 12, Y: 2})
+	s.Flush()
+	got := out.String()
+	if !strings.HasSuffix(got, ansi.SetModeAutoWrap+ansi.CursorDown(2)+ansi.CursorForward(12)+ansi.ShowCursor) {
+		t.Fatalf("the cursor is not shown at the insertion point: %q", got)
+	}
+	for _, tc := range []struct {
+		width int
+		climb int
+	}{{100, 2}, {60, 4}} { // at 60 the two rows above the cursor take two rows each
+		width = tc.width
+		out.Reset()
+		s.SetView(wide+"\n"+wide+"\nprompt ❯ abcd", &Cursor{X: 13, Y: 2})
+		s.Flush()
+		want := ansi.HideCursor + "\r" + ansi.CursorUp(tc.climb) + eraseBelow
+		if got := out.String(); !strings.HasPrefix(got, want) {
+			t.Fatalf("at %d columns: %q, want it to start %q", tc.width, got, want)
+		}
+		s.SetSize(tc.width, 30)
+		s.Flush()
+	}
+	// Without a cursor (watch, replay) nothing is shown, nothing climbed.
+	out.Reset()
+	s.SetView("panel", nil)
+	s.Flush()
+	if got := out.String(); strings.Contains(got, ansi.ShowCursor) {
+		t.Fatalf("a view without a cursor showed it: %q", got)
+	}
+}
+
+// TestPainterRedrawsOnAChangeOfHeight: the same view in a terminal whose
+// height alone changed is drawn again (issue 29, item 2: a shorter tmux
+// pane cut the rows under the cursor, and nothing was redrawn until a key
+// was typed).
+func TestPainterRedrawsOnAChangeOfHeight(t *testing.T) {
+	var out bytes.Buffer
+	rows := 24
+	s := New(&out, func() (int, int, error) { return 80, rows, nil })
+	s.SetSize(80, 24)
+	s.SetView("panel\nprompt", &Cursor{X: 7, Y: 1})
+	s.Flush()
+	rows = 16
+	out.Reset()
+	s.SetSize(80, 16)
+	s.Flush()
+	if !strings.Contains(out.String(), "prompt") {
+		t.Fatalf("no redraw after a change of height: %q", out.String())
+	}
+}
