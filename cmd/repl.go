@@ -28,7 +28,7 @@ func runREPL(o *Options) error {
 		saved := closeSession(a, sess, o.Streams.ErrOut)
 		printNote(o.Streams.ErrOut, leftNote(o, sess, saved, "todo-shell"))
 	}()
-	printNote(o.Streams.ErrOut, resumedNote(sess, a.store.Snapshot(), -1, planOf(o)))
+	printNote(o.Streams.ErrOut, resumedNote(sess, a.store.Snapshot(), a.tasks.Snapshot(), -1, planOf(o)))
 	return runREPLWith(o, a, nil, nil)
 }
 

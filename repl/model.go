@@ -513,6 +513,9 @@ func (m Model) runDone(msg runDoneMsg) (tea.Model, tea.Cmd) {
 	}
 	m.prompt.status = msg.out.ExitCode
 	m.layout()
+	if msg.text { // a list shown whole (see showWhole) is text a tool quotes too
+		msg.out.Full = render.SanitizeText(msg.out.Full)
+	}
 	switch {
 	case msg.text && msg.out.Offloaded == nil:
 		// Text a tool quotes (a task's description) is shown as it is:

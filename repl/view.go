@@ -48,12 +48,14 @@ func (m Model) draw() (string, *tea.Cursor) {
 	}
 	room := 0 // rows for the panel; 0 is no limit
 	if limit := m.maxRows(); limit > 0 {
-		// The panel needs 3 rows to show the item in progress; output
+		// The panel needs 3 rows to show the item in progress, and a row
+		// more for each other item in progress (render.BoxRowsFor); output
 		// lines give way to it.
-		for len(tail) > 0 && limit-fixed-len(tail) < 3 {
+		need := max(3, render.BoxRowsFor(m.snap.Items))
+		for len(tail) > 0 && limit-fixed-len(tail) < need {
 			tail = tail[1:]
 		}
-		room = min(limit-fixed-len(tail), panelRows(m.height))
+		room = min(limit-fixed-len(tail), max(panelRows(m.height), need))
 	}
 	if label != "" {
 		rest = append(rest, m.fit(label))
@@ -185,7 +187,8 @@ func (m Model) hiddenLines(off, rows int) (above, below int) {
 
 // panelRows is the most rows the task panel takes in a terminal of height
 // rows: a third of them, never less than six (issue 16, item 13): the
-// running command and the prompt keep the rest.
+// running command and the prompt keep the rest. Items in progress may take
+// more, while the terminal has room (issue 29, item 3).
 func panelRows(height int) int { return max(6, height/3) }
 
 // maxRows is the most rows the live area may take: the terminal's height
@@ -239,6 +242,20 @@ type panelCache struct {
 	panel       string
 }
 
+// Most of a person's own list the shell shows whole (see showWhole).
+const (
+	wholeMaxLines = 1000
+	wholeMaxBytes = 256 << 10
+)
+
+// showWhole reports whether full, a list a person asked to read that went
+// to an offload file, is shown whole: up to wholeMaxLines lines and
+// wholeMaxBytes bytes (a list of 50 todos and 50 tasks is about 100); a
+// longer one gets the offload pointer and preview as any result.
+func showWhole(full string) bool {
+	return full != "" && len(full) <= wholeMaxBytes && strings.Count(full, "\n") < wholeMaxLines
+}
+
 // fit cuts a line to the terminal's width less the one-column margin.
 func (m Model) fit(s string) string {
 	if m.width > 1 && ansi.StringWidth(s) > m.width-1 {
@@ -274,7 +291,11 @@ func (m Model) formatOutput(out router.Output) string {
 			parts = append(parts, m.styles.Dim.Render(render.Sanitize(t)))
 		}
 	}
-	if o := out.Offloaded; o != nil {
+	if out.Offloaded != nil && showWhole(out.Full) {
+		// A person's own list (TodoRead, TaskList, TaskGet): shown whole;
+		// the file holds it too, as a model's result would be.
+		parts = append(parts, cleanOutput(out.Full))
+	} else if o := out.Offloaded; o != nil {
 		parts = append(parts, m.styles.Accent.Render(render.Sanitize(out.Stdout)))
 		lines, more := previewLines(out)
 		for _, l := range lines {

@@ -351,3 +351,19 @@ func TestScannerNamesTheOpenLine(t *testing.T) {
 		}
 	}
 }
+
+// TestOnOffloadHearsTheCommand: each offloaded result is told to OnOffload
+// with its tool_use id and the line as typed (issue 29, item 10); a short
+// result is not.
+func TestOnOffloadHearsTheCommand(t *testing.T) {
+	sh, _ := newShell(t)
+	var heard []string
+	sh.OnOffload = func(id, command string) { heard = append(heard, id+" "+command) }
+	for _, line := range []string{"seq 1 500", "echo short", "!seq 1 400", `Bash '{"command":"seq 1 300"}'`} {
+		sh.Run(context.Background(), Classify(line, sh.Executor), nil)
+	}
+	want := []string{"toolu_01 seq 1 500", "toolu_03 !seq 1 400", `toolu_04 Bash '{"command":"seq 1 300"}'`}
+	if strings.Join(heard, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("heard %q, want %q", heard, want)
+	}
+}

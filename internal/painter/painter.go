@@ -43,6 +43,7 @@ type Painter struct {
 	clear   bool
 	width   int
 	rows    int
+	spare   int // rows the live area leaves free (SetSpare)
 
 	wake    chan struct{}
 	done    chan struct{}
@@ -75,7 +76,18 @@ type Cursor struct{ X, Y int }
 // resize and the SetSize that follows it, a view made for the old width
 // is cut to the new one. Call Start, and Stop when done.
 func New(out io.Writer, size func() (width, rows int, err error)) *Painter {
-	return &Painter{out: out, size: size, wake: make(chan struct{}, 1), done: make(chan struct{}), stopped: make(chan struct{})}
+	return &Painter{out: out, size: size, spare: 2, wake: make(chan struct{}, 1), done: make(chan struct{}), stopped: make(chan struct{})}
+}
+
+// SetSpare sets how many rows under the terminal's height the live area
+// keeps free: 2 unless set (inline, they keep the prompt's row and the
+// one the terminal scrolls into clear). A view on the alternate screen,
+// with no scrollback to keep, takes every row: 0.
+func (p *Painter) SetSpare(rows int) {
+	p.mu.Lock()
+	p.spare = max(rows, 0)
+	p.mu.Unlock()
+	p.poke()
 }
 
 // Output is where the painter draws.
@@ -157,7 +169,8 @@ func sameCursor(a, b *Cursor) bool {
 
 // SetSize records the terminal's size the view was made for. Lines of the
 // live area are cut one column short of the width, and the live area
-// keeps to the height minus two rows (its top rows are left out).
+// keeps to the height minus two rows (its top rows are left out; see
+// SetSpare).
 func (p *Painter) SetSize(width, rows int) {
 	p.mu.Lock()
 	changed := width != p.width || rows != p.rows
@@ -234,6 +247,7 @@ type frameState struct {
 	width     int // the width to draw at
 	termWidth int // the terminal's width now
 	rows      int
+	spare     int
 }
 
 // take takes what is pending; ok is false while the size is unknown
@@ -244,7 +258,7 @@ func (p *Painter) take(final bool) (f frameState, ok bool) {
 	if p.width <= 0 && !final {
 		return f, false
 	}
-	f = frameState{view: p.view, cursor: p.cursor, printed: p.printed, clear: p.clear, width: p.width, rows: p.rows}
+	f = frameState{view: p.view, cursor: p.cursor, printed: p.printed, clear: p.clear, width: p.width, rows: p.rows, spare: p.spare}
 	p.printed, p.clear = nil, false
 	if p.width <= 0 {
 		f.view = "" // never sized: only the printed lines
@@ -376,8 +390,8 @@ const eraseBelow = "\r" + ansi.EraseEntireLine + "\x1b[C" + ansi.EraseScreenBelo
 func (p *Painter) drawView(b *strings.Builder, f frameState, pad int) {
 	lines := strings.Split(f.view, "\n")
 	cut := 0 // lines left out at the top
-	if f.rows > 0 && len(lines) > max(f.rows-2, 1) {
-		cut = len(lines) - max(f.rows-2, 1)
+	if f.rows > 0 && len(lines) > max(f.rows-f.spare, 1) {
+		cut = len(lines) - max(f.rows-f.spare, 1)
 		lines = lines[cut:]
 	}
 	if grew := len(lines) - len(p.lastLines); grew > 0 && p.lastLines != nil {

@@ -79,6 +79,20 @@ func TestPainterKeepsToTheHeight(t *testing.T) {
 	}
 }
 
+// TestPainterWithoutSpareRowsTakesTheHeight: on the alternate screen
+// (SetSpare(0)) the view takes every row of the terminal, and no more.
+func TestPainterWithoutSpareRowsTakesTheHeight(t *testing.T) {
+	var out bytes.Buffer
+	s := New(&out, nil)
+	s.SetSpare(0)
+	s.SetSize(80, 6)
+	s.SetView("1\n2\n3\n4\n5\n6\n7\nlast", nil)
+	s.Flush()
+	if got := out.String(); got != eraseBelow+liveArea(0, "3", "4", "5", "6", "7", "last") {
+		t.Fatalf("%q", got)
+	}
+}
+
 // TestPainterErasesFromTheTopOfTheLiveArea: every draw erases from the
 // row the cursor was parked on — the live area's first — down, without
 // climbing: after a terminal rewrapped the live area (a narrower window),

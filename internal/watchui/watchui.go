@@ -207,7 +207,7 @@ func (v *view) String() string {
 	w := max(v.width-1, 20) // the painter keeps a one-column margin
 	rows := 0
 	if v.rows > 0 {
-		rows = max(v.rows-3, 3) // the header, and the painter's two spare rows
+		rows = max(v.rows-1, 1) // under the header: the painter keeps no spare row on the alternate screen
 	}
 	last := v.last
 	if last.Note == "" {
