@@ -60,9 +60,7 @@ func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) erro
 	// tea.BackgroundColorMsg) and whether it measures text by grapheme
 	// clusters (mode 2027, a tea.ModeReportMsg). Until they come the shell
 	// draws for a dark background, or the one COLORFGBG says.
-	if tty.In != nil {
-		_, _ = out.WriteString(ansi.RequestBackgroundColor + ansi.RequestModeUnicodeCore)
-	}
+	askTerminal(tty, out)
 	env := os.Environ()
 	pnt := painter.New(painter.Writer(out, env), tty.Size)
 	handle := &repl.ProgramHandle{}
@@ -101,6 +99,14 @@ func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) erro
 		return &ExitError{Code: fm.Model().ExitCode()} // the user's `exit N`
 	}
 	return nil
+}
+
+// askTerminal writes the shell's questions to the terminal (see
+// runREPLWith) when keys, and so its answers, come from it.
+func askTerminal(tty *painter.Terminal, out *os.File) {
+	if tty.In != nil {
+		_, _ = out.WriteString(ansi.RequestBackgroundColor + ansi.RequestModeUnicodeCore)
+	}
 }
 
 // shellConfig is the shell's configuration but for its terminal, painter,

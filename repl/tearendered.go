@@ -32,7 +32,7 @@ func (s TeaRendered) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	for _, op := range ops {
 		switch {
 		case op.clear:
-			cmds = append(cmds, func() tea.Msg { return tea.ClearScreen() })
+			cmds = append(cmds, tea.ClearScreen)
 		case op.text != "":
 			cmds = append(cmds, tea.Println(op.text))
 		}

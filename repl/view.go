@@ -77,6 +77,12 @@ func (m Model) draw() (string, *tea.Cursor) {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
+	return m.withInput(&b, input)
+}
+
+// withInput ends the live area in b with the input area, and places the
+// cursor in it.
+func (m Model) withInput(b *strings.Builder, input string) (string, *tea.Cursor) {
 	top := strings.Count(b.String(), "\n") // the input's first row
 	b.WriteString(input)
 	cur := m.cursorAt()
