@@ -9,9 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 
 	"github.com/todo-shell/todo-shell/tools/task"
 	"github.com/todo-shell/todo-shell/tools/todo"
@@ -115,9 +113,7 @@ func TestNoColorMeansNoEscapes(t *testing.T) {
 	if out := TaskBox(mixed, 80, &st); strings.Contains(out, "\x1b") {
 		t.Fatalf("plain styles drew escape codes: %q", out)
 	}
-	r := lipgloss.NewRenderer(os.Stdout)
-	r.SetColorProfile(termenv.TrueColor)
-	colored := DefaultStyles(r)
+	colored := DefaultStyles(true)
 	out := TaskBox(mixed, 80, &colored)
 	if !strings.Contains(out, "\x1b[") {
 		t.Fatal("color styles drew no color")
@@ -136,9 +132,7 @@ func BenchmarkTaskBox50(b *testing.B) {
 		}
 		items = append(items, todo.Item{Content: fmt.Sprintf("Task %d: implement the thing that needs doing, with 界 text", i), Status: status, ActiveForm: "Implementing"})
 	}
-	r := lipgloss.NewRenderer(os.Stdout)
-	r.SetColorProfile(termenv.TrueColor)
-	st := DefaultStyles(r)
+	st := DefaultStyles(true)
 	snap := todo.Snapshot{Items: items}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -338,9 +332,7 @@ func TestTaskBoxInGolden(t *testing.T) {
 }
 
 func BenchmarkTaskBoxIn50Collapsed(b *testing.B) {
-	r := lipgloss.NewRenderer(os.Stdout)
-	r.SetColorProfile(termenv.TrueColor)
-	st := DefaultStyles(r)
+	st := DefaultStyles(true)
 	snap := fifty()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -404,6 +396,62 @@ func TestTaskItems(t *testing.T) {
 	}
 }
 
+// TestPanelKeepsWhatWasWritten: emoji sequences (ZWJ, skin tones, VS16)
+// and Devanagari with spacing marks are drawn as written, every code
+// point kept (they were stripped: 👨‍👩‍👧 showed as 👨👩👧). On a terminal
+// (Anchored), a row whose width terminals disagree on is cut by the most
+// cells it may take and its right border is drawn at the border's column
+// (CHA), so the border stays put in tmux, in xterm.js and where the
+// terminal measures graphemes; where the terminal measures graphemes (mode
+// 2027) the count is exact and the row is drawn as any other.
+func TestPanelKeepsWhatWasWritten(t *testing.T) {
+	texts := []string{"Call 👨‍👩‍👧 now", "Like 👍🏽", "Love ❤️", "नमस्ते दुनिया", "क्षि", "plain ascii", "漢字も"}
+	var items []todo.Item
+	for _, x := range texts {
+		items = append(items, todo.Item{Content: x, ActiveForm: x, Status: todo.StatusPending})
+	}
+	snap := todo.Snapshot{Items: items}
+	for _, tc := range []struct {
+		name                string
+		anchored, graphemes bool
+	}{{"pipe", false, false}, {"terminal", true, false}, {"terminal measuring graphemes", true, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := PlainStyles()
+			st.Anchored, st.Graphemes = tc.anchored, tc.graphemes
+			box := TaskBox(snap, 40, &st)
+			rows := strings.Split(box, "\n")
+			width := ansi.StringWidth(rows[0])
+			for i, x := range texts {
+				row := rows[i+1]
+				if !strings.Contains(row, x) {
+					t.Errorf("row %q does not hold %q as written", row, x)
+				}
+				anchored := strings.Contains(row, "\x1b[")
+				if want := tc.anchored && !tc.graphemes && unsure(x); anchored != want {
+					t.Errorf("row %q: border anchored %v, want %v", row, anchored, want)
+				}
+				if anchored && !strings.HasSuffix(row, anchor(width-1)+"│") {
+					t.Errorf("row %q: border not at column %d", row, width-1)
+				}
+				if !anchored && ansi.StringWidth(row) != width {
+					t.Errorf("row %q is %d cells, the box %d", row, ansi.StringWidth(row), width)
+				}
+			}
+		})
+	}
+	// The box is wide enough for the widest drawing of a row: the family
+	// side by side (6 cells), कि with its mark in a cell of its own.
+	if got, want := cellsBound("👨‍👩‍👧"), 6; got != want {
+		t.Errorf("cellsBound(family) = %d, want %d", got, want)
+	}
+	if got, want := cellsBound("कि"), 2; got != want {
+		t.Errorf("cellsBound(कि) = %d, want %d", got, want)
+	}
+	if got := truncateBound("ab👨‍👩‍👧cd", 7, "…"); got != "ab…" {
+		t.Errorf("truncateBound kept %q", got)
+	}
+}
+
 // TestTaskBoxInExact: the exact boxes (plain styles) where the trial found
 // them wrong: two items in progress in a short box (both shown, the
 // rest counted), a window too small for a box (one line, not a
@@ -462,9 +510,9 @@ func TestTaskBoxInExact(t *testing.T) {
 		{"nothing in progress", todo.Snapshot{Items: two.Items[4:]}, 40, 2, "Tasks 0/1 ▸ next: Ship"},
 		{"emoji", emoji, 20, 0,
 			"╭─ Tasks 0/3 ──────╮\n" +
-				"│ ● Calling 👨👩👧 │\n" +
-				"│ ○ Like 👍        │\n" +
-				"│ ○ Love ❤         │\n" +
+				"│ ● Calling 👨‍👩‍👧     │\n" +
+				"│ ○ Like 👍🏽        │\n" +
+				"│ ○ Love ❤️        │\n" +
 				"╰──────────────────╯"},
 	}
 	st := PlainStyles()

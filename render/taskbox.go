@@ -102,17 +102,25 @@ func (w *boxWriter) title(done, total, width int) {
 	w.b.WriteByte('\n')
 }
 
-// row writes one row of text painted with p, cut with "…" to fit.
+// row writes one row of text painted with p, cut with "…" to fit. A row
+// whose width terminals disagree on (see cells.go) is cut by the most cells
+// it may take, and its right border drawn at the border's column, however
+// wide the terminal drew the text.
 func (w *boxWriter) row(text string, p paint) {
-	tw := ansi.StringWidth(text)
-	if tw > w.inner {
+	loose := w.st.Anchored && !w.st.Graphemes && unsure(text)
+	if loose {
+		text = truncateBound(text, w.inner, "…")
+	} else if ansi.StringWidth(text) > w.inner {
 		text = ansi.Truncate(text, w.inner, "…")
-		tw = ansi.StringWidth(text)
 	}
+	tw := ansi.StringWidth(text)
 	w.b.WriteString(w.side)
 	w.b.WriteByte(' ')
 	w.b.WriteString(p.apply(text))
-	w.b.WriteString(strings.Repeat(" ", w.inner-tw+1))
+	w.b.WriteString(strings.Repeat(" ", max(w.inner-tw+1, 0)))
+	if loose {
+		w.b.WriteString(anchor(w.inner + 3))
+	}
 	w.b.WriteString(w.side)
 	w.b.WriteByte('\n')
 }
@@ -230,7 +238,7 @@ func TaskBoxWidth(snap todo.Snapshot) int {
 		if it.Status == todo.StatusInProgress {
 			text = it.ActiveForm
 		}
-		w = max(w, ansi.StringWidth(boxText(text))+2+4)
+		w = max(w, cellsBound(boxText(text))+2+4)
 	}
 	return max(w, minBoxWidth)
 }
@@ -297,30 +305,7 @@ func Plain(snap todo.Snapshot) string {
 	return b.String()
 }
 
-// boxText is an item's text for a row between the box's borders: Sanitize,
-// less the code points terminals disagree on the width of, so that the
-// width measured here is the width drawn and the right border stays put.
-// tmux 3.3 (as many terminals) gives a skin-tone modifier its own two
-// cells (👍🏽 is four wide there, two by grapheme), ignores the emoji
-// variation selector (❤️ is one wide there, two by grapheme), and joins a
-// ZWJ sequence (👨‍👩‍👧) into two cells where other terminals draw its
-// emoji side by side. Without them (👍, ❤, 👨👩👧) every terminal and
-// ansi.StringWidth agree.
-func boxText(s string) string {
-	s = Sanitize(s)
-	if !strings.ContainsFunc(s, ambiguous) {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if ambiguous(r) {
-			return -1
-		}
-		return r
-	}, s)
-}
-
-// ambiguous reports whether r is a zero-width joiner, a variation
-// selector or an emoji skin-tone modifier.
-func ambiguous(r rune) bool {
-	return r == '\u200d' || (r >= '\ufe00' && r <= '\ufe0f') || (r >= 0x1f3fb && r <= 0x1f3ff)
-}
+// boxText is an item's text for a row of the panel: Sanitize, and nothing
+// left out (see cells.go for how rows whose width terminals disagree on
+// keep the border in place).
+func boxText(s string) string { return Sanitize(s) }

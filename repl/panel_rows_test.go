@@ -37,7 +37,7 @@ func TestPanelGrowsForEveryItemInProgress(t *testing.T) {
 			m := New(cfg)
 			m.width, m.height = 80, tt.height
 			m.running = &run{line: "make", lines: []string{"o1", "o2", "o3", "o4", "o5"}}
-			view := m.draw()
+			view, _ := m.draw()
 			if n := strings.Count(view, "\n") + 1; n > tt.height-2 {
 				t.Fatalf("%d rows in a %d-row terminal:\n%s", n, tt.height, view)
 			}

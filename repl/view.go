@@ -2,11 +2,10 @@ package repl
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/textarea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/todo-shell/todo-shell/render"
@@ -15,18 +14,22 @@ import (
 )
 
 // View draws the live area: the task panel, the running command with its
-// last output lines, a hint, and the prompt.
-func (m Model) View() string {
-	return m.frame // drawn once, in Update, for the painter
+// last output lines, a hint, and the prompt; and where the terminal's own
+// cursor goes (the insertion point), in every mode.
+func (m Model) View() tea.View {
+	content, cur := m.draw()
+	v := tea.NewView(content)
+	v.Cursor = cur
+	return v
 }
 
-// draw assembles the live area. It is never taller than the terminal
-// minus two rows: the task panel collapses to the room left by the rest
-// (see render.TaskBoxIn), and when even that is too little the running
-// command's output lines go first.
-func (m Model) draw() string {
+// draw assembles the live area and places the cursor in it. It is never
+// taller than the terminal minus two rows: the task panel collapses to
+// the room left by the rest (see render.TaskBoxIn), and when even that is
+// too little the running command's output lines go first.
+func (m Model) draw() (string, *tea.Cursor) {
 	if m.quitting {
-		return ""
+		return "", nil
 	}
 	var rest []string // everything under the panel, top to bottom
 	label, tail := m.runningRows()
@@ -74,8 +77,43 @@ func (m Model) draw() string {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
+	return m.withInput(&b, input)
+}
+
+// withInput ends the live area in b with the input area, and places the
+// cursor in it.
+func (m Model) withInput(b *strings.Builder, input string) (string, *tea.Cursor) {
+	top := strings.Count(b.String(), "\n") // the input's first row
 	b.WriteString(input)
-	return b.String()
+	cur := m.cursorAt()
+	if cur != nil {
+		cur.Y += top
+	}
+	return b.String(), cur
+}
+
+// cursorAt is where the cursor goes in the input area: at the
+// insertion point of the input, or after the query of a history search.
+func (m Model) cursorAt() *tea.Cursor {
+	if m.search != nil {
+		label := "(reverse-i-search)'"
+		if m.search.s.Failed && m.search.s.Query != "" {
+			label = "(failed reverse-i-search)'"
+		}
+		x := ansi.StringWidth(label) + ansi.StringWidth(render.Sanitize(m.search.s.Query))
+		return tea.NewCursor(min(x, max(m.width-2, 0)), 0)
+	}
+	cur := m.input.Cursor()
+	if cur == nil {
+		return nil
+	}
+	if m.inputScrolls {
+		if above, _ := m.hiddenLines(m.input.ScrollYOffset(), m.input.Height()); above > 0 {
+			cur.Y++ // under the "↑ N more lines" row
+		}
+	}
+	cur.X = min(cur.X, max(m.width-2, 0))
+	return cur
 }
 
 // runningRows are the rows of the running command or agent turn: its
@@ -118,7 +156,7 @@ func (m Model) inputView() string {
 	if !m.inputScrolls {
 		return v
 	}
-	above, below := m.hiddenLines(inputOffset(m.input), m.input.Height())
+	above, below := m.hiddenLines(m.input.ScrollYOffset(), m.input.Height())
 	indent := strings.Repeat(" ", max(ansi.StringWidth(m.linePrompt(0))-2, 0)) // the "…" column
 	more := func(arrow string, n int) string {
 		s := fmt.Sprintf("%s%s %d more lines", indent, arrow, n)
@@ -151,22 +189,6 @@ func (m Model) hiddenLines(off, rows int) (above, below int) {
 		start += n
 	}
 	return above, below
-}
-
-// inputOffset is the first row of its text the textarea shows. Bubbles'
-// textarea (v1) keeps it in its viewport, an unexported field: it is read
-// with reflect, never written; a field gone (another bubbles) reads 0, and
-// TestInputSaysHowManyLinesAreHidden fails.
-func inputOffset(in textarea.Model) int {
-	vp := reflect.ValueOf(in).FieldByName("viewport")
-	if !vp.IsValid() || vp.Kind() != reflect.Pointer || vp.IsNil() {
-		return 0
-	}
-	y := vp.Elem().FieldByName("YOffset")
-	if !y.IsValid() || y.Kind() != reflect.Int {
-		return 0
-	}
-	return int(y.Int())
 }
 
 // panelRows is the most rows the task panel takes in a terminal of height

@@ -82,7 +82,7 @@ func allScreen(ctx context.Context, o AllOptions, out *os.File, updates <-chan [
 	ages := time.NewTimer(time.Minute)
 	defer ages.Stop()
 	for {
-		scr.pnt.SetView(v.String(time.Now()))
+		scr.pnt.SetView(v.String(time.Now()), nil)
 		if v.open == "" {
 			ages.Reset(time.Minute)
 		}
