@@ -3,8 +3,6 @@ package main
 import (
 	"cmp"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -60,11 +58,7 @@ func TestTheFlowIsOneWay(t *testing.T) {
 // non-test imports, transitively), as go list says.
 func moduleDeps(t *testing.T) map[string][]string {
 	t.Helper()
-	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := exec.LookPath(goCmd); err != nil {
-		goCmd = "go"
-	}
-	out, err := exec.Command(goCmd, "list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", "./...").Output()
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", "./...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}

@@ -92,9 +92,7 @@ func (s *ocState) read() (u Update, ok bool) {
 		s.cur, s.sent, s.last = id, 0, nil
 	}
 	u = Update{Source: s.o.name(s.cur), Note: note, Recovered: recovered}
-	for _, w := range s.db.Skipped() {
-		u.Warnings = append(u.Warnings, w)
-	}
+	u.Warnings = append(u.Warnings, s.db.Skipped()...)
 	switch {
 	case len(vs) > s.sent:
 		u.New = vs[s.sent:]
