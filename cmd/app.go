@@ -82,7 +82,7 @@ func newApp(o *Options) (*app, error) {
 		runner:   set.Runner,
 		offload:  off,
 		noColor:  o.NoColor || o.Getenv("NO_COLOR") != "",
-		shell:    &router.Shell{Executor: set.Executor},
+		shell:    &router.Shell{Executor: set.Executor, Offload: off},
 	}, nil
 }
 

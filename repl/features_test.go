@@ -197,11 +197,11 @@ func TestPromptAfterCdShowsBranch(t *testing.T) {
 	cfg, _ := testConfig(t)
 	lastTranscript = &transcript{}
 	cfg.Transcript = lastTranscript
-	set, err := toolset.New(toolset.Options{Limits: todo.DefaultLimits(), Offload: cfg.Shell.OffloadConfig(), BashTimeout: time.Minute, Dir: root, Plain: render.PlainPlan})
+	set, err := toolset.New(toolset.Options{Limits: todo.DefaultLimits(), Offload: cfg.Shell.Offload, BashTimeout: time.Minute, Dir: root, Plain: render.PlainPlan})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Shell = &router.Shell{Executor: set.Executor}
+	cfg.Shell = &router.Shell{Executor: set.Executor, Offload: cfg.Shell.Offload}
 	cfg.Plan = set.Plan
 	cfg.Dir = set.Runner.Dir
 	tm := runShell(t, cfg, 80, 20)

@@ -54,7 +54,7 @@ func testConfig(t testing.TB) (Config, string) {
 		t.Fatal(err)
 	}
 	n := 0
-	sh := &router.Shell{Executor: set.Executor,
+	sh := &router.Shell{Executor: set.Executor, Offload: off,
 		NewID: func() string { n++; return fmt.Sprintf("toolu_%02d", n) }}
 	return Config{
 		Shell:  sh,

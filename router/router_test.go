@@ -140,7 +140,7 @@ func newShell(t *testing.T) (*Shell, *todo.Store) {
 		t.Fatal(err)
 	}
 	n := 0
-	return &Shell{Executor: set.Executor,
+	return &Shell{Executor: set.Executor, Offload: off,
 		NewID: func() string { n++; return fmt.Sprintf("toolu_%02d", n) }}, set.Store
 }
 
