@@ -214,6 +214,11 @@ func (m Model) agentFinished(r *run, ev agentFinished) (tea.Model, tea.Cmd) {
 	}
 	m.layout() // the prompt shows the status
 	m.println(strings.TrimSuffix(text, "\n"))
+	m.noteDropped()
+	m.eofArmed = false
+	if m.leaving { // Ctrl+D twice: the turn has ended, the shell leaves
+		return m.quit()
+	}
 	return m.finish(nil)
 }
 

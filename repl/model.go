@@ -94,6 +94,10 @@ const (
 	maxPanelWidth  = 100      // the task box is never wider
 	previewShown   = 10       // preview lines under an offload pointer
 	doubleCtrlCMsg = "Press Ctrl+C again to exit"
+	// Ctrl+D while a command runs: see endOfInput.
+	eofRunningMsg = "Ctrl+D: the command reads no input · Ctrl+C stops it"
+	doubleCtrlDMsg = "Press Ctrl+D again to stop the agent and exit"
+	leavingMsg     = "Stopping the agent, then exiting…"
 )
 
 // Model is the shell's one Bubble Tea model.
@@ -119,6 +123,8 @@ type Model struct {
 	runs     int // runs started, to tell stale messages apart
 	trace    bool
 	armed    bool // Ctrl+C was pressed on an empty line
+	eofArmed bool // Ctrl+D was pressed on an empty line while the agent works
+	leaving  bool // Ctrl+D twice: the agent's turn is stopping, the shell leaves when it has
 	hint     string
 	quitting bool
 	exitCode int // the status the shell leaves with
@@ -357,6 +363,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if !matches(msg, m.keys.Interrupt) {
 		m.disarm()
 	}
+	if !matches(msg, m.keys.EOF) {
+		m.disarmEOF()
+	}
 	return m.bindingKey(msg)
 }
 
@@ -432,6 +441,7 @@ func (m Model) restyle(dark bool) Model {
 // arriving in one read.
 func (m Model) typed(text string) (tea.Model, tea.Cmd) {
 	m.disarm()
+	m.disarmEOF()
 	m.input.InsertString(toInput(normalizeNewlines(text)))
 	m.layout()
 	return m, nil
@@ -445,7 +455,7 @@ func (m Model) bindingKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.interrupt()
 	case matches(msg, m.keys.EOF):
 		if m.input.Value() == "" {
-			return m.quit()
+			return m.endOfInput()
 		}
 	case matches(msg, m.keys.Clear):
 		m.clearScreen()
@@ -529,10 +539,7 @@ func (m Model) runDone(msg runDoneMsg) (tea.Model, tea.Cmd) {
 		msg.out.Stdout = render.WrapHelp(msg.out.Stdout, max(m.width-1, 20))
 	}
 	m.println(m.formatOutput(msg.out))
-	if n := m.dropped; n > 0 {
-		m.dropped = 0
-		m.println(m.styles.Dim.Render(fmt.Sprintf("Dropped %d queued %s", n, plural(n, "command", "commands"))))
-	}
+	m.noteDropped()
 	if code, ok := shellExited(msg.out); ok { // the line ran `exit N`
 		m.queue = nil
 		next, quit := m.quit()
@@ -543,12 +550,63 @@ func (m Model) runDone(msg runDoneMsg) (tea.Model, tea.Cmd) {
 	return m.finish(nil)
 }
 
+// noteDropped says, under the output of the line that ended, how many
+// queued lines an interrupt dropped.
+func (m *Model) noteDropped() {
+	if n := m.dropped; n > 0 {
+		m.dropped = 0
+		m.println(m.styles.Dim.Render(fmt.Sprintf("Dropped %d queued %s", n, plural(n, "command", "commands"))))
+	}
+}
+
 // disarm forgets a first Ctrl+C on an empty line.
 func (m *Model) disarm() {
 	m.armed = false
 	if m.hint == doubleCtrlCMsg {
 		m.hint = ""
 	}
+}
+
+// disarmEOF forgets a first Ctrl+D while the agent works, and the note
+// that a running command reads no input.
+func (m *Model) disarmEOF() {
+	m.eofArmed = false
+	if m.hint == doubleCtrlDMsg || m.hint == eofRunningMsg {
+		m.hint = ""
+	}
+}
+
+// endOfInput is Ctrl+D on an empty input. With nothing running the shell
+// leaves, as bash does. A running command is neither stopped nor left
+// behind: Ctrl+D is end of input for it, as in bash, and its input has
+// ended already (it reads /dev/null: what is typed while it runs is the
+// next command's), so it goes on, and a hint says so and how to stop it.
+// The agent's turn takes a second press, as in Claude Code: it stops the
+// turn, and the shell leaves once the turn has ended, its text and the
+// interruption printed (see agentFinished); a third press leaves at once.
+func (m Model) endOfInput() (tea.Model, tea.Cmd) {
+	switch {
+	case m.running == nil:
+		return m.quit()
+	case m.running.events == nil: // a command, or a '!' line in agent mode
+		if m.hint == "" {
+			m.hint = eofRunningMsg
+		}
+		return m, nil
+	case m.leaving:
+		return m.quit()
+	case m.eofArmed:
+		m.eofArmed = false
+		m.leaving = true
+		m.running.cancel()
+		m.hint = leavingMsg
+		m.dropped += len(m.queue)
+		m.queue = nil
+		return m, nil
+	}
+	m.eofArmed = true
+	m.hint = doubleCtrlDMsg
+	return m, nil
 }
 
 // normalizeNewlines turns CRLF and CR (what terminals send for Enter inside
