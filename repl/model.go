@@ -95,7 +95,7 @@ const (
 	previewShown   = 10       // preview lines under an offload pointer
 	doubleCtrlCMsg = "Press Ctrl+C again to exit"
 	// Ctrl+D while a command runs: see endOfInput.
-	eofRunningMsg = "Ctrl+D: the command reads no input · Ctrl+C stops it"
+	eofRunningMsg  = "Ctrl+D: the command reads no input · Ctrl+C stops it"
 	doubleCtrlDMsg = "Press Ctrl+D again to stop the agent and exit"
 	leavingMsg     = "Stopping the agent, then exiting…"
 )
