@@ -177,7 +177,7 @@ func (m *Model) streamText(r *run, text string) {
 func (m Model) toolDoneText(ev agent.ToolDone) string {
 	text := m.resultSummary(ev)
 	if ev.Result.OffloadErr != nil { // the file is elsewhere, or the result was kept in memory
-		text += "\n" + m.styles.Warning.Render(render.Sanitize(offload.Warning(ev.Result.OffloadErr)))
+		text += "\n" + render.StyleLines(m.styles.Warning, render.Sanitize(offload.Warning(ev.Result.OffloadErr)))
 	}
 	if m.trace { // the wire form, for people learning the protocol
 		for _, t := range router.TraceLines(router.Output{Call: &ev.Use, Result: &ev.Result}) {
@@ -210,7 +210,7 @@ func (m Model) agentFinished(r *run, ev agentFinished) (tea.Model, tea.Cmd) {
 		text += m.styles.Warning.Render("Interrupted: the next prompt continues the conversation")
 	default:
 		m.prompt.status = 1
-		text += m.styles.Error.Render(render.Sanitize(ev.err.Error()))
+		text += render.StyleLines(m.styles.Error, render.Sanitize(ev.err.Error()))
 	}
 	m.layout() // the prompt shows the status
 	m.println(strings.TrimSuffix(text, "\n"))

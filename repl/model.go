@@ -485,6 +485,16 @@ func (m Model) bindingKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	if key.Matches(msg, m.input.KeyMap.DeleteBeforeCursor) && m.input.LineCount() > 1 {
+		// Ctrl+U on an entry of several lines (a recalled one, a paste)
+		// clears it whole: the textarea cleared the cursor's row only —
+		// the first, after Up — and Enter ran the rows left, which the
+		// person took to be gone with it (issue 29, item 5). One line
+		// keeps readline's Ctrl+U: back to the start.
+		m.input.Reset()
+		m.layout()
+		return m, nil
+	}
 	if key.Matches(msg, m.input.KeyMap.WordBackward) && strings.TrimSpace(m.text()[:m.inputCursor()]) == "" {
 		// Only blanks before the cursor: the textarea's word-left would
 		// look for a word there for ever (an empty or spaces-only line
@@ -980,10 +990,25 @@ func restyleInput(in textarea.Model, prompt lipgloss.Style) textarea.Model {
 	return in
 }
 
-// oneLine shows a multi-line command on one line, for labels: backslash-
-// newlines vanish, other newlines become spaces. (History keeps the text.)
+// lineBreak marks where a multi-line command's lines meet, in labels.
+const lineBreak = " ⏎ "
+
+// oneLine shows a multi-line command on one line, for labels (the running
+// command, the queued ones): a backslash-newline vanishes, as the shell
+// reads it (the line goes on), and every other line break shows as " ⏎ ",
+// with the indentation of the line after it left out (issue 29, item 20:
+// joined by spaces, `echo a⏎sleep 2` read as `echo a sleep 2`). History
+// keeps the text.
 func oneLine(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "\\\n", ""), "\n", " ")
+	s = strings.ReplaceAll(s, "\\\n", "")
+	if strings.IndexByte(s, '\n') < 0 {
+		return s
+	}
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i := 1; i < len(lines); i++ {
+		lines[i] = strings.TrimLeft(lines[i], " \t")
+	}
+	return strings.Join(lines, lineBreak)
 }
 
 // previewLines is the preview of an offloaded result as the REPL shows it,
