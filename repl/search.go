@@ -26,9 +26,13 @@ func (m Model) searchView(s *histfile.Search) string {
 		return head
 	}
 	// Multi-line entries show on one line here.
-	before, match, after := text, "", ""
-	if !s.Failed && s.Query != "" && s.Pos+len(s.Query) <= len(text) {
+	before, match, after := "", "", text // no query: the entry from its start
+	switch {
+	case s.Query == "" || s.Pos > len(text):
+	case !s.Failed && s.Pos+len(s.Query) <= len(text):
 		before, match, after = text[:s.Pos], text[s.Pos:s.Pos+len(s.Query)], text[s.Pos+len(s.Query):]
+	case s.Failed: // the last good match, around where it was
+		before, after = text[:s.Pos], text[s.Pos:]
 	}
 	flat := func(x string) string { return render.Sanitize(strings.ReplaceAll(x, "\n", "⏎")) }
 	before, match, after = flat(before), flat(match), flat(after)

@@ -89,6 +89,8 @@ func TestCtrlRShowsTheMatchPastTheWidth(t *testing.T) {
 		{"past the width, narrow", "NEEDLE", "(reverse-i-search)'NEEDLE': …x NEEDLE an…", 42},
 		{"within the width", "echo", "(reverse-i-search)'echo': echo xxxxxxxxxxxxxxxxxxxxxxxxxxx…", 60},
 		{"at the end", "yyy", "(reverse-i-search)'yyy': … of the line, yyyyyyyyyyyyyyyyyy…", 60},
+		{"failed, past the width", "NEEDLEzz", "(failed reverse-i-search)'NEEDLEzz': …xxxxxxxxx NEEDLE and…", 60},
+		{"no query", "", "(reverse-i-search)'': echo xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…", 60},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg, _ := testConfig(t)
@@ -98,7 +100,9 @@ func TestCtrlRShowsTheMatchPastTheWidth(t *testing.T) {
 			var m tea.Model = New(cfg)
 			m, _ = m.Update(tea.WindowSizeMsg{Width: tc.width, Height: 20})
 			m, _ = m.Update(tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl})
-			m, _ = m.Update(textKey(tc.query))
+			if tc.query != "" {
+				m, _ = m.Update(textKey(tc.query))
+			}
 			view := m.View().Content
 			rows := strings.Split(view, "\n")
 			last := rows[len(rows)-1]
