@@ -117,7 +117,9 @@ func TestTmuxCtrlDWhileTheAgentWorks(t *testing.T) {
 		tt.run("send-keys", "-t", "t", "C-d")
 		question(t, tt)
 		close(api.release)
-		tt.waitScreen("the whole answer", func(s string) bool { return strings.Contains(s, "Working on it, all done") && agentIdle(tt.screen()) })
+		tt.waitScreen("the whole answer, the turn ended", func(s string) bool {
+			return strings.Contains(s, "Working on it, all done") && !strings.Contains(tt.screen(), "Ctrl+C to interrupt")
+		})
 		if tt.paneDead() || strings.Contains(tt.screen(), "Press Ctrl+D again") {
 			t.Fatalf("the shell left, or the question stayed:\n%s", tt.all())
 		}
