@@ -82,7 +82,9 @@ func TestTmuxErrorKeepsItsLayout(t *testing.T) {
 			tt := startTmuxEnv(t, sz[0], sz[1], t.TempDir(), "")
 			bad := "bogus-" + strings.Repeat("s", 40)
 			tt.enter(`TodoWrite '{"todos":[{"content":"a","status":"` + bad + `","activeForm":"b"},{"content":"c","activeForm":"d"}]}'`)
-			s := tt.waitScreen("the error", func(s string) bool { return strings.Contains(s, "activeForm is required") || strings.Contains(s, "status is required") })
+			s := tt.waitScreen("the error", func(s string) bool {
+				return strings.Contains(s, "activeForm is required") || strings.Contains(s, "status is required")
+			})
 			lines := strings.Split(s, "\n")
 			for i, l := range lines {
 				if strings.TrimRight(l, " ") != "Error: Validation failed" {
