@@ -154,3 +154,19 @@ func TestEndOfInputKeys(t *testing.T) {
 		})
 	}
 }
+
+// TestAgentInterruptSaysWhatItDropped: Ctrl+C while the agent works drops
+// the prompts typed ahead and says so under the interruption, as for a
+// command (before, the note waited for the next command to end).
+func TestAgentInterruptSaysWhatItDropped(t *testing.T) {
+	ag := &gatedAgent{gate: make(chan struct{})}
+	tm, _ := startWith(t, 80, 20, func(c *Config) { c.Agent = ag })
+	enter(tm, "do the thing")
+	waitFor(t, tm, "Working on it")
+	enter(tm, "and then this")
+	enter(tm, "and that")
+	waitFor(t, tm, "✦ and that")
+	press(tm, ctrlKey('c'))
+	waitPrinted(t, "Interrupted", "Dropped 2 queued commands")
+	finalView(t, tm)
+}
