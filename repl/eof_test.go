@@ -125,7 +125,7 @@ func TestEndOfInputKeys(t *testing.T) {
 			case "command":
 				m.running = &run{id: 1, line: "sleep 9", cancel: func() { cancelled = true }}
 			case "agent":
-				m.running = &run{id: 1, line: "do it", cancel: func() { cancelled = true }, events: make(agentEvents)}
+				m.running = &run{id: 1, line: "do it", cancel: func() { cancelled = true }, events: make(agentEvents), stream: []byte("Working on it")}
 			}
 			var cmd tea.Cmd
 			for _, k := range tc.keys {
@@ -150,6 +150,16 @@ func TestEndOfInputKeys(t *testing.T) {
 			}
 			if !tc.quits && m.hint != tc.hint {
 				t.Errorf("hint %q, want %q", m.hint, tc.hint)
+			}
+			if tc.quits && tc.running == "agent" {
+				ops, _ := m.takeOutput()
+				var printed []string
+				for _, op := range ops {
+					printed = append(printed, op.text)
+				}
+				if got := strings.Join(printed, "\n"); got != "Working on it\nInterrupted: the shell left before the agent's turn ended" {
+					t.Errorf("printed on leaving: %q", got)
+				}
 			}
 		})
 	}

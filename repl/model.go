@@ -593,7 +593,8 @@ func (m *Model) disarmEOF() {
 // next command's), so it goes on, and a hint says so and how to stop it.
 // The agent's turn takes a second press, as in Claude Code: it stops the
 // turn, and the shell leaves once the turn has ended, its text and the
-// interruption printed (see agentFinished); a third press leaves at once.
+// interruption printed (see agentFinished); a third press leaves at once,
+// what the turn said so far printed.
 func (m Model) endOfInput() (tea.Model, tea.Cmd) {
 	switch {
 	case m.running == nil:
@@ -603,7 +604,11 @@ func (m Model) endOfInput() (tea.Model, tea.Cmd) {
 			m.hint = eofRunningMsg
 		}
 		return m, nil
-	case m.leaving:
+	case m.leaving: // the turn has not ended yet: what it said stays all the same
+		if said := string(m.running.stream); said != "" {
+			m.println(render.SanitizeOutput(said))
+		}
+		m.println(m.styles.Warning.Render("Interrupted: the shell left before the agent's turn ended"))
 		return m.quit()
 	case m.eofArmed:
 		m.eofArmed = false
