@@ -343,6 +343,10 @@ func printRun(ctx context.Context, o *agentOptions, sessionID string, ag *agent.
 		if done, ok := ev.(agent.ToolDone); ok && done.Result.OffloadErr != nil {
 			fmt.Fprintln(errOut, forTerminal(errOut, offload.Warning(done.Result.OffloadErr)))
 		}
+		if refused, ok := ev.(agent.PermissionRefused); ok {
+			// No one to ask: the person sees why, in one line.
+			fmt.Fprintln(errOut, forTerminal(errOut, "todo-shell: refused: "+refused.Message))
+		}
 		if !o.Trace {
 			return
 		}

@@ -5,8 +5,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
+	"github.com/todo-shell/todo-shell/internal/bashline"
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools/task"
@@ -82,13 +82,13 @@ func leftNote(o *Options, s *session.Session, saved bool, resume string) string 
 	id := render.Sanitize(s.ID())
 	cmd := fmt.Sprintf("%s --resume %s", resume, id)
 	if name, err := planName(o); err == nil && name != "" {
-		cmd += " --plan " + shellQuote(name)
+		cmd += " --plan " + bashline.Quote(name)
 	}
 	if wd, err := os.Getwd(); err == nil {
 		if off := filepath.Dir(s.Path()); off != filepath.Join(wd, ".offload") {
-			cmd += " --offload-dir " + shellQuote(off)
+			cmd += " --offload-dir " + bashline.Quote(off)
 		}
-		cmd = "cd " + shellQuote(wd) + " && " + cmd
+		cmd = "cd " + bashline.Quote(wd) + " && " + cmd
 	}
 	return fmt.Sprintf("session %s saved · %s", id, render.Sanitize(cmd))
 }
@@ -108,15 +108,7 @@ func planKeptNote(o *Options, resume string) string {
 	if fi, err := os.Lstat(filepath.Join(dir, task.JournalFile)); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
 		return ""
 	}
-	return render.Sanitize(fmt.Sprintf("plan %s kept · %s --plan %s", name, resume, shellQuote(name)))
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:,@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return render.Sanitize(fmt.Sprintf("plan %s kept · %s --plan %s", name, resume, bashline.Quote(name)))
 }
 
 // printNote prints a note on a line of its own; nothing for "".

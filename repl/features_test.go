@@ -156,13 +156,13 @@ func TestTabCompletion(t *testing.T) {
 	waitPrinted(t, "❯ /help", "Agent commands")
 	tm.Type("cat rep")
 	press(tm, tea.KeyPressMsg{Code: tea.KeyTab}) // common prefix, then the list
-	waitFor(t, tm, `cat report\`, "report one.txt  report two.txt")
+	waitFor(t, tm, `cat 'report`, "report one.txt  report two.txt")
 	press(tm, tea.KeyPressMsg{Code: tea.KeyTab}) // cycles
-	waitFor(t, tm, `cat report\ one.txt`)
+	waitFor(t, tm, `cat 'report one.txt'`)
 	press(tm, tea.KeyPressMsg{Code: tea.KeyTab})
-	waitFor(t, tm, `cat report\ two.txt`)
+	waitFor(t, tm, `cat 'report two.txt'`)
 	press(tm, tea.KeyPressMsg{Code: tea.KeyEnter})
-	waitPrinted(t, "❯ cat report\\ two.txt \n")
+	waitPrinted(t, "❯ cat 'report two.txt' \n")
 	enter(tm, writeTwo)
 	waitPrinted(t, "Todo list updated")
 	tm.Type("TodoW")

@@ -465,7 +465,7 @@ func (m Model) bindingKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	case matches(msg, m.keys.Submit):
-		if text := m.text(); router.Waiting(text) == "" {
+		if text := m.text(); !m.shellText(text) || router.Waiting(text) == "" {
 			return m.submit(text)
 		}
 		// An open quote, a trailing backslash, a here-document: go on on
@@ -754,7 +754,7 @@ func (m Model) submitOne(text string) (Model, tea.Cmd) {
 func (m Model) echoText(text string) string {
 	lines := strings.Split(text, "\n")
 	main := m.linePrompt(0)
-	labels := waitLabels(text)
+	labels := m.waitLabels(text)
 	for i, l := range lines {
 		p := main
 		if i > 0 {

@@ -302,6 +302,9 @@ func TestPermissionQuestionNamesEveryPart(t *testing.T) {
 			`  y yes · n no, and tell Claude why · (no "always": it would allow too much)`}},
 		{"sudo make install; echo ok > log", []string{
 			`Allow Bash(sudo make install; echo ok > log) — "sudo make install" and "echo ok > log" are not allowed?`,
+			`  y yes · a always (this session, echo:*; "sudo make install" asks each time) · n no, and tell Claude why`}},
+		{"sudo make install; echo ok > /etc/motd", []string{
+			`Allow Bash(sudo make install; echo ok > /etc/motd) — "sudo make install" and "echo ok > /etc/motd" are not allowed: writes outside the working directory: /etc/motd?`,
 			`  y yes · n no, and tell Claude why · (no "always": it would allow too much)`}},
 	}
 	for _, tt := range tests {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/todo-shell/todo-shell/internal/bashline"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/bash"
 	"github.com/todo-shell/todo-shell/tools/offload"
@@ -114,7 +115,7 @@ func (s *Shell) runBash(ctx context.Context, command string) Output {
 }
 
 func (s *Shell) runAgent(ctx context.Context, line Line) Output {
-	args, err := Split(line.Args)
+	args, err := bashline.Words(line.Args)
 	if err != nil {
 		return Output{Stderr: "Error: " + err.Error(), ExitCode: 1}
 	}

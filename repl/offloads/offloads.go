@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/todo-shell/todo-shell/internal/bashline"
 	"github.com/todo-shell/todo-shell/internal/readgate"
 )
 
@@ -189,9 +190,5 @@ func PagerCommand(pager, path string) string {
 	if strings.TrimSpace(pager) == "" || pager == "cat" {
 		pager = "less -R"
 	}
-	return pager + " " + shellQuote(path)
-}
-
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return pager + " " + bashline.Quote(path)
 }

@@ -40,7 +40,7 @@ func TestListFormatPick(t *testing.T) {
 			t.Fatalf("/open %s accepted", bad)
 		}
 	}
-	if got := PagerCommand("", "/a b/it's.md"); got != `less -R '/a b/it'\''s.md'` {
+	if got := PagerCommand("", "/a b/it's.md"); got != `less -R "/a b/it's.md"` {
 		t.Fatal(got)
 	}
 }
