@@ -102,7 +102,7 @@ func TestEndOfInputKeys(t *testing.T) {
 	d := ctrlKey('d')
 	for _, tc := range []struct {
 		name    string
-		running string // "", "command", "agent"
+		running string // "", "command", "agent", "asking" (the agent asks a permission question)
 		keys    []tea.KeyPressMsg
 		quits   bool
 		leaving bool
@@ -116,6 +116,8 @@ func TestEndOfInputKeys(t *testing.T) {
 		{name: "agent twice", running: "agent", keys: []tea.KeyPressMsg{d, d}, leaving: true, hint: leavingMsg},
 		{name: "agent, a key, again", running: "agent", keys: []tea.KeyPressMsg{d, left, d}, hint: doubleCtrlDMsg},
 		{name: "agent thrice", running: "agent", keys: []tea.KeyPressMsg{d, d, d}, leaving: true, quits: true},
+		{name: "agent asks, Ctrl+D", running: "asking", keys: []tea.KeyPressMsg{d}, hint: doubleCtrlDMsg},
+		{name: "agent asks, Ctrl+D twice", running: "asking", keys: []tea.KeyPressMsg{d, d}, leaving: true, hint: leavingMsg},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg, _ := testConfig(t)
@@ -126,6 +128,8 @@ func TestEndOfInputKeys(t *testing.T) {
 				m.running = &run{id: 1, line: "sleep 9", cancel: func() { cancelled = true }}
 			case "agent":
 				m.running = &run{id: 1, line: "do it", cancel: func() { cancelled = true }, events: make(agentEvents), stream: []byte("Working on it")}
+			case "asking":
+				m.running = &run{id: 1, line: "do it", cancel: func() { cancelled = true }, events: make(agentEvents), asking: &asking{q: question("rm -rf x")}}
 			}
 			var cmd tea.Cmd
 			for _, k := range tc.keys {

@@ -347,8 +347,8 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.search != nil {
 		return m.searchKey(msg)
 	}
-	if m.running != nil && m.running.asking != nil && !matches(msg, m.keys.Interrupt) {
-		return m.permissionKey(msg) // a permission question waits
+	if q := m.running.question(); q != nil && !matches(msg, m.keys.Interrupt) && (q.reasoning || !matches(msg, m.keys.EOF)) {
+		return m.permissionKey(msg) // a permission question waits (Ctrl+D asks to leave, as while the agent works)
 	}
 	if msg.Code == tea.KeyTab && msg.Mod == 0 {
 		return m.tabKey()
@@ -506,6 +506,14 @@ func (m Model) bindingKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	m.input, cmd = m.input.Update(msg)
 	m.layout()
 	return m, cmd
+}
+
+// question is the permission question r waits on; nil when none.
+func (r *run) question() *asking {
+	if r == nil {
+		return nil
+	}
+	return r.asking
 }
 
 // attaching is the handover of a line about to be given the terminal; nil
