@@ -115,6 +115,8 @@ func TestEndOfInputKeys(t *testing.T) {
 		{name: "agent", running: "agent", keys: []tea.KeyPressMsg{d}, hint: doubleCtrlDMsg},
 		{name: "agent twice", running: "agent", keys: []tea.KeyPressMsg{d, d}, leaving: true, hint: leavingMsg},
 		{name: "agent, a key, again", running: "agent", keys: []tea.KeyPressMsg{d, left, d}, hint: doubleCtrlDMsg},
+		{name: "agent, a search, again", running: "agent", keys: []tea.KeyPressMsg{d, ctrlKey('r'), {Code: tea.KeyEscape}, d}, hint: doubleCtrlDMsg},
+		{name: "agent, Tab, again", running: "agent", keys: []tea.KeyPressMsg{d, {Code: tea.KeyTab}, d}, hint: doubleCtrlDMsg},
 		{name: "agent thrice", running: "agent", keys: []tea.KeyPressMsg{d, d, d}, leaving: true, quits: true},
 		{name: "agent asks, Ctrl+D", running: "asking", keys: []tea.KeyPressMsg{d}, hint: doubleCtrlDMsg},
 		{name: "agent asks, Ctrl+D twice", running: "asking", keys: []tea.KeyPressMsg{d, d}, leaving: true, hint: leavingMsg},
@@ -183,4 +185,27 @@ func TestAgentInterruptSaysWhatItDropped(t *testing.T) {
 	press(tm, ctrlKey('c'))
 	waitPrinted(t, "Interrupted", "Dropped 2 queued commands")
 	finalView(t, tm)
+}
+
+// TestAKeyBetweenTwoCtrlCForgetsTheFirst: Ctrl+C, then a search or Tab,
+// then Ctrl+C on the empty line does not leave: the second press asks
+// again (before, a search or a completion between them kept the first).
+func TestAKeyBetweenTwoCtrlCForgetsTheFirst(t *testing.T) {
+	c := ctrlKey('c')
+	for name, between := range map[string][]tea.KeyPressMsg{
+		"search": {ctrlKey('r'), {Code: tea.KeyEscape}},
+		"Tab":    {{Code: tea.KeyTab}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			cfg, _ := testConfig(t)
+			var m tea.Model = New(cfg)
+			keys := append(append([]tea.KeyPressMsg{c}, between...), c)
+			for _, k := range keys {
+				m, _ = m.Update(k)
+			}
+			if got := m.(Model); got.quitting || got.hint != doubleCtrlCMsg {
+				t.Fatalf("quitting %v, hint %q", got.quitting, got.hint)
+			}
+		})
+	}
 }

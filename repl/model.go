@@ -340,6 +340,14 @@ func (m Model) resized(msg tea.WindowSizeMsg) Model {
 }
 
 func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	// Any other key between two presses of Ctrl+C, or of Ctrl+D, forgets
+	// the first (a search, a completion, an answer too).
+	if !matches(msg, m.keys.Interrupt) {
+		m.disarm()
+	}
+	if !matches(msg, m.keys.EOF) {
+		m.disarmEOF()
+	}
 	if h := m.running.attaching(); h != nil && !matches(msg, m.keys.Interrupt) {
 		h.typeahead(keyBytes(msg)) // typed for the program about to get the terminal
 		return m, nil
@@ -359,12 +367,6 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	if text := typedText(msg); text != "" {
 		return m.typed(text)
-	}
-	if !matches(msg, m.keys.Interrupt) {
-		m.disarm()
-	}
-	if !matches(msg, m.keys.EOF) {
-		m.disarmEOF()
 	}
 	return m.bindingKey(msg)
 }
