@@ -92,13 +92,13 @@ func (f *heldAPI) serve(w http.ResponseWriter, r *http.Request) {
 // interruption stay in the scrollback, and the shell leaves. Before, one
 // Ctrl+D left at once, the answer's text gone.
 func TestTmuxCtrlDWhileTheAgentWorks(t *testing.T) {
-	start := func(t *testing.T) (*tmuxTerm, *heldAPI) {
+	start := func(t *testing.T, sz [2]int) (*tmuxTerm, *heldAPI) {
 		api := &heldAPI{release: make(chan struct{})}
 		srv := httptest.NewServer(http.HandlerFunc(api.serve))
 		t.Cleanup(srv.Close)
 		home := t.TempDir()
 		env := []string{"ANTHROPIC_API_KEY=k", "ANTHROPIC_BASE_URL=" + srv.URL, "HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}
-		tt := startTmuxWith(t, 80, 24, "", "✦", env, "agent", "--offload-dir", filepath.Join(t.TempDir(), "off"))
+		tt := startTmuxWith(t, sz[0], sz[1], "", "✦", env, "agent", "--offload-dir", filepath.Join(t.TempDir(), "off"))
 		tt.enter("do the work")
 		tt.waitScreen("the answer's first words, live", func(string) bool { return strings.Contains(tt.screen(), "Working on it") })
 		return tt, api
@@ -112,29 +112,33 @@ func TestTmuxCtrlDWhileTheAgentWorks(t *testing.T) {
 			return strings.Contains(tt.screen(), "Press Ctrl+D again to stop the agent and exit")
 		})
 	}
-	t.Run("once", func(t *testing.T) {
-		tt, api := start(t)
-		tt.run("send-keys", "-t", "t", "C-d")
-		question(t, tt)
-		close(api.release)
-		tt.waitScreen("the whole answer, the turn ended", func(s string) bool {
-			return strings.Contains(s, "Working on it, all done") && !strings.Contains(tt.screen(), "Ctrl+C to interrupt")
+	for _, sz := range sizes {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			t.Run("once", func(t *testing.T) {
+				tt, api := start(t, sz)
+				tt.run("send-keys", "-t", "t", "C-d")
+				question(t, tt)
+				close(api.release)
+				tt.waitScreen("the whole answer, the turn ended", func(s string) bool {
+					return strings.Contains(s, "Working on it, all done") && !strings.Contains(tt.screen(), "Ctrl+C to interrupt")
+				})
+				if tt.paneDead() || strings.Contains(tt.screen(), "Press Ctrl+D again") {
+					t.Fatalf("the shell left, or the question stayed:\n%s", tt.all())
+				}
+				tt.run("send-keys", "-t", "t", "C-d")
+				tt.waitScreen("the shell to leave on Ctrl+D at the empty prompt", func(string) bool { return tt.paneDead() })
+			})
+			t.Run("twice", func(t *testing.T) {
+				tt, _ := start(t, sz)
+				tt.run("send-keys", "-t", "t", "C-d")
+				question(t, tt)
+				tt.run("send-keys", "-t", "t", "C-d")
+				tt.waitScreen("the shell to leave", func(string) bool { return tt.paneDead() })
+				s := tt.all()
+				if !hasLine(s, "Working on it") || !hasLine(s, "Interrupted by Ctrl+D: the shell leaves") || strings.Contains(s, "the next prompt") {
+					t.Fatalf("the answer's text or the interruption is not in the scrollback (or it promises a next prompt):\n%s", s)
+				}
+			})
 		})
-		if tt.paneDead() || strings.Contains(tt.screen(), "Press Ctrl+D again") {
-			t.Fatalf("the shell left, or the question stayed:\n%s", tt.all())
-		}
-		tt.run("send-keys", "-t", "t", "C-d")
-		tt.waitScreen("the shell to leave on Ctrl+D at the empty prompt", func(string) bool { return tt.paneDead() })
-	})
-	t.Run("twice", func(t *testing.T) {
-		tt, _ := start(t)
-		tt.run("send-keys", "-t", "t", "C-d")
-		question(t, tt)
-		tt.run("send-keys", "-t", "t", "C-d")
-		tt.waitScreen("the shell to leave", func(string) bool { return tt.paneDead() })
-		s := tt.all()
-		if !hasLine(s, "Working on it") || !strings.Contains(s, "Interrupted") {
-			t.Fatalf("the answer's text or the interruption is not in the scrollback:\n%s", s)
-		}
-	})
+	}
 }

@@ -207,7 +207,11 @@ func (m Model) agentFinished(r *run, ev agentFinished) (tea.Model, tea.Cmd) {
 		m.prompt.status = 0
 	case errors.Is(ev.err, agent.ErrInterrupted):
 		m.prompt.status = 130
-		text += m.styles.Warning.Render("Interrupted: the next prompt continues the conversation")
+		if m.leaving { // Ctrl+D twice: no next prompt
+			text += m.styles.Warning.Render("Interrupted by Ctrl+D: the shell leaves")
+		} else {
+			text += m.styles.Warning.Render("Interrupted: the next prompt continues the conversation")
+		}
 	default:
 		m.prompt.status = 1
 		text += render.StyleLines(m.styles.Error, render.Sanitize(ev.err.Error()))

@@ -89,7 +89,7 @@ func TestCtrlDWhileTheAgentWorks(t *testing.T) {
 		press(tm, ctrlKey('d'))
 		press(tm, ctrlKey('d'))
 		tm.WaitFinished(t)
-		waitPrinted(t, "Working on it\n", "Interrupted")
+		waitPrinted(t, "Working on it\n", "Interrupted by Ctrl+D: the shell leaves")
 	})
 }
 
