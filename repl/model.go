@@ -28,6 +28,7 @@ import (
 	"github.com/todo-shell/todo-shell/repl/interactive"
 	"github.com/todo-shell/todo-shell/repl/markdown"
 	"github.com/todo-shell/todo-shell/router"
+	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/bash"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -1005,26 +1006,10 @@ func restyleInput(in textarea.Model, prompt lipgloss.Style) textarea.Model {
 	return in
 }
 
-// lineBreak marks where a multi-line command's lines meet, in labels.
-const lineBreak = " ⏎ "
-
-// oneLine shows a multi-line command on one line, for labels (the running
-// command, the queued ones): a backslash-newline vanishes, as the shell
-// reads it (the line goes on), and every other line break shows as " ⏎ ",
-// with the indentation of the line after it left out (issue 29, item 20:
-// joined by spaces, `echo a⏎sleep 2` read as `echo a sleep 2`). History
-// keeps the text.
-func oneLine(s string) string {
-	s = strings.ReplaceAll(s, "\\\n", "")
-	if strings.IndexByte(s, '\n') < 0 {
-		return s
-	}
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	for i := 1; i < len(lines); i++ {
-		lines[i] = strings.TrimLeft(lines[i], " \t")
-	}
-	return strings.Join(lines, lineBreak)
-}
+// oneLine shows a multi-line command on one line, its line breaks marked
+// (tools.CommandLine), for the running and queued rows. History keeps the
+// text.
+func oneLine(s string) string { return tools.CommandLine(s) }
 
 // previewLines is the preview of an offloaded result as the REPL shows it,
 // with the lines it leaves out. Carriage returns overwrite, and a trailer
