@@ -44,7 +44,7 @@ bench:
 # FuzzScan, with no failing input written).
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzTodoWrite$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./tools/todo
-	$(GO) test -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./tools/internal/jsonscan
+	$(GO) test -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/jsonscan
 	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/bashline
 	$(GO) test -run '^$$' -fuzz '^FuzzWords$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/bashline
 	$(GO) test -run '^$$' -fuzz '^FuzzCommands$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/bashline
