@@ -1,6 +1,7 @@
 package bashline
 
 import (
+	"fmt"
 	"path"
 	"regexp"
 	"strings"
@@ -97,18 +98,82 @@ const maxDepth = 8
 // { } and ( ), function bodies, command and process substitutions,
 // arithmetic, here-documents and assignment values; and the commands run
 // through wrappers (env, sudo, xargs, find -exec, sh -c, eval, source…).
+//
+// It makes a parser for each line; a caller that reads many lines keeps a
+// Reader instead.
 func Commands(src string, opt Options) Line {
-	w := &walker{opt: opt}
-	w.line.Commands = make([]Command, 0, 16)
-	w.code(src, nil, 0, "")
+	var r Reader
+	return r.Commands(src, opt)
+}
+
+// A Reader lists the commands of lines, as Commands does, with parsers it
+// keeps from one line to the next: a parser's buffers (2 KB) are made once,
+// not for each line. The zero Reader is ready. A Reader is not safe for
+// concurrent use; what it returns shares nothing with it.
+type Reader struct {
+	src     strings.Reader
+	parsers []langParser
+	w       walker
+	cmds    []Command // the commands of the line being read, copied out at its end
+	// walkFile, when set, walks each parsed file in place of the
+	// visitor (a test's reference walk with syntax.Walk).
+	walkFile func(w *walker, src string, f *syntax.File, ctx *context, depth int)
+}
+
+// langParser is a parser of one language.
+type langParser struct {
+	lang syntax.LangVariant
+	p    *syntax.Parser
+}
+
+// Commands lists every simple command bash could run for src (see the
+// package's Commands).
+func (r *Reader) Commands(src string, opt Options) Line {
+	if r.cmds == nil {
+		r.cmds = make([]Command, 0, 16)
+	}
+	r.w = walker{r: r, opt: opt, line: Line{Commands: r.cmds[:0]}}
+	w := &r.w
+	w.code(src, &context{}, 0, "")
 	if w.line.Opaque == "" && w.arith && (w.codeText || w.substitutes) {
 		w.line.Opaque = "text it computes may be evaluated as arithmetic, which runs the $(…) in it"
 	}
-	return w.line
+	line := w.line
+	// The list is copied out at its size; the Reader keeps its array for
+	// the next line, cleared so that it holds nothing of this one.
+	r.cmds = line.Commands[:0]
+	line.Commands = append(make([]Command, 0, len(line.Commands)), line.Commands...)
+	clear(r.cmds[:cap(r.cmds)])
+	r.w = walker{}
+	return line
+}
+
+// Parse parses src as a bash script with the Reader's parser.
+func (r *Reader) Parse(src string) (*syntax.File, error) {
+	return r.parse(src, syntax.LangBash)
+}
+
+// parse parses src in lang with the Reader's parser of lang.
+func (r *Reader) parse(src string, lang syntax.LangVariant) (*syntax.File, error) {
+	var p *syntax.Parser
+	for _, lp := range r.parsers {
+		if lp.lang == lang {
+			p = lp.p
+		}
+	}
+	if p == nil {
+		p = syntax.NewParser(syntax.Variant(lang))
+		r.parsers = append(r.parsers, langParser{lang, p})
+	}
+	r.src.Reset(src)
+	f, err := p.Parse(&r.src, "")
+	r.src.Reset("")
+	return f, err
 }
 
 // walker collects a line's commands.
 type walker struct {
+	r    *Reader
 	opt  Options
 	line Line
 	// What the line holds, for the arithmetic rule: a place where bash
@@ -117,6 +182,7 @@ type walker struct {
 	arith, codeText, substitutes bool
 	seen                         map[string]bool // the commands added, while twice > 0
 	twice                        int             // code being read in two languages
+	arena                        arena           // the commands' words
 }
 
 // context is where a string of code came from: the wrappers it runs
@@ -133,19 +199,18 @@ type context struct {
 // code adds the commands of src, run through ctx's wrappers; via names
 // what runs it ("" for the line itself).
 func (w *walker) code(src string, ctx *context, depth int, via string) {
-	if ctx == nil {
-		ctx = &context{}
-	}
 	if ctx.lang != 0 && ctx.lang != syntax.LangBash {
-		if _, err := syntax.NewParser(syntax.Variant(ctx.lang)).Parse(strings.NewReader(src), ""); err != nil {
+		f, err := w.r.parse(src, ctx.lang)
+		if err != nil {
 			w.add(Command{Text: src, Wrappers: ctx.wrappers, AsOther: ctx.asOther, Opaque: "the text " + via + " runs is read otherwise by that shell"})
 			return
 		}
+		// Both readings' commands are listed, each once.
 		w.twice++
 		defer func() { w.twice-- }()
-		w.file(src, ctx, depth, syntax.NewParser(syntax.Variant(ctx.lang)))
+		w.walk(src, f, ctx, depth)
 	}
-	f, err := Parse(src)
+	f, err := w.r.parse(src, syntax.LangBash)
 	if err != nil {
 		if via == "" {
 			w.line.Err = err
@@ -157,45 +222,289 @@ func (w *walker) code(src string, ctx *context, depth int, via string) {
 	w.walk(src, f, ctx, depth)
 }
 
-// file adds the commands of src as p parses it.
-func (w *walker) file(src string, ctx *context, depth int, p *syntax.Parser) {
-	if f, err := p.Parse(strings.NewReader(src), ""); err == nil {
-		w.walk(src, f, ctx, depth)
+// walk adds the commands of a parsed file: it visits every node
+// syntax.Walk visits, in the same order (TestVisitMatchesWalk), carrying
+// down whether standard input there is a pipe, a file or a
+// here-document rather than the terminal.
+func (w *walker) walk(src string, f *syntax.File, ctx *context, depth int) {
+	if w.r.walkFile != nil {
+		w.r.walkFile(w, src, f, ctx, depth)
+		return
+	}
+	v := visitor{w: w, src: src, ctx: ctx, depth: depth}
+	v.stmts(f.Stmts, false)
+}
+
+// enter notes a node the walk reaches, where in says whether standard
+// input is not the terminal (for a statement: its own input, the right
+// side of a pipe included); it returns that for the node's children.
+func (w *walker) enter(src string, n syntax.Node, in bool, ctx *context, depth int) bool {
+	switch x := n.(type) {
+	case *syntax.Stmt:
+		in = in || hasInput(x.Redirs)
+		w.stmt(src, x, in, ctx, depth)
+	case *syntax.CmdSubst, *syntax.ProcSubst:
+		in = false // their input is the line's
+		w.substitutes = true
+	case *syntax.DeclClause:
+		w.decl(src, x, ctx)
+	default:
+		w.notice(n)
+	}
+	return in
+}
+
+// visitor visits the nodes of a parsed file, calling enter on each: a
+// direct descent where syntax.Walk would make two calls through a
+// function value per node.
+type visitor struct {
+	w     *walker
+	src   string
+	ctx   *context
+	depth int
+}
+
+func (v *visitor) enter(n syntax.Node, in bool) bool {
+	return v.w.enter(v.src, n, in, v.ctx, v.depth)
+}
+
+func (v *visitor) stmts(list []*syntax.Stmt, in bool) {
+	for _, s := range list {
+		v.stmt(s, in)
 	}
 }
 
-// walk adds the commands of a parsed file.
-func (w *walker) walk(src string, f *syntax.File, ctx *context, depth int) {
-	// input says, for each node being visited (a stack: Walk calls f(nil)
-	// after a node's children), whether standard input there is a pipe,
-	// a file or a here-document rather than the terminal.
-	input := make([]bool, 1, 64)
-	piped := map[*syntax.Stmt]bool{} // the right side of a pipe
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if n == nil {
-			input = input[:len(input)-1]
-			return true
+func (v *visitor) stmt(s *syntax.Stmt, in bool) {
+	if s == nil {
+		return
+	}
+	in = v.enter(s, in)
+	if s.Cmd != nil {
+		v.command(s.Cmd, in)
+	}
+	for _, r := range s.Redirs {
+		v.redirect(r, in)
+	}
+}
+
+func (v *visitor) command(c syntax.Command, in bool) {
+	in = v.enter(c, in)
+	switch x := c.(type) {
+	case *syntax.CallExpr:
+		for _, a := range x.Assigns {
+			v.assign(a, in)
 		}
-		in := input[len(input)-1]
-		switch x := n.(type) {
-		case *syntax.Stmt:
-			in = in || piped[x] || hasInput(x.Redirs)
-			w.stmt(src, x, in, ctx, depth)
-		case *syntax.BinaryCmd:
-			if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
-				piped[x.Y] = true
+		v.words(x.Args, in)
+	case *syntax.Subshell:
+		v.stmts(x.Stmts, in)
+	case *syntax.Block:
+		v.stmts(x.Stmts, in)
+	case *syntax.IfClause:
+		for ; x != nil; x = x.Else {
+			v.stmts(x.Cond, in)
+			v.stmts(x.Then, in)
+			if x.Else != nil {
+				in = v.enter(x.Else, in)
 			}
-		case *syntax.CmdSubst, *syntax.ProcSubst:
-			in = false // their input is the line's
-			w.substitutes = true
-		case *syntax.DeclClause:
-			w.decl(src, x, ctx)
-		default:
-			w.notice(n)
 		}
-		input = append(input, in)
-		return true
-	})
+	case *syntax.WhileClause:
+		v.stmts(x.Cond, in)
+		v.stmts(x.Do, in)
+	case *syntax.ForClause:
+		loopIn := v.enter(x.Loop, in)
+		switch l := x.Loop.(type) {
+		case *syntax.WordIter:
+			v.lit(l.Name, loopIn)
+			v.words(l.Items, loopIn)
+		case *syntax.CStyleLoop:
+			v.arithm(l.Init, loopIn)
+			v.arithm(l.Cond, loopIn)
+			v.arithm(l.Post, loopIn)
+		}
+		v.stmts(x.Do, in)
+	case *syntax.CaseClause:
+		v.word(x.Word, in)
+		for _, item := range x.Items {
+			itemIn := v.enter(item, in)
+			v.words(item.Patterns, itemIn)
+			v.stmts(item.Stmts, itemIn)
+		}
+	case *syntax.BinaryCmd:
+		v.stmt(x.X, in)
+		v.stmt(x.Y, in || x.Op == syntax.Pipe || x.Op == syntax.PipeAll)
+	case *syntax.FuncDecl:
+		v.lit(x.Name, in)
+		for _, n := range x.Names {
+			v.lit(n, in)
+		}
+		v.stmt(x.Body, in)
+	case *syntax.ArithmCmd:
+		v.arithm(x.X, in)
+	case *syntax.TestClause:
+		v.test(x.X, in)
+	case *syntax.DeclClause:
+		for _, a := range x.Args {
+			v.assign(a, in)
+		}
+	case *syntax.LetClause:
+		for _, e := range x.Exprs {
+			v.arithm(e, in)
+		}
+	case *syntax.TimeClause:
+		v.stmt(x.Stmt, in)
+	case *syntax.CoprocClause:
+		if x.Name != nil {
+			v.word(x.Name, in)
+		}
+		v.stmt(x.Stmt, in)
+	case *syntax.TestDecl:
+		v.word(x.Description, in)
+		v.stmt(x.Body, in)
+	default:
+		panic(fmt.Sprintf("bashline: unexpected command node %T", c))
+	}
+}
+
+func (v *visitor) lit(l *syntax.Lit, in bool) {
+	if l != nil {
+		v.enter(l, in)
+	}
+}
+
+func (v *visitor) assign(a *syntax.Assign, in bool) {
+	in = v.enter(a, in)
+	v.lit(a.Name, in)
+	if a.Value != nil {
+		v.word(a.Value, in)
+	}
+	v.arithm(a.Index, in)
+	if a.Array != nil {
+		arrIn := v.enter(a.Array, in)
+		for _, e := range a.Array.Elems {
+			elemIn := v.enter(e, arrIn)
+			v.arithm(e.Index, elemIn)
+			if e.Value != nil {
+				v.word(e.Value, elemIn)
+			}
+		}
+	}
+}
+
+func (v *visitor) redirect(r *syntax.Redirect, in bool) {
+	in = v.enter(r, in)
+	v.lit(r.N, in)
+	v.word(r.Word, in)
+	if r.Hdoc != nil {
+		v.word(r.Hdoc, in)
+	}
+}
+
+func (v *visitor) words(ws []*syntax.Word, in bool) {
+	for _, w := range ws {
+		v.word(w, in)
+	}
+}
+
+func (v *visitor) word(w *syntax.Word, in bool) {
+	in = v.enter(w, in)
+	for _, p := range w.Parts {
+		v.part(p, in)
+	}
+}
+
+func (v *visitor) part(p syntax.WordPart, in bool) {
+	switch x := p.(type) {
+	case *syntax.Lit, *syntax.SglQuoted:
+		// Nothing to note, nothing inside.
+		return
+	case *syntax.DblQuoted:
+		for _, q := range x.Parts {
+			v.part(q, in)
+		}
+		return
+	}
+	in = v.enter(p, in)
+	switch x := p.(type) {
+	case *syntax.ParamExp:
+		v.lit(x.Flags, in)
+		v.lit(x.Param, in)
+		if x.NestedParam != nil {
+			v.part(x.NestedParam, in)
+		}
+		v.arithm(x.Index, in)
+		if x.Slice != nil {
+			v.arithm(x.Slice.Offset, in)
+			v.arithm(x.Slice.Length, in)
+		}
+		if x.Repl != nil {
+			if x.Repl.Orig != nil {
+				v.word(x.Repl.Orig, in)
+			}
+			if x.Repl.With != nil {
+				v.word(x.Repl.With, in)
+			}
+		}
+		if x.Exp != nil && x.Exp.Word != nil {
+			v.word(x.Exp.Word, in)
+		}
+	case *syntax.CmdSubst:
+		v.stmts(x.Stmts, in)
+	case *syntax.ArithmExp:
+		v.arithm(x.X, in)
+	case *syntax.ProcSubst:
+		v.stmts(x.Stmts, in)
+	case *syntax.ExtGlob:
+		v.lit(x.Pattern, in)
+	default:
+		panic(fmt.Sprintf("bashline: unexpected word part %T", p))
+	}
+}
+
+func (v *visitor) arithm(e syntax.ArithmExpr, in bool) {
+	if e == nil {
+		return
+	}
+	if w, ok := e.(*syntax.Word); ok {
+		v.word(w, in)
+		return
+	}
+	in = v.enter(e, in)
+	switch x := e.(type) {
+	case *syntax.BinaryArithm:
+		v.arithm(x.X, in)
+		v.arithm(x.Y, in)
+	case *syntax.UnaryArithm:
+		v.arithm(x.X, in)
+	case *syntax.ParenArithm:
+		v.arithm(x.X, in)
+	case *syntax.FlagsArithm:
+		v.lit(x.Flags, in)
+		v.arithm(x.X, in)
+	default:
+		panic(fmt.Sprintf("bashline: unexpected arithmetic node %T", e))
+	}
+}
+
+func (v *visitor) test(e syntax.TestExpr, in bool) {
+	if e == nil {
+		return
+	}
+	if w, ok := e.(*syntax.Word); ok {
+		v.word(w, in)
+		return
+	}
+	in = v.enter(e, in)
+	switch x := e.(type) {
+	case *syntax.BinaryTest:
+		v.test(x.X, in)
+		v.test(x.Y, in)
+	case *syntax.UnaryTest:
+		v.test(x.X, in)
+	case *syntax.ParenTest:
+		v.test(x.X, in)
+	default:
+		panic(fmt.Sprintf("bashline: unexpected test node %T", e))
+	}
 }
 
 // notice notes the places where bash evaluates text as arithmetic (where
@@ -236,22 +545,52 @@ func (w *walker) look(p syntax.WordPart) {
 	var v string
 	switch x := p.(type) {
 	case *syntax.Lit:
+		if !hasCode(x.Value) {
+			return // removing backslashes makes neither
+		}
 		v = unescape(x.Value, false)
 	case *syntax.SglQuoted:
-		v, _ = staticPart(x, false)
 		if !x.Dollar {
 			v = x.Value
+		} else {
+			v, _ = staticPart(x, false)
 		}
 	case *syntax.DblQuoted:
+		if !litsHaveCode(x.Parts) {
+			return // removing backslashes makes neither
+		}
+		var b strings.Builder
 		for _, in := range x.Parts {
 			if lit, ok := in.(*syntax.Lit); ok {
-				v += unescape(lit.Value, true)
+				b.WriteString(unescape(lit.Value, true))
 			}
 		}
+		v = b.String()
 	}
 	if strings.Contains(v, "$(") || strings.Contains(v, "`") || strings.Contains(v, "$[") {
 		w.codeText = true
 	}
+}
+
+// hasCode reports whether text holds a $ or a `, without which it
+// holds no $(…), `…` or $[…] once its backslashes are removed.
+func hasCode(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '$' || s[i] == '`' {
+			return true
+		}
+	}
+	return false
+}
+
+// litsHaveCode reports whether a Lit among parts has a $ or a `.
+func litsHaveCode(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		if lit, ok := p.(*syntax.Lit); ok && hasCode(lit.Value) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasInput reports whether redirections give a command its standard input.
@@ -280,6 +619,39 @@ func (w *walker) add(c Command) {
 		w.line.ChangesDir = true
 	}
 	w.line.Commands = append(w.line.Commands, c)
+}
+
+// arena hands out the words of the commands of a line from blocks made
+// for many commands at once. Each slice it gives has no spare capacity:
+// an append to it copies, and never reaches a neighbour's words.
+type arena struct {
+	words  []string
+	static []bool
+	chains [][]string
+}
+
+// arenaBlock is how many words a block holds.
+const arenaBlock = 128
+
+// take returns n words and their static flags, zeroed.
+func (a *arena) take(n int) ([]string, []bool) {
+	if len(a.words)+n > cap(a.words) {
+		a.words = make([]string, 0, max(n, arenaBlock))
+		a.static = make([]bool, 0, max(n, arenaBlock))
+	}
+	i := len(a.words)
+	a.words, a.static = a.words[:i+n], a.static[:i+n]
+	return a.words[i : i+n : i+n], a.static[i : i+n : i+n]
+}
+
+// chain returns a chain of one level holding words.
+func (a *arena) chain(words []string) [][]string {
+	if len(a.chains) == cap(a.chains) {
+		a.chains = make([][]string, 0, arenaBlock/4)
+	}
+	a.chains = append(a.chains, words)
+	i := len(a.chains)
+	return a.chains[i-1 : i : i]
 }
 
 // text is a node's source.
@@ -382,8 +754,7 @@ func (w *walker) stmt(src string, s *syntax.Stmt, piped bool, ctx *context, dept
 		}
 		return
 	}
-	words := make([]string, len(call.Args))
-	static := make([]bool, len(call.Args))
+	words, static := w.arena.take(len(call.Args))
 	for i, a := range call.Args {
 		words[i], static[i] = StaticPath(a) // ~/x stays ~/x: the home directory is known
 		if !static[i] {
@@ -450,7 +821,11 @@ func (r *resolution) resolve(words []string, static []bool, assigns []string, ct
 			r.w.add(c)
 			return
 		}
-		c.Chain = append(c.Chain, words[i:])
+		if c.Chain == nil {
+			c.Chain = r.w.arena.chain(words[i:])
+		} else {
+			c.Chain = append(c.Chain, words[i:])
+		}
 		if !static[i] {
 			c.Words, c.Static = words[i:], static[i:]
 			c.Opaque = "the command's name is not known before it runs: " + words[i]

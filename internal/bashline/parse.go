@@ -130,7 +130,7 @@ func Static(w *syntax.Word) (string, bool) {
 func staticPart(part syntax.WordPart, first bool) (string, bool) {
 	switch x := part.(type) {
 	case *syntax.Lit:
-		if strings.ContainsAny(x.Value, "*?[{") || (first && strings.HasPrefix(x.Value, "~")) {
+		if hasPattern(x.Value) || (first && strings.HasPrefix(x.Value, "~")) {
 			return "", false
 		}
 		return unescape(x.Value, false), true
@@ -144,6 +144,13 @@ func staticPart(part syntax.WordPart, first bool) (string, bool) {
 		if x.Dollar { // $"…": a translated string
 			return "", false
 		}
+		if len(x.Parts) == 1 { // the usual "text": no copy unless it has a backslash
+			lit, ok := x.Parts[0].(*syntax.Lit)
+			if !ok {
+				return "", false
+			}
+			return unescape(lit.Value, true), true
+		}
 		var b strings.Builder
 		for _, in := range x.Parts {
 			lit, ok := in.(*syntax.Lit)
@@ -155,6 +162,18 @@ func staticPart(part syntax.WordPart, first bool) (string, bool) {
 		return b.String(), true
 	}
 	return "", false
+}
+
+// hasPattern reports whether unquoted text holds a byte that makes a
+// glob or a brace expansion: * ? [ {.
+func hasPattern(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '*', '?', '[', '{':
+			return true
+		}
+	}
+	return false
 }
 
 // unescape removes the backslashes bash removes: outside quotes before any
