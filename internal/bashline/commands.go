@@ -106,15 +106,16 @@ func Commands(src string, opt Options) Line {
 	return r.Commands(src, opt)
 }
 
-// A Reader lists the commands of lines, as Commands does, with parsers it
-// keeps from one line to the next: a parser's buffers (2 KB) are made once,
-// not for each line. The zero Reader is ready. A Reader is not safe for
-// concurrent use; what it returns shares nothing with it.
+// A Reader lists the commands of lines, as Commands does, with what it
+// keeps from one line to the next: a parser for each language (a
+// parser's buffers are 2 KB), and the arrays of the lists it returns.
+// The zero Reader is ready. A Reader is not safe for concurrent use.
 type Reader struct {
 	src     strings.Reader
 	parsers []langParser
 	w       walker
-	cmds    []Command // the commands of the line being read, copied out at its end
+	cmds    []Command // the commands of the last line
+	arena   arena     // their words
 	// walkFile, when set, walks each parsed file in place of the
 	// visitor (a test's reference walk with syntax.Walk).
 	walkFile func(w *walker, src string, f *syntax.File, ctx *context, depth int)
@@ -127,8 +128,12 @@ type langParser struct {
 }
 
 // Commands lists every simple command bash could run for src (see the
-// package's Commands).
+// package's Commands). The lists of the Line it returns (its commands
+// and their words) are the Reader's: they are valid until its next
+// Commands, which reuses them. The strings in them are not.
 func (r *Reader) Commands(src string, opt Options) Line {
+	clear(r.cmds)
+	r.arena.reset()
 	if r.cmds == nil {
 		r.cmds = make([]Command, 0, 16)
 	}
@@ -139,11 +144,7 @@ func (r *Reader) Commands(src string, opt Options) Line {
 		w.line.Opaque = "text it computes may be evaluated as arithmetic, which runs the $(…) in it"
 	}
 	line := w.line
-	// The list is copied out at its size; the Reader keeps its array for
-	// the next line, cleared so that it holds nothing of this one.
-	r.cmds = line.Commands[:0]
-	line.Commands = append(make([]Command, 0, len(line.Commands)), line.Commands...)
-	clear(r.cmds[:cap(r.cmds)])
+	r.cmds = line.Commands
 	r.w = walker{}
 	return line
 }
@@ -182,7 +183,6 @@ type walker struct {
 	arith, codeText, substitutes bool
 	seen                         map[string]bool // the commands added, while twice > 0
 	twice                        int             // code being read in two languages
-	arena                        arena           // the commands' words
 }
 
 // context is where a string of code came from: the wrappers it runs
@@ -202,7 +202,7 @@ func (w *walker) code(src string, ctx *context, depth int, via string) {
 	if ctx.lang != 0 && ctx.lang != syntax.LangBash {
 		f, err := w.r.parse(src, ctx.lang)
 		if err != nil {
-			w.add(Command{Text: src, Wrappers: ctx.wrappers, AsOther: ctx.asOther, Opaque: "the text " + via + " runs is read otherwise by that shell"})
+			w.add(&Command{Text: src, Wrappers: ctx.wrappers, AsOther: ctx.asOther, Opaque: "the text " + via + " runs is read otherwise by that shell"})
 			return
 		}
 		// Both readings' commands are listed, each once.
@@ -216,7 +216,7 @@ func (w *walker) code(src string, ctx *context, depth int, via string) {
 			w.line.Err = err
 			return
 		}
-		w.add(Command{Text: src, Wrappers: ctx.wrappers, AsOther: ctx.asOther, Opaque: "the text " + via + " runs does not parse"})
+		w.add(&Command{Text: src, Wrappers: ctx.wrappers, AsOther: ctx.asOther, Opaque: "the text " + via + " runs does not parse"})
 		return
 	}
 	w.walk(src, f, ctx, depth)
@@ -248,24 +248,24 @@ func (w *walker) enter(src string, n syntax.Node, in bool, ctx *context, depth i
 		w.substitutes = true
 	case *syntax.DeclClause:
 		w.decl(src, x, ctx)
+	case *syntax.Word:
+		w.noticeWord(x)
 	default:
 		w.notice(n)
 	}
 	return in
 }
 
-// visitor visits the nodes of a parsed file, calling enter on each: a
-// direct descent where syntax.Walk would make two calls through a
-// function value per node.
+// visitor visits the nodes of a parsed file as syntax.Walk does, doing
+// what enter does on each: a direct descent, where syntax.Walk makes two
+// calls through a function value per node. Where enter does nothing (a
+// CallExpr, a Redirect…), nothing is called; a Lit, a SglQuoted and a
+// comment hold nothing to note and no node, and are not visited.
 type visitor struct {
 	w     *walker
 	src   string
 	ctx   *context
 	depth int
-}
-
-func (v *visitor) enter(n syntax.Node, in bool) bool {
-	return v.w.enter(v.src, n, in, v.ctx, v.depth)
 }
 
 func (v *visitor) stmts(list []*syntax.Stmt, in bool) {
@@ -278,17 +278,20 @@ func (v *visitor) stmt(s *syntax.Stmt, in bool) {
 	if s == nil {
 		return
 	}
-	in = v.enter(s, in)
+	in = in || hasInput(s.Redirs)
+	v.w.stmt(v.src, s, in, v.ctx, v.depth)
 	if s.Cmd != nil {
 		v.command(s.Cmd, in)
 	}
 	for _, r := range s.Redirs {
-		v.redirect(r, in)
+		v.word(r.Word, in)
+		if r.Hdoc != nil {
+			v.word(r.Hdoc, in)
+		}
 	}
 }
 
 func (v *visitor) command(c syntax.Command, in bool) {
-	in = v.enter(c, in)
 	switch x := c.(type) {
 	case *syntax.CallExpr:
 		for _, a := range x.Assigns {
@@ -303,50 +306,44 @@ func (v *visitor) command(c syntax.Command, in bool) {
 		for ; x != nil; x = x.Else {
 			v.stmts(x.Cond, in)
 			v.stmts(x.Then, in)
-			if x.Else != nil {
-				in = v.enter(x.Else, in)
-			}
 		}
 	case *syntax.WhileClause:
 		v.stmts(x.Cond, in)
 		v.stmts(x.Do, in)
 	case *syntax.ForClause:
-		loopIn := v.enter(x.Loop, in)
 		switch l := x.Loop.(type) {
 		case *syntax.WordIter:
-			v.lit(l.Name, loopIn)
-			v.words(l.Items, loopIn)
+			v.words(l.Items, in)
 		case *syntax.CStyleLoop:
-			v.arithm(l.Init, loopIn)
-			v.arithm(l.Cond, loopIn)
-			v.arithm(l.Post, loopIn)
+			v.w.notice(l)
+			v.arithm(l.Init, in)
+			v.arithm(l.Cond, in)
+			v.arithm(l.Post, in)
 		}
 		v.stmts(x.Do, in)
 	case *syntax.CaseClause:
 		v.word(x.Word, in)
 		for _, item := range x.Items {
-			itemIn := v.enter(item, in)
-			v.words(item.Patterns, itemIn)
-			v.stmts(item.Stmts, itemIn)
+			v.words(item.Patterns, in)
+			v.stmts(item.Stmts, in)
 		}
 	case *syntax.BinaryCmd:
 		v.stmt(x.X, in)
 		v.stmt(x.Y, in || x.Op == syntax.Pipe || x.Op == syntax.PipeAll)
 	case *syntax.FuncDecl:
-		v.lit(x.Name, in)
-		for _, n := range x.Names {
-			v.lit(n, in)
-		}
 		v.stmt(x.Body, in)
 	case *syntax.ArithmCmd:
+		v.w.notice(x)
 		v.arithm(x.X, in)
 	case *syntax.TestClause:
 		v.test(x.X, in)
 	case *syntax.DeclClause:
+		v.w.decl(v.src, x, v.ctx)
 		for _, a := range x.Args {
 			v.assign(a, in)
 		}
 	case *syntax.LetClause:
+		v.w.notice(x)
 		for _, e := range x.Exprs {
 			v.arithm(e, in)
 		}
@@ -365,37 +362,19 @@ func (v *visitor) command(c syntax.Command, in bool) {
 	}
 }
 
-func (v *visitor) lit(l *syntax.Lit, in bool) {
-	if l != nil {
-		v.enter(l, in)
-	}
-}
-
 func (v *visitor) assign(a *syntax.Assign, in bool) {
-	in = v.enter(a, in)
-	v.lit(a.Name, in)
+	v.w.notice(a)
 	if a.Value != nil {
 		v.word(a.Value, in)
 	}
 	v.arithm(a.Index, in)
 	if a.Array != nil {
-		arrIn := v.enter(a.Array, in)
 		for _, e := range a.Array.Elems {
-			elemIn := v.enter(e, arrIn)
-			v.arithm(e.Index, elemIn)
+			v.arithm(e.Index, in)
 			if e.Value != nil {
-				v.word(e.Value, elemIn)
+				v.word(e.Value, in)
 			}
 		}
-	}
-}
-
-func (v *visitor) redirect(r *syntax.Redirect, in bool) {
-	in = v.enter(r, in)
-	v.lit(r.N, in)
-	v.word(r.Word, in)
-	if r.Hdoc != nil {
-		v.word(r.Hdoc, in)
 	}
 }
 
@@ -406,7 +385,7 @@ func (v *visitor) words(ws []*syntax.Word, in bool) {
 }
 
 func (v *visitor) word(w *syntax.Word, in bool) {
-	in = v.enter(w, in)
+	v.w.noticeWord(w)
 	for _, p := range w.Parts {
 		v.part(p, in)
 	}
@@ -415,19 +394,12 @@ func (v *visitor) word(w *syntax.Word, in bool) {
 func (v *visitor) part(p syntax.WordPart, in bool) {
 	switch x := p.(type) {
 	case *syntax.Lit, *syntax.SglQuoted:
-		// Nothing to note, nothing inside.
-		return
 	case *syntax.DblQuoted:
 		for _, q := range x.Parts {
 			v.part(q, in)
 		}
-		return
-	}
-	in = v.enter(p, in)
-	switch x := p.(type) {
 	case *syntax.ParamExp:
-		v.lit(x.Flags, in)
-		v.lit(x.Param, in)
+		v.w.notice(x)
 		if x.NestedParam != nil {
 			v.part(x.NestedParam, in)
 		}
@@ -448,28 +420,25 @@ func (v *visitor) part(p syntax.WordPart, in bool) {
 			v.word(x.Exp.Word, in)
 		}
 	case *syntax.CmdSubst:
-		v.stmts(x.Stmts, in)
+		v.w.substitutes = true
+		v.stmts(x.Stmts, false) // its input is the line's
 	case *syntax.ArithmExp:
+		v.w.notice(x)
 		v.arithm(x.X, in)
 	case *syntax.ProcSubst:
-		v.stmts(x.Stmts, in)
-	case *syntax.ExtGlob:
-		v.lit(x.Pattern, in)
+		v.w.substitutes = true
+		v.stmts(x.Stmts, false)
+	case *syntax.ExtGlob: // its pattern is a Lit
 	default:
 		panic(fmt.Sprintf("bashline: unexpected word part %T", p))
 	}
 }
 
 func (v *visitor) arithm(e syntax.ArithmExpr, in bool) {
-	if e == nil {
-		return
-	}
-	if w, ok := e.(*syntax.Word); ok {
-		v.word(w, in)
-		return
-	}
-	in = v.enter(e, in)
 	switch x := e.(type) {
+	case nil:
+	case *syntax.Word:
+		v.word(x, in)
 	case *syntax.BinaryArithm:
 		v.arithm(x.X, in)
 		v.arithm(x.Y, in)
@@ -478,7 +447,6 @@ func (v *visitor) arithm(e syntax.ArithmExpr, in bool) {
 	case *syntax.ParenArithm:
 		v.arithm(x.X, in)
 	case *syntax.FlagsArithm:
-		v.lit(x.Flags, in)
 		v.arithm(x.X, in)
 	default:
 		panic(fmt.Sprintf("bashline: unexpected arithmetic node %T", e))
@@ -486,19 +454,16 @@ func (v *visitor) arithm(e syntax.ArithmExpr, in bool) {
 }
 
 func (v *visitor) test(e syntax.TestExpr, in bool) {
-	if e == nil {
-		return
-	}
-	if w, ok := e.(*syntax.Word); ok {
-		v.word(w, in)
-		return
-	}
-	in = v.enter(e, in)
 	switch x := e.(type) {
+	case nil:
+	case *syntax.Word:
+		v.word(x, in)
 	case *syntax.BinaryTest:
+		v.w.notice(x)
 		v.test(x.X, in)
 		v.test(x.Y, in)
 	case *syntax.UnaryTest:
+		v.w.notice(x)
 		v.test(x.X, in)
 	case *syntax.ParenTest:
 		v.test(x.X, in)
@@ -531,10 +496,16 @@ func (w *walker) notice(n syntax.Node) {
 			w.arith = true
 		}
 	case *syntax.Word:
-		if !w.codeText {
-			for _, p := range x.Parts {
-				w.look(p)
-			}
+		w.noticeWord(x)
+	}
+}
+
+// noticeWord notes a quoted $(…), `…` or $[…] in a word, for the
+// arithmetic rule.
+func (w *walker) noticeWord(x *syntax.Word) {
+	if !w.codeText {
+		for _, p := range x.Parts {
+			w.look(p)
 		}
 	}
 }
@@ -604,7 +575,8 @@ func hasInput(rs []*syntax.Redirect) bool {
 	return false
 }
 
-func (w *walker) add(c Command) {
+// add adds a command (a copy of c) to the line's.
+func (w *walker) add(c *Command) {
 	if w.twice > 0 { // sh's code read both ways gives most commands twice
 		key := strings.Join(c.Wrappers, "\x00") + "\x01" + c.Text + "\x01" + strings.Join(c.Words, "\x00") + "\x01" + c.Opaque
 		if w.seen == nil {
@@ -618,26 +590,29 @@ func (w *walker) add(c Command) {
 	if c.Name() == "cd" || c.Name() == "pushd" || c.Name() == "popd" {
 		w.line.ChangesDir = true
 	}
-	w.line.Commands = append(w.line.Commands, c)
+	w.line.Commands = append(w.line.Commands, *c)
 }
 
-// arena hands out the words of the commands of a line from blocks made
-// for many commands at once. Each slice it gives has no spare capacity:
-// an append to it copies, and never reaches a neighbour's words.
+// arena hands out the words of the commands of a line from a block made
+// for many commands at once, kept for the next line. Each slice it gives
+// has no spare capacity: an append to it copies, and never reaches a
+// neighbour's words.
 type arena struct {
 	words  []string
 	static []bool
 	chains [][]string
 }
 
-// arenaBlock is how many words a block holds.
+// arenaBlock is the fewest words a block holds.
 const arenaBlock = 128
 
 // take returns n words and their static flags, zeroed.
 func (a *arena) take(n int) ([]string, []bool) {
 	if len(a.words)+n > cap(a.words) {
-		a.words = make([]string, 0, max(n, arenaBlock))
-		a.static = make([]bool, 0, max(n, arenaBlock))
+		// The words handed out stay in the old block; the next line
+		// starts in this one, which fits more.
+		size := max(n, 2*cap(a.words), arenaBlock)
+		a.words, a.static = make([]string, 0, size), make([]bool, 0, size)
 	}
 	i := len(a.words)
 	a.words, a.static = a.words[:i+n], a.static[:i+n]
@@ -647,11 +622,18 @@ func (a *arena) take(n int) ([]string, []bool) {
 // chain returns a chain of one level holding words.
 func (a *arena) chain(words []string) [][]string {
 	if len(a.chains) == cap(a.chains) {
-		a.chains = make([][]string, 0, arenaBlock/4)
+		a.chains = make([][]string, 0, max(2*cap(a.chains), arenaBlock/4))
 	}
 	a.chains = append(a.chains, words)
 	i := len(a.chains)
 	return a.chains[i-1 : i : i]
+}
+
+// reset makes the block ready for a new line, holding nothing of the last.
+func (a *arena) reset() {
+	clear(a.words)
+	clear(a.chains)
+	a.words, a.static, a.chains = a.words[:0], a.static[:0], a.chains[:0]
 }
 
 // text is a node's source.
@@ -736,7 +718,7 @@ func (w *walker) stmt(src string, s *syntax.Stmt, piped bool, ctx *context, dept
 			for _, x := range ws {
 				rt = append(rt, x.Text)
 			}
-			w.add(Command{Text: strings.Join(rt, " "), Writes: ws, Wrappers: ctx.wrappers, AsOther: ctx.asOther})
+			w.add(&Command{Text: strings.Join(rt, " "), Writes: ws, Wrappers: ctx.wrappers, AsOther: ctx.asOther})
 		}
 		return
 	}
@@ -750,11 +732,11 @@ func (w *walker) stmt(src string, s *syntax.Stmt, piped bool, ctx *context, dept
 	if len(call.Args) == 0 {
 		w.line.Assigns = append(w.line.Assigns, assigns...)
 		if len(ws) > 0 {
-			w.add(Command{Text: stmtText(src, s), Writes: ws, Wrappers: ctx.wrappers, AsOther: ctx.asOther, Assigns: assigns})
+			w.add(&Command{Text: stmtText(src, s), Writes: ws, Wrappers: ctx.wrappers, AsOther: ctx.asOther, Assigns: assigns})
 		}
 		return
 	}
-	words, static := w.arena.take(len(call.Args))
+	words, static := w.r.arena.take(len(call.Args))
 	for i, a := range call.Args {
 		words[i], static[i] = StaticPath(a) // ~/x stays ~/x: the home directory is known
 		if !static[i] {
@@ -788,7 +770,7 @@ func (w *walker) decl(src string, d *syntax.DeclClause, ctx *context) {
 	static := make([]bool, len(words))
 	static[0] = true
 	w.arith = true // declare -i, declare 'a[$(…)]'
-	w.add(Command{Words: words, Static: static, Chain: [][]string{words}, Text: text(src, d), Wrappers: ctx.wrappers, AsOther: ctx.asOther})
+	w.add(&Command{Words: words, Static: static, Chain: [][]string{words}, Text: text(src, d), Wrappers: ctx.wrappers, AsOther: ctx.asOther})
 }
 
 // resolution resolves one simple command through its wrappers.
@@ -818,25 +800,25 @@ func (r *resolution) resolve(words []string, static []bool, assigns []string, ct
 				c.Words, c.Static = c.Chain[last], static[len(words)-len(c.Chain[last]):]
 				c.Wrappers = c.Wrappers[:len(c.Wrappers)-1]
 			}
-			r.w.add(c)
+			r.w.add(&c)
 			return
 		}
 		if c.Chain == nil {
-			c.Chain = r.w.arena.chain(words[i:])
+			c.Chain = r.w.r.arena.chain(words[i:])
 		} else {
 			c.Chain = append(c.Chain, words[i:])
 		}
 		if !static[i] {
 			c.Words, c.Static = words[i:], static[i:]
 			c.Opaque = "the command's name is not known before it runs: " + words[i]
-			r.w.add(c)
+			r.w.add(&c)
 			return
 		}
 		name := path.Base(words[i])
 		next, more := r.unwrap(name, words, static, i, &c)
 		if next < 0 {
 			c.Words, c.Static = words[i:], static[i:]
-			r.w.add(c)
+			r.w.add(&c)
 			for _, m := range more {
 				m()
 			}

@@ -76,9 +76,9 @@ func (u *unwrapping) run(code, via string, ok bool) func() {
 	return func() {
 		switch {
 		case !ok:
-			w.add(Command{Text: text, Wrappers: ictx.wrappers, AsOther: ictx.asOther, Opaque: "the text " + via + " runs is not known before it runs"})
+			w.add(&Command{Text: text, Wrappers: ictx.wrappers, AsOther: ictx.asOther, Opaque: "the text " + via + " runs is not known before it runs"})
 		case depth >= maxDepth:
-			w.add(Command{Text: text, Wrappers: ictx.wrappers, AsOther: ictx.asOther, Opaque: "strings run as code nest too deep"})
+			w.add(&Command{Text: text, Wrappers: ictx.wrappers, AsOther: ictx.asOther, Opaque: "strings run as code nest too deep"})
 		default:
 			w.code(code, ictx, depth+1, via)
 		}

@@ -127,9 +127,9 @@ func (p *Policy) readScript(name string) (string, error) {
 	return string(b), nil
 }
 
-// parts lists the commands of a Bash line with what makes each risky.
-func (p *Policy) parts(line bashline.Line) []part {
-	out := make([]part, 0, len(line.Commands)+1)
+// parts appends the commands of a Bash line to out, with what makes each
+// risky.
+func (p *Policy) parts(line bashline.Line, out []part) []part {
 	for i := range line.Commands {
 		c := &line.Commands[i]
 		out = append(out, part{cmd: c, opaque: c.Opaque})
@@ -587,14 +587,4 @@ func startupFile(base string) bool {
 		return true
 	}
 	return false
-}
-
-// bashlineCommands reads a Bash line as checkBash does.
-func bashlineCommands(p *Policy, command string) bashline.Line {
-	r, _ := p.readers.Get().(*bashline.Reader)
-	if r == nil {
-		r = new(bashline.Reader)
-	}
-	defer p.readers.Put(r)
-	return r.Commands(command, p.bashOptions)
 }

@@ -24,13 +24,20 @@ import (
 //     write outside the working directory, sed -i…) or one that writes a
 //     protected path needs a rule naming that exact command.
 func (p *Policy) checkBash(command string) Decision {
-	line := bashlineCommands(p, command)
+	br, _ := p.readers.Get().(*bashReader)
+	if br == nil {
+		br = new(bashReader)
+	}
+	defer p.readers.Put(br)
+	defer br.clear()
+	line := br.r.Commands(command, p.bashOptions)
 	whole := strings.TrimSpace(command)
 	exact := Rule{Tool: "Bash", Specifier: whole, HasSpec: true}
 	if line.Err != nil {
 		return p.unparsed(whole, exact)
 	}
-	parts := p.parts(line)
+	br.parts = p.parts(line, br.parts[:0])
+	parts := br.parts
 	if d, decided := p.denyOrAsk(parts, whole); decided {
 		return d
 	}
@@ -47,6 +54,20 @@ func (p *Policy) checkBash(command string) Decision {
 		return Decision{Verdict: Allowed}
 	}
 	return p.allowAll(parts, whole, exact)
+}
+
+// bashReader is what a Bash check reads a line with, kept from check to
+// check (in Policy.readers): a bashline.Reader, and the array of the
+// line's parts. A decision holds nothing of either.
+type bashReader struct {
+	r     bashline.Reader
+	parts []part
+}
+
+// clear drops the parts of the line checked.
+func (br *bashReader) clear() {
+	clear(br.parts)
+	br.parts = br.parts[:0]
 }
 
 // unparsed decides a line that does not parse: only a rule naming it
@@ -245,12 +266,8 @@ func (p *Policy) hasBashDeny() bool {
 
 // wholeTool is an allow rule for every Bash command.
 func (p *Policy) wholeTool() (Rule, bool) {
-	for _, r := range p.bashRules().allow {
-		if !r.HasSpec {
-			return r.Rule, true
-		}
-	}
-	return Rule{}, false
+	b := p.bashRules()
+	return b.whole, b.hasWhole
 }
 
 // exactRule is an allow rule naming text exactly (no wildcard).
@@ -277,6 +294,7 @@ func (p *Policy) matchExact(words []string) (Rule, bool) {
 // matchBash returns the first Bash rule of rules matching a command (its
 // words, or its text as written).
 func matchBash(rules []bashRule, words []string, text string) (Rule, bool) {
+	text = strings.TrimSpace(text)
 	for i := range rules {
 		if r := &rules[i]; !r.HasSpec || r.match(words, text) {
 			return r.Rule, true
@@ -289,6 +307,9 @@ func matchBash(rules []bashRule, words []string, text string) (Rule, bool) {
 // specifier read once.
 type bashRules struct {
 	deny, ask, allow []bashRule
+	// whole is the first allow rule for every Bash command, if hasWhole.
+	whole    Rule
+	hasWhole bool
 }
 
 // bashRule is a Bash rule with its specifier read: a prefix ("prefix:*",
@@ -316,6 +337,12 @@ func (p *Policy) bashRules() *bashRules {
 		return b
 	}
 	b := &bashRules{deny: readBashRules(p.deny), ask: readBashRules(p.ask), allow: readBashRules(p.allow)}
+	for _, r := range b.allow {
+		if !r.HasSpec {
+			b.whole, b.hasWhole = r.Rule, true
+			break
+		}
+	}
 	p.bash.Store(b)
 	return b
 }
@@ -349,14 +376,13 @@ func readBashRules(rules []Rule) []bashRule {
 }
 
 // match matches a Bash rule's specifier, in Claude Code's syntax, against
-// a command's words (or its text as written):
+// a command's words (or its text as written, without blanks around it):
 //
 //   - "prefix:*", and "prefix *" with no other *, match the prefix's
 //     words alone or followed by more words;
 //   - another * stands for any text, the words joined by blanks;
 //   - otherwise the words must be the specifier's words exactly.
 func (r *bashRule) match(words []string, text string) bool {
-	text = strings.TrimSpace(text)
 	switch {
 	case r.prefix:
 		pw := r.words

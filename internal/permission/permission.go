@@ -126,8 +126,8 @@ type Policy struct {
 	mu   sync.Mutex                // serializes reading bash
 	bash atomic.Pointer[bashRules] // the Bash rules read; nil until a check needs them, and after Allow
 
-	// readers are bashline.Readers for the Bash checks: a parser's
-	// buffers are made once, not for each check.
+	// readers are the bashReaders of the Bash checks: a parser's buffers
+	// and the arrays of a line's commands are made once, not per check.
 	readers sync.Pool
 	// bashOptions are what a Bash line is read with.
 	bashOptions bashline.Options
