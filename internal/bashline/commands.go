@@ -302,31 +302,8 @@ func (v *visitor) command(c syntax.Command, in bool) {
 		v.stmts(x.Stmts, in)
 	case *syntax.Block:
 		v.stmts(x.Stmts, in)
-	case *syntax.IfClause:
-		for ; x != nil; x = x.Else {
-			v.stmts(x.Cond, in)
-			v.stmts(x.Then, in)
-		}
-	case *syntax.WhileClause:
-		v.stmts(x.Cond, in)
-		v.stmts(x.Do, in)
-	case *syntax.ForClause:
-		switch l := x.Loop.(type) {
-		case *syntax.WordIter:
-			v.words(l.Items, in)
-		case *syntax.CStyleLoop:
-			v.w.notice(l)
-			v.arithm(l.Init, in)
-			v.arithm(l.Cond, in)
-			v.arithm(l.Post, in)
-		}
-		v.stmts(x.Do, in)
-	case *syntax.CaseClause:
-		v.word(x.Word, in)
-		for _, item := range x.Items {
-			v.words(item.Patterns, in)
-			v.stmts(item.Stmts, in)
-		}
+	case *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause:
+		v.clause(x, in)
 	case *syntax.BinaryCmd:
 		v.stmt(x.X, in)
 		v.stmt(x.Y, in || x.Op == syntax.Pipe || x.Op == syntax.PipeAll)
@@ -359,6 +336,37 @@ func (v *visitor) command(c syntax.Command, in bool) {
 		v.stmt(x.Body, in)
 	default:
 		panic(fmt.Sprintf("bashline: unexpected command node %T", c))
+	}
+}
+
+// clause visits an if, a while or until, a for and a case.
+func (v *visitor) clause(c syntax.Command, in bool) {
+	switch x := c.(type) {
+	case *syntax.IfClause:
+		for ; x != nil; x = x.Else {
+			v.stmts(x.Cond, in)
+			v.stmts(x.Then, in)
+		}
+	case *syntax.WhileClause:
+		v.stmts(x.Cond, in)
+		v.stmts(x.Do, in)
+	case *syntax.ForClause:
+		switch l := x.Loop.(type) {
+		case *syntax.WordIter:
+			v.words(l.Items, in)
+		case *syntax.CStyleLoop:
+			v.w.notice(l)
+			v.arithm(l.Init, in)
+			v.arithm(l.Cond, in)
+			v.arithm(l.Post, in)
+		}
+		v.stmts(x.Do, in)
+	case *syntax.CaseClause:
+		v.word(x.Word, in)
+		for _, item := range x.Items {
+			v.words(item.Patterns, in)
+			v.stmts(item.Stmts, in)
+		}
 	}
 }
 
