@@ -30,19 +30,80 @@ var (
 	claudeTools = [][]byte{[]byte("TodoWrite"), []byte("TaskCreate"), []byte("TaskUpdate")}
 	wholeTools  = [][]byte{[]byte("TodoWrite"), []byte(`"update_plan"`), []byte("write_todos"), []byte("todowrite")}
 	taskTools   = [][]byte{[]byte("TaskCreate"), []byte("TaskUpdate")}
-
-	typeAssistant = []byte(`"type":"assistant"`)
-	typeUser      = []byte(`"type":"user"`)
-	toolResult    = []byte(`"tool_result"`)
-	responseItem  = []byte(`"type":"response_item"`)
-	eventMsg      = []byte(`"type":"event_msg"`)
-	userMessage   = []byte(`"type":"user_message"`)
-	turnAborted   = []byte(`"type":"turn_aborted"`)
-	callOutput    = []byte(`function_call_output`)
-	updatePlan    = []byte(`"update_plan"`)
-	writeTodos    = []byte(`write_todos`)
-	funcResponse  = []byte(`functionResponse`)
+	updatePlan  = []byte(`"update_plan"`)
+	writeTodos  = []byte(`write_todos`)
+	dollarSet   = []byte(`{"$set"`)
+	todosKey    = []byte(`"todos":[`)
+	typeKey     = []byte(`"type":"`)
+	isMetaTrue  = []byte(`"isMeta":true`)
 )
+
+// The "type" values a record's own keys and its first blocks may have,
+// as bits: what a line is, told without parsing it.
+const (
+	tAssistant uint16 = 1 << iota
+	tUser
+	tToolResult
+	tResponseItem
+	tEventMsg
+	tUserMessage
+	tTurnAborted
+	tGemini
+	tCallOutput
+	tFunctionResponse
+)
+
+var typeWords = map[string]uint16{
+	"assistant":            tAssistant,
+	"user":                 tUser,
+	"tool_result":          tToolResult,
+	"response_item":        tResponseItem,
+	"event_msg":            tEventMsg,
+	"user_message":         tUserMessage,
+	"turn_aborted":         tTurnAborted,
+	"gemini":               tGemini,
+	"function_call_output": tCallOutput,
+}
+
+// typeHead and typeTail are how much of a line's start and end is
+// searched for "type" values: a record's own keys come before its message
+// (Claude Code 1.x, Codex, Gemini CLI, Claude Code's user records) or after
+// it (Claude Code 2.x's assistant records and attachments); the first
+// content block's type (tool_result) comes early.
+const (
+	typeHead = 2 << 10
+	typeTail = 1 << 10
+)
+
+// types returns the "type" values found in the start and end of a line
+// (one pass each).
+func types(l line) uint16 {
+	m := typesIn(l.bytes[:min(len(l.bytes), typeHead)])
+	if !l.long && len(l.bytes) > typeHead {
+		m |= typesIn(l.bytes[max(typeHead, len(l.bytes)-typeTail):])
+	}
+	if bytes.Contains(l.bytes[:min(len(l.bytes), typeHead)], []byte(`"functionResponse"`)) {
+		m |= tFunctionResponse
+	}
+	return m
+}
+
+func typesIn(b []byte) uint16 {
+	var m uint16
+	for {
+		i := bytes.Index(b, typeKey)
+		if i < 0 {
+			return m
+		}
+		b = b[i+len(typeKey):]
+		j := bytes.IndexByte(b, '"')
+		if j < 0 || j > 32 {
+			continue
+		}
+		m |= typeWords[string(b[:j])]
+		b = b[j+1:]
+	}
+}
 
 func containsAny(b []byte, subs [][]byte) bool {
 	for _, s := range subs {
@@ -53,46 +114,53 @@ func containsAny(b []byte, subs [][]byte) bool {
 	return false
 }
 
+// starts reports whether the line starts with sub (the first key of a
+// Gemini CLI update, of a todos.jsonl record).
+func starts(l line, sub []byte) bool {
+	return bytes.Contains(l.bytes[:min(len(l.bytes), 64)], sub)
+}
+
 // classify tells what line l of a transcript of format f may hold;
-// waiting is set while a plan call waits for its result.
+// waiting is set while a plan call waits for its result. Only the records
+// that can be a plan call are searched whole for a plan tool's name.
 func classify(f plan.Format, l line, waiting bool) class {
-	h := head(l.bytes)
 	switch f {
 	case plan.FormatClaudeTranscript:
+		t := types(l)
 		switch {
-		case bytes.Contains(h, typeAssistant):
+		case t&tAssistant != 0:
 			if !l.long && containsAny(l.bytes, claudeTools) {
 				return classPlan | wholeIf(l.bytes)
 			}
-		case bytes.Contains(h, typeUser):
+		case t&tUser != 0:
 			var c class
 			if waiting && !l.long {
 				c = classPlan
 			}
-			if !bytes.Contains(h, toolResult) {
+			if t&tToolResult == 0 {
 				c |= classUser
 			}
 			return c
 		}
 		return 0
 	case plan.FormatCodexRollout:
+		t := types(l)
 		switch {
-		case bytes.Contains(h, responseItem):
-			if !l.long && (bytes.Contains(l.bytes, updatePlan) || waiting && bytes.Contains(h, callOutput)) {
+		case t&tResponseItem != 0:
+			if !l.long && (bytes.Contains(l.bytes, updatePlan) || waiting && t&tCallOutput != 0) {
 				return classPlan | wholeIf(l.bytes)
 			}
-		case bytes.Contains(h, eventMsg):
-			if bytes.Contains(h, userMessage) || bytes.Contains(h, turnAborted) {
-				return classUser
-			}
+		case t&tEventMsg != 0 && t&(tUserMessage|tTurnAborted) != 0:
+			return classUser
 		}
 		return 0
 	case plan.FormatGeminiSession:
+		t := types(l)
 		var c class
-		if !l.long && bytes.Contains(l.bytes, writeTodos) {
+		if !l.long && (t&tGemini != 0 || starts(l, dollarSet)) && bytes.Contains(l.bytes, writeTodos) {
 			c = classPlan | classWhole
 		}
-		if bytes.Contains(h, typeUser) && !bytes.Contains(h, funcResponse) {
+		if t&tUser != 0 && t&tFunctionResponse == 0 {
 			c |= classUser
 		}
 		return c
@@ -112,15 +180,20 @@ func classify(f plan.Format, l line, waiting bool) class {
 }
 
 // generic is classify for a line of a transcript whose format is not known
-// (read backwards, from the end): what any of the formats may hold.
+// (read backwards, from the end): what a record of any of the formats may
+// hold.
 func generic(l line) class {
-	h := head(l.bytes)
+	t := types(l)
 	var c class
-	if !l.long && (containsAny(l.bytes, wholeTools) || containsAny(l.bytes, taskTools) || bytes.Contains(h, []byte(`"todos"`))) {
+	todos := starts(l, todosKey) || bytes.Contains(l.bytes[:min(len(l.bytes), 256)], todosKey) && starts(l, []byte(`{"version":`))
+	maybeCall := t&(tAssistant|tResponseItem|tGemini) != 0 || starts(l, dollarSet) || todos
+	if !l.long && maybeCall && (todos || containsAny(l.bytes, wholeTools) || containsAny(l.bytes, taskTools)) {
 		c = classPlan | wholeIf(l.bytes)
+		if todos {
+			c |= classWhole
+		}
 	}
-	if bytes.Contains(h, typeUser) && !bytes.Contains(h, toolResult) && !bytes.Contains(h, funcResponse) ||
-		bytes.Contains(h, eventMsg) && (bytes.Contains(h, userMessage) || bytes.Contains(h, turnAborted)) {
+	if t&tUser != 0 && t&(tToolResult|tFunctionResponse) == 0 || t&tEventMsg != 0 && t&(tUserMessage|tTurnAborted) != 0 {
 		c |= classUser
 	}
 	return c

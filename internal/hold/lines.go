@@ -34,16 +34,23 @@ type line struct {
 // of the last complete line. The bytes fn gets are valid only during the
 // call. Memory stays bounded by wholeLine, however long the lines.
 func forEachLine(r io.Reader, base int64, fn func(l line) error) (int64, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := bufio.NewReaderSize(r, readBuffer)
 	var buf []byte
 	off := base
 	for {
 		start := off
+		frag, err := br.ReadSlice('\n')
+		off += int64(len(frag))
+		if err == nil {
+			// The whole line is in the reader's buffer: no copy.
+			if err := fn(line{start: start, end: off, bytes: frag[:len(frag)-1]}); err != nil {
+				return start, err
+			}
+			continue
+		}
 		buf = buf[:0]
 		long := false
 		for {
-			frag, err := br.ReadSlice('\n')
-			off += int64(len(frag))
 			if !long {
 				if len(buf)+len(frag) > wholeLine+1 {
 					long = true
@@ -55,16 +62,17 @@ func forEachLine(r io.Reader, base int64, fn func(l line) error) (int64, error) 
 					buf = append(buf, frag...)
 				}
 			}
-			if errors.Is(err, bufio.ErrBufferFull) {
-				continue
+			if !errors.Is(err, bufio.ErrBufferFull) {
+				break
 			}
-			if err != nil {
-				if errors.Is(err, io.EOF) {
-					return start, nil // an incomplete last line, or none
-				}
-				return start, err
+			frag, err = br.ReadSlice('\n')
+			off += int64(len(frag))
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return start, nil // an incomplete last line, or none
 			}
-			break
+			return start, err
 		}
 		b := buf
 		if !long {
@@ -76,5 +84,21 @@ func forEachLine(r io.Reader, base int64, fn func(l line) error) (int64, error) 
 	}
 }
 
+// readBuffer is the reading buffer: a line that fits is not copied.
+const readBuffer = 256 << 10
+
 // head is the first headBytes of b (all of it when shorter).
 func head(b []byte) []byte { return b[:min(len(b), headBytes)] }
+
+// tailOf is the last tailBytes of a whole line (nil for a long one, whose
+// end is not kept): Claude Code 2.x writes a record's "type" after its
+// message.
+func tailOf(l line) []byte {
+	if l.long {
+		return nil
+	}
+	return l.bytes[max(0, len(l.bytes)-recordTail):]
+}
+
+// recordTail is how much of a line's end is looked at for its type.
+const recordTail = 4 << 10

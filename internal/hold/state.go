@@ -56,7 +56,8 @@ type State struct {
 	// Losses are the items that left the plan unfinished since the prompt.
 	Losses []Loss `json:"losses,omitempty"`
 	// Interrupted is set when the person interrupted the agent after the
-	// plan's latest version (or before any).
+	// plan's latest version (or before any): a prompt after it does not
+	// clear it, a new plan version does.
 	Interrupted bool `json:"interrupted,omitempty"`
 
 	// Blocks counts the stops held in one prompt.

@@ -105,7 +105,7 @@ func (r *reader) user(l line) {
 	var when time.Time
 	if l.long {
 		// A prompt of more than a megabyte: its head says what it is.
-		if bytes.Contains(l.bytes, typeUser) && !bytes.Contains(l.bytes, []byte(`"isMeta":true`)) {
+		if types(l)&tUser != 0 && !bytes.Contains(l.bytes, isMetaTrue) {
 			kind = userPrompt
 		}
 	} else {
@@ -122,7 +122,8 @@ func (r *reader) user(l line) {
 		}
 		st.Prompt = Prompt{ID: id, Offset: l.start, Time: when}
 		st.Losses = nil
-		st.Interrupted = false
+		// An interrupt holds until the plan changes, not until the next
+		// prompt: "never mind, …" after one asks for something else.
 	case userInterrupt:
 		st.Interrupted = true
 	}
@@ -190,21 +191,30 @@ func read(st *State, src Source, budget int64) (live, save *State, err error) {
 	return st, save, nil
 }
 
-// bootstrap finds where to start reading a transcript never read before:
-// it reads it backwards from its end until it has seen the person's last
-// prompt and, before it, a plan call that sends the whole list (the plan
-// in force when the prompt came). A task list is built call by call, so
-// when the Task tools were used it reads back to the start. With a budget,
-// it reads back at most that many bytes (partial is then set when it had
-// to stop short).
+// backLimit is how far back from its end a transcript never read before is
+// searched for the last prompt and the plan before it; past that, it is
+// read forward from its start (one pass, cheaper than going on backwards).
+const backLimit = 8 << 20
+
+// bootstrap finds where to start reading a transcript never read before.
+// It reads it backwards from its end, up to backLimit (or budget, when
+// smaller), until it has seen the person's last prompt and, before it, a
+// plan call that sends the whole list (the plan in force when the prompt
+// came): reading starts at that call. A task list is built call by call,
+// so when the Task tools were used, or what was needed was not found, it
+// starts at the beginning. With a budget that would not be enough, it
+// starts as far back as the budget allows and partial is set.
 func bootstrap(f *os.File, size, budget int64, sidechains bool) (anchor int64, partial bool, err error) {
+	limit := int64(backLimit)
+	if budget > 0 {
+		limit = min(limit, budget)
+	}
 	var up fastjson.Parser
 	anchor = size
-	prompt, tasks := false, false
+	prompt, tasks, found := false, false, false
 	hb := make([]byte, headBytes)
 	err = readgate.LastLines(f, size, wholeLine, func(start int64, b []byte, long bool) (bool, error) {
-		if budget > 0 && size-start > budget {
-			partial = true
+		if size-start > limit {
 			return true, nil
 		}
 		l := line{start: start, bytes: b, long: long}
@@ -226,11 +236,29 @@ func bootstrap(f *os.File, size, budget int64, sidechains bool) (anchor int64, p
 			anchor = start
 			if c&classWhole == 0 {
 				tasks = true
-			} else if prompt && !tasks {
+				return true, nil
+			}
+			if prompt {
+				found = true
 				return true, nil
 			}
 		}
+		if start == 0 {
+			found = true // the whole file: all there is
+		}
 		return false, nil
 	})
+	switch {
+	case err != nil || found:
+	case budget > 0 && size > budget:
+		// As far back as the budget goes.
+		partial = true
+		if !prompt && !tasks && anchor == size {
+			anchor = size - budget
+		}
+		anchor = min(anchor, max(0, size-budget))
+	default:
+		anchor = 0
+	}
 	return anchor, partial, err
 }
