@@ -258,5 +258,3 @@ func BenchmarkHookAppend100MB(b *testing.B) {
 		s.Close()
 	}
 }
-
-

@@ -75,7 +75,6 @@ func heldText(v Verdict) string {
 	return strings.Join(parts, "\n")
 }
 
-
 // TestRealClaudeCodeStopIsHeld: at the fixture's first stop the plan has
 // one item in progress and one removed while pending: the stop is held,
 // the reason names both; at the second, all three are completed: it goes

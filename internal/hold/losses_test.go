@@ -34,9 +34,9 @@ func tasks(items ...string) *plan.Version {
 
 func TestLossesBetween(t *testing.T) {
 	for _, tc := range []struct {
-		name       string
-		prev, cur  *plan.Version
-		want       string
+		name      string
+		prev, cur *plan.Version
+		want      string
 	}{
 		{"nothing left", list("A=p", "B=i"), list("A=c", "B=i"), ""},
 		{"completed then gone is no loss", list("A=c", "B=i"), list("B=i"), ""},
