@@ -173,32 +173,35 @@ func hookRun(ho *HookOptions) error {
 	if err != nil {
 		return fmt.Errorf("hook: %w", err)
 	}
-	var answer []byte
-	switch kind {
-	case hook.KindStop, hook.KindSubagentStop:
-		v := sess.Stop(hold.StopInput{PromptID: in.Prompt(), Active: in.StopHookActive, MaxBlocks: limit})
-		if v.Block {
-			answer = hook.Block(in, v.Reason, "")
-		} else {
-			answer = hook.Allow(in, v.Note)
-		}
-	case hook.KindSessionStart, hook.KindPrompt:
-		if kind == hook.KindSessionStart {
-			store.Prune(pruneAge, time.Now())
-		}
-		text, changed := sess.Context()
-		if text != "" && (changed || kind == hook.KindSessionStart) {
-			answer = hook.Context(in, text)
-			sess.GaveContext()
-		} else {
-			answer = hook.Allow(in, "")
-		}
+	if kind == hook.KindSessionStart {
+		store.Prune(pruneAge, time.Now())
 	}
+	answer := hookAnswer(sess, in, limit)
 	if err := sess.Close(); err != nil {
 		fmt.Fprintf(ho.Streams.ErrOut, "todo-shell: hook: warning: %s\n", forTerminal(ho.Streams.ErrOut, err.Error()))
 	}
 	_, err = out.Write(answer)
 	return err
+}
+
+// hookAnswer is the answer to in, given the session's plan: a stop held
+// or let through, the shared plan as context, or nothing.
+func hookAnswer(sess *hold.Session, in hook.Input, limit int) []byte {
+	switch kind := in.Kind(); kind {
+	case hook.KindStop, hook.KindSubagentStop:
+		v := sess.Stop(hold.StopInput{PromptID: in.Prompt(), Active: in.StopHookActive, MaxBlocks: limit})
+		if v.Block {
+			return hook.Block(in, v.Reason, "")
+		}
+		return hook.Allow(in, v.Note)
+	case hook.KindSessionStart, hook.KindPrompt:
+		text, changed := sess.Context()
+		if text != "" && (changed || kind == hook.KindSessionStart) {
+			sess.GaveContext()
+			return hook.Context(in, text)
+		}
+	}
+	return hook.Allow(in, "")
 }
 
 // hookSource is what the hook reads for in: the transcript (a
@@ -231,43 +234,53 @@ func hookSource(ho *HookOptions, in hook.Input) (hold.Source, error) {
 	return src, nil
 }
 
-// hookSettingsRun is hook --print and --install.
-func hookSettingsRun(ho *HookOptions) error {
-	var agent hook.Agent
+// hookWant is what hook --print and --install put in the settings: the
+// hook command (this executable, with --plan and --max-blocks when given)
+// and, for Claude Code, the status line.
+func hookWant(ho *HookOptions) (hook.Want, error) {
+	var w hook.Want
 	switch ho.Agent {
 	case "claude":
-		agent = hook.Claude
+		w.Agent = hook.Claude
 	case "codex":
-		agent = hook.Codex
+		w.Agent = hook.Codex
 	case "gemini":
-		agent = hook.Gemini
+		w.Agent = hook.Gemini
 	default:
-		return &UsageError{fmt.Errorf("--agent: choose claude, codex or gemini, not %q", ho.Agent)}
+		return w, &UsageError{fmt.Errorf("--agent: choose claude, codex or gemini, not %q", ho.Agent)}
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return fmt.Errorf("hook: where is todo-shell: %w", err)
+		return w, fmt.Errorf("hook: where is todo-shell: %w", err)
 	}
 	if p, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = p
 	}
-	command := hook.Quote(exe) + " hook"
 	name, err := planName(ho.Options)
 	if err != nil {
-		return err
+		return w, err
 	}
+	w.Hook = hook.Quote(exe) + " hook"
 	if name != "" {
-		command += " --plan " + name
+		w.Hook += " --plan " + name
 	}
 	if ho.maxGiven {
-		command += " --max-blocks " + strconv.Itoa(ho.MaxBlocks)
+		w.Hook += " --max-blocks " + strconv.Itoa(ho.MaxBlocks)
 	}
-	w := hook.Want{Agent: agent, Hook: command}
-	if agent == hook.Claude && !ho.NoStatusLine {
+	if w.Agent == hook.Claude && !ho.NoStatusLine {
 		w.StatusLine = hook.Quote(exe) + " statusline"
 		if name != "" {
 			w.StatusLine += " --plan " + name
 		}
+	}
+	return w, nil
+}
+
+// hookSettingsRun is hook --print and --install.
+func hookSettingsRun(ho *HookOptions) error {
+	w, err := hookWant(ho)
+	if err != nil {
+		return err
 	}
 	if ho.Print {
 		_, err := ho.Streams.Out.Write(hook.Settings(w))
@@ -275,7 +288,7 @@ func hookSettingsRun(ho *HookOptions) error {
 	}
 	path := ho.SettingsPath
 	if path == "" {
-		path = hook.SettingsFile(agent)
+		path = hook.SettingsFile(w.Agent)
 	}
 	changed, notes, err := hook.Install(path, w)
 	if err != nil {
@@ -285,9 +298,9 @@ func hookSettingsRun(ho *HookOptions) error {
 		fmt.Fprintf(ho.Streams.ErrOut, "todo-shell: hook --install: %s\n", forTerminal(ho.Streams.ErrOut, n))
 	}
 	if changed {
-		fmt.Fprintf(ho.Streams.Out, "%s: the %s hooks are in place\n", forTerminal(ho.Streams.Out, path), agent)
+		fmt.Fprintf(ho.Streams.Out, "%s: the %s hooks are in place\n", forTerminal(ho.Streams.Out, path), w.Agent)
 	} else {
-		fmt.Fprintf(ho.Streams.Out, "%s: already holds the %s hooks; nothing changed\n", forTerminal(ho.Streams.Out, path), agent)
+		fmt.Fprintf(ho.Streams.Out, "%s: already holds the %s hooks; nothing changed\n", forTerminal(ho.Streams.Out, path), w.Agent)
 	}
 	return nil
 }

@@ -126,34 +126,9 @@ func starts(l line, sub []byte) bool {
 func classify(f plan.Format, l line, waiting bool) class {
 	switch f {
 	case plan.FormatClaudeTranscript:
-		t := types(l)
-		switch {
-		case t&tAssistant != 0:
-			if !l.long && containsAny(l.bytes, claudeTools) {
-				return classPlan | wholeIf(l.bytes)
-			}
-		case t&tUser != 0:
-			var c class
-			if waiting && !l.long {
-				c = classPlan
-			}
-			if t&tToolResult == 0 {
-				c |= classUser
-			}
-			return c
-		}
-		return 0
+		return classifyClaude(l, waiting)
 	case plan.FormatCodexRollout:
-		t := types(l)
-		switch {
-		case t&tResponseItem != 0:
-			if !l.long && (bytes.Contains(l.bytes, updatePlan) || waiting && t&tCallOutput != 0) {
-				return classPlan | wholeIf(l.bytes)
-			}
-		case t&tEventMsg != 0 && t&(tUserMessage|tTurnAborted) != 0:
-			return classUser
-		}
-		return 0
+		return classifyCodex(l, waiting)
 	case plan.FormatGeminiSession:
 		t := types(l)
 		var c class
@@ -177,6 +152,39 @@ func classify(f plan.Format, l line, waiting bool) class {
 		return 0
 	}
 	return classPlan | classWhole
+}
+
+func classifyClaude(l line, waiting bool) class {
+	t := types(l)
+	switch {
+	case t&tAssistant != 0:
+		if !l.long && containsAny(l.bytes, claudeTools) {
+			return classPlan | wholeIf(l.bytes)
+		}
+	case t&tUser != 0:
+		var c class
+		if waiting && !l.long {
+			c = classPlan
+		}
+		if t&tToolResult == 0 {
+			c |= classUser
+		}
+		return c
+	}
+	return 0
+}
+
+func classifyCodex(l line, waiting bool) class {
+	t := types(l)
+	switch {
+	case t&tResponseItem != 0:
+		if !l.long && (bytes.Contains(l.bytes, updatePlan) || waiting && t&tCallOutput != 0) {
+			return classPlan | wholeIf(l.bytes)
+		}
+	case t&tEventMsg != 0 && t&(tUserMessage|tTurnAborted) != 0:
+		return classUser
+	}
+	return 0
 }
 
 // generic is classify for a line of a transcript whose format is not known

@@ -74,7 +74,7 @@ func TestFaultHostileTranscripts(t *testing.T) {
 	writeLines(t, path, ls[:33])
 	held("again")
 	b, _ := os.ReadFile(path)
-	b = bytes.Replace(b, []byte(`"Add tests"`), []byte(`"Add TESTS"`), -1)
+	b = bytes.ReplaceAll(b, []byte(`"Add tests"`), []byte(`"Add TESTS"`))
 	b[len(b)-3] ^= 1
 	os.WriteFile(path, b, 0o600)
 	if got := held("rewritten"); !strings.Contains(got, "Add TESTS") {

@@ -86,19 +86,3 @@ func forEachLine(r io.Reader, base int64, fn func(l line) error) (int64, error) 
 
 // readBuffer is the reading buffer: a line that fits is not copied.
 const readBuffer = 256 << 10
-
-// head is the first headBytes of b (all of it when shorter).
-func head(b []byte) []byte { return b[:min(len(b), headBytes)] }
-
-// tailOf is the last tailBytes of a whole line (nil for a long one, whose
-// end is not kept): Claude Code 2.x writes a record's "type" after its
-// message.
-func tailOf(l line) []byte {
-	if l.long {
-		return nil
-	}
-	return l.bytes[max(0, len(l.bytes)-recordTail):]
-}
-
-// recordTail is how much of a line's end is looked at for its type.
-const recordTail = 4 << 10

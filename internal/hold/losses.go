@@ -25,7 +25,6 @@ func lossesBetween(prev, cur *plan.Version, at time.Time) []Loss {
 		return nil
 	}
 	c := plan.Changes(prev, cur)
-	var out []Loss
 	// Where each item stands, to pair an item gone with the one that took
 	// its place.
 	prevAt := map[string]int{}
@@ -34,26 +33,39 @@ func lossesBetween(prev, cur *plan.Version, at time.Time) []Loss {
 			prevAt[it.Content] = i
 		}
 	}
+	out := gone(prev, cur, c, prevAt, at)
+	out = append(out, doneRenamed(prev, cur, c, prevAt, at)...)
+	// Gemini CLI keeps a cancelled item in the list.
+	for _, it := range cur.Todos {
+		if it.Status != StatusCancelled {
+			continue
+		}
+		if i, ok := prevAt[it.Content]; ok && unfinished(prev.Todos[i].Status) {
+			out = append(out, Loss{Item: it.Content, Was: prev.Todos[i].Status, How: LossCancelled, Time: at})
+		}
+	}
+	return out
+}
+
+// gone is the items of prev no longer in cur, unfinished: removed, or
+// replaced by an item added at their place.
+func gone(prev, cur *plan.Version, c plan.Change, prevAt map[string]int, at time.Time) []Loss {
 	addedAt := map[int]string{}
 	for _, a := range c.Added {
 		for i, it := range cur.Todos {
-			if it.Content == a {
-				if _, taken := addedAt[i]; !taken {
-					addedAt[i] = a
-					break
-				}
+			if _, taken := addedAt[i]; it.Content == a && !taken {
+				addedAt[i] = a
+				break
 			}
 		}
 	}
+	var out []Loss
 	for _, d := range c.Dropped {
 		i, ok := prevAt[d]
-		if !ok {
+		if !ok || !unfinished(prev.Todos[i].Status) {
 			continue
 		}
 		it := prev.Todos[i]
-		if !unfinished(it.Status) {
-			continue
-		}
 		l := Loss{Item: it.Content, Key: keyAt(prev, i), Was: it.Status, How: LossRemoved, Task: prev.Tasks, Time: at}
 		if to, ok := addedAt[i]; ok && !prev.Tasks {
 			l.How, l.To = LossReplaced, to
@@ -61,6 +73,12 @@ func lossesBetween(prev, cur *plan.Version, at time.Time) []Loss {
 		}
 		out = append(out, l)
 	}
+	return out
+}
+
+// doneRenamed is the items reworded and completed in the same change.
+func doneRenamed(prev, cur *plan.Version, c plan.Change, prevAt map[string]int, at time.Time) []Loss {
+	var out []Loss
 	for _, r := range c.Renamed {
 		i, ok := prevAt[r.From]
 		if !ok || !unfinished(prev.Todos[i].Status) {
@@ -71,15 +89,6 @@ func lossesBetween(prev, cur *plan.Version, at time.Time) []Loss {
 				out = append(out, Loss{Item: r.From, Key: keyAt(cur, j), Was: prev.Todos[i].Status, How: LossDoneRenamed, To: r.To, Task: cur.Tasks, Time: at})
 				break
 			}
-		}
-	}
-	// Gemini CLI keeps a cancelled item in the list.
-	for _, it := range cur.Todos {
-		if it.Status != StatusCancelled {
-			continue
-		}
-		if i, ok := prevAt[it.Content]; ok && unfinished(prev.Todos[i].Status) {
-			out = append(out, Loss{Item: it.Content, Was: prev.Todos[i].Status, How: LossCancelled, Time: at})
 		}
 	}
 	return out

@@ -66,7 +66,6 @@ func Open(store Store, src Source, budget int64, wait bool) (*Session, error) {
 	case errors.Is(err, errBusy):
 	default:
 		// No state directory to write in: read without one.
-		lock = nil
 	}
 	prev := store.Load(key)
 	if src.Transcript == "" {
@@ -164,8 +163,8 @@ func (s *Session) losses() []Loss {
 	}
 	if sh := st.Shared; sh != nil {
 		var cur []todo.Item
-		for _, t := range sh.State.Tasks {
-			cur = append(cur, todo.Item{Content: t.Subject, Status: t.Status})
+		for i := range sh.State.Tasks {
+			cur = append(cur, todo.Item{Content: sh.State.Tasks[i].Subject, Status: sh.State.Tasks[i].Status})
 		}
 		for _, l := range settled(sh.Losses, &List{Items: cur}) {
 			if l.Time.IsZero() || !l.Time.Before(st.Prompt.Time) {

@@ -60,9 +60,9 @@ func readShared(sh *Shared, name, dir string) (*Shared, error) {
 			return nil
 		}
 		before := map[string]task.Task{}
-		for _, t := range rec.Set {
-			if old, ok := sh.State.Get(t.ID); ok {
-				before[t.ID] = old
+		for i := range rec.Set {
+			if old, ok := sh.State.Get(rec.Set[i].ID); ok {
+				before[rec.Set[i].ID] = old
 			}
 		}
 		for _, id := range rec.Deleted {
@@ -82,7 +82,8 @@ func readShared(sh *Shared, name, dir string) (*Shared, error) {
 // note keeps what one journal record did to the plan: the tasks it
 // created and by whom, and those that left the plan unfinished.
 func (sh *Shared) note(before map[string]task.Task, rec task.Record) {
-	for _, t := range rec.Set {
+	for i := range rec.Set {
+		t := &rec.Set[i]
 		old, ok := before[t.ID]
 		if !ok {
 			sh.Creators[t.ID] = rec.By
@@ -110,7 +111,7 @@ func (sh *Shared) loss(l Loss) {
 // Mine reports whether task t of the plan is the agent's own: owned by
 // owner, or free and created by owner (a task nobody created through a
 // named caller counts as the agent's when free).
-func (sh *Shared) Mine(t task.Task, owner string) bool {
+func (sh *Shared) Mine(t *task.Task, owner string) bool {
 	if t.Owner != "" {
 		return t.Owner == owner
 	}

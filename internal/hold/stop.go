@@ -177,10 +177,11 @@ func (s *Session) held() []Held {
 		}
 	}
 	if sh := st.Shared; sh != nil {
-		for _, t := range sh.State.Tasks {
+		for i := range sh.State.Tasks {
+			t := &sh.State.Tasks[i]
 			if unfinished(t.Status) && sh.Mine(t, s.src.Owner) {
 				says := "is still " + statusWords(t.Status)
-				if open := sh.State.OpenBlockers(t); len(open) > 0 {
+				if open := sh.State.OpenBlockers(*t); len(open) > 0 {
 					says += " (blocked by #" + strings.Join(open, ", #") + ")"
 				}
 				out = append(out, Held{Text: taskName(t.ID, t.Subject) + " of plan " + render.Sanitize(sh.Name), Says: says})

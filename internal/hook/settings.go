@@ -50,7 +50,7 @@ type Want struct {
 // Quote makes s one word for the shell the agents run hook commands with.
 func Quote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+=:,@%", r))
+		return (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && (r < '0' || r > '9') && !strings.ContainsRune("/._-+=:,@%", r)
 	}) < 0 {
 		return s
 	}
