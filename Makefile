@@ -2,6 +2,8 @@
 GO       ?= go
 BIN      ?= bin/todo-shell
 FUZZTIME ?= 1000000x
+# FuzzTranscript writes files and reads them eight times an input: a tenth.
+HOLDFUZZTIME ?= 100000x
 BENCHCOUNT ?= 6
 # The version `todo-shell version` prints: the nearest tag, commits since,
 # the commit, and -dirty for uncommitted changes (v0.3.0-4-g1a2b3c4-dirty);
@@ -46,6 +48,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./tools/internal/jsonscan
 	$(GO) test -run '^$$' -fuzz '^FuzzSplit$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./router
 	$(GO) test -run '^$$' -fuzz '^FuzzAppendJSONString$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./tools
+	$(GO) test -run '^$$' -fuzz '^FuzzMerge$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/hook
+	$(GO) test -run '^$$' -fuzz '^FuzzTranscript$$' -fuzztime $(HOLDFUZZTIME) -fuzzminimizetime 5s ./internal/hold
 
 # The linters, at a pinned version (installed into Go's bin directory on
 # first use); their configuration is .golangci.yml.

@@ -24,6 +24,10 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	// A helper process of a real agent CLI's run (realcli_test.go).
+	if code, ok := runCLIHelper(); ok {
+		os.Exit(code)
+	}
 	dir, err := os.MkdirTemp("", "todo-shell-e2e-")
 	if err != nil {
 		panic(err)

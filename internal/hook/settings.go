@@ -68,7 +68,8 @@ func Settings(w Want) []byte {
 
 // ours reports whether a hook or status line command is todo-shell's:
 // its program is named todo-shell and its first argument is sub (hook,
-// statusline).
+// statusline). (A command equal to the one being added is ours whatever
+// the program is named.)
 func ours(command, sub string) bool {
 	f := strings.Fields(command)
 	for len(f) > 0 && strings.Contains(f[0], "=") && !strings.ContainsAny(f[0], "/'\"") {
@@ -122,7 +123,7 @@ func Merge(old []byte, w Want) ([]byte, []string, error) {
 			var sl struct {
 				Command string `json:"command"`
 			}
-			if json.Unmarshal(raw, &sl) == nil && !ours(sl.Command, "statusline") {
+			if json.Unmarshal(raw, &sl) == nil && sl.Command != w.StatusLine && !ours(sl.Command, "statusline") {
 				notes = append(notes, fmt.Sprintf("statusLine runs %q already: left as it is (set it to %q to see the plan there)", sl.Command, w.StatusLine))
 				mine = nil
 			}
@@ -170,7 +171,7 @@ func addHook(hooks *object, event, command string) (json.RawMessage, error) {
 			}
 			cmdRaw, _ := entry.get("command")
 			var cmd string
-			if json.Unmarshal(cmdRaw, &cmd) != nil || !ours(cmd, "hook") {
+			if json.Unmarshal(cmdRaw, &cmd) != nil || cmd != command && !ours(cmd, "hook") {
 				continue
 			}
 			found = true
