@@ -92,11 +92,11 @@ func TestAnswers(t *testing.T) {
 
 func TestQuote(t *testing.T) {
 	for in, want := range map[string]string{
-		"/usr/local/bin/todo-shell": "/usr/local/bin/todo-shell",
+		"/usr/local/bin/todo-shell":    "/usr/local/bin/todo-shell",
 		"/home/me/my tools/todo-shell": "'/home/me/my tools/todo-shell'",
-		"/tmp/it's/todo-shell":          `'/tmp/it'\''s/todo-shell'`,
-		"/tmp/$(rm -rf x)/todo-shell":   "'/tmp/$(rm -rf x)/todo-shell'",
-		"": "''",
+		"/tmp/it's/todo-shell":         `'/tmp/it'\''s/todo-shell'`,
+		"/tmp/$(rm -rf x)/todo-shell":  "'/tmp/$(rm -rf x)/todo-shell'",
+		"":                             "''",
 	} {
 		if got := Quote(in); got != want {
 			t.Errorf("Quote(%q) = %s, want %s", in, got, want)

@@ -21,11 +21,11 @@ func items(spec ...string) []todo.Item {
 
 func TestLine(t *testing.T) {
 	for _, tc := range []struct {
-		name    string
-		p       Plan
-		width   int
-		plain   string
-		tmux    string
+		name  string
+		p     Plan
+		width int
+		plain string
+		tmux  string
 	}{
 		{"in progress", Plan{Items: items("Read=c", "Write=c", "Test=c", "Write tests=i", "Docs=p")}, 0,
 			"Tasks 3/5 ▸ Doing Write tests",
