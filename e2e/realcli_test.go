@@ -295,24 +295,24 @@ func (s *cliScenario) exec() (string, error) {
 }
 
 // apiRequest is one request the fake API received, as much as the tests
-// read of it.
+// read of it: the conversation of any of the three wires (Anthropic
+// messages, OpenAI Responses input, Gemini contents).
 type apiRequest struct {
-	Tools []struct {
-		Name string `json:"name"`
-	} `json:"tools"`
-	Messages []struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
-	} `json:"messages"`
-	body string
+	Tools    []json.RawMessage `json:"tools"`
+	Messages []json.RawMessage `json:"messages"`
+	Input    []json.RawMessage `json:"input"`
+	Contents []json.RawMessage `json:"contents"`
+	body     string
 }
 
-// last is the text of the request's last message.
+// last is the request's last message, as JSON.
 func (r apiRequest) last() string {
-	if len(r.Messages) == 0 {
-		return ""
+	for _, list := range [][]json.RawMessage{r.Messages, r.Input, r.Contents} {
+		if len(list) > 0 {
+			return string(list[len(list)-1])
+		}
 	}
-	return string(r.Messages[len(r.Messages)-1].Content)
+	return ""
 }
 
 // requests are the requests of the agent's main loop (those that offer it

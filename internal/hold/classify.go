@@ -51,6 +51,7 @@ const (
 	tGemini
 	tCallOutput
 	tFunctionResponse
+	tTaskStarted
 )
 
 var typeWords = map[string]uint16{
@@ -63,6 +64,7 @@ var typeWords = map[string]uint16{
 	"turn_aborted":         tTurnAborted,
 	"gemini":               tGemini,
 	"function_call_output": tCallOutput,
+	"task_started":         tTaskStarted,
 }
 
 // typeHead and typeTail are how much of a line's start and end is
@@ -181,7 +183,7 @@ func classifyCodex(l line, waiting bool) class {
 		if !l.long && (bytes.Contains(l.bytes, updatePlan) || waiting && t&tCallOutput != 0) {
 			return classPlan | wholeIf(l.bytes)
 		}
-	case t&tEventMsg != 0 && t&(tUserMessage|tTurnAborted) != 0:
+	case t&tEventMsg != 0 && t&(tUserMessage|tTurnAborted|tTaskStarted) != 0:
 		return classUser
 	}
 	return 0
@@ -201,7 +203,7 @@ func generic(l line) class {
 			c |= classWhole
 		}
 	}
-	if t&tUser != 0 && t&(tToolResult|tFunctionResponse) == 0 || t&tEventMsg != 0 && t&(tUserMessage|tTurnAborted) != 0 {
+	if t&tUser != 0 && t&(tToolResult|tFunctionResponse) == 0 || t&tEventMsg != 0 && t&(tUserMessage|tTurnAborted|tTaskStarted) != 0 {
 		c |= classUser
 	}
 	return c
@@ -262,7 +264,9 @@ func readUser(p *fastjson.Parser, b []byte, sidechains bool) (userKind, string, 
 		}
 		if v.Exists("content") && v.Exists("id") { // Gemini CLI
 			for _, part := range v.GetArray("content") {
-				if part.Exists("functionResponse") {
+				// A tool's result, or a held stop's reason, which
+				// Gemini CLI sends as the next user message.
+				if part.Exists("functionResponse") || strings.HasPrefix(string(part.GetStringBytes("text")), ReasonLead) {
 					return userOther, "", time.Time{}
 				}
 			}
@@ -270,6 +274,14 @@ func readUser(p *fastjson.Parser, b []byte, sidechains bool) (userKind, string, 
 		}
 	case "event_msg": // Codex
 		switch string(v.GetStringBytes("payload", "type")) {
+		case "task_started":
+			// A turn starts: the person's prompt (Codex 0.171 writes no
+			// user_message event; a Stop hook's continuation starts none).
+			id := string(v.GetStringBytes("payload", "turn_attribution", "turn_id"))
+			if id == "" {
+				id = string(v.GetStringBytes("payload", "turn_id"))
+			}
+			return userPrompt, id, when("timestamp")
 		case "user_message":
 			return userPrompt, "", when("timestamp")
 		case "turn_aborted":

@@ -95,13 +95,18 @@ func (s *Session) Stop(in StopInput) Verdict {
 	return v
 }
 
+// ReasonLead starts every reason a held stop sends. An agent that writes
+// the reason into its transcript as a user message (Gemini CLI) has not
+// had a prompt from the person: the reader knows it by this.
+const ReasonLead = "The plan is not finished (todo-shell holds this stop"
+
 // maxNamed is how many items a reason names; the rest are counted.
 const maxNamed = 20
 
 // reason is the text a held stop sends the agent.
 func reason(held []Held, n, limit int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "The plan is not finished (todo-shell holds this stop, %d of at most %d for this prompt):\n", n, limit)
+	fmt.Fprintf(&b, "%s, %d of at most %d for this prompt):\n", ReasonLead, n, limit)
 	for i, h := range held {
 		if i == maxNamed {
 			fmt.Fprintf(&b, "- and %d more\n", len(held)-maxNamed)
