@@ -19,7 +19,11 @@ import (
 // removed while pending and the turn ends. tasks makes the plan calls the
 // Task tools' (TaskCreate early, TaskUpdate after) instead of TodoWrite.
 // It returns the bytes written.
-func writeBig(w io.Writer, size int, tasks bool) int {
+func writeBig(w io.Writer, size int, tasks bool) int { return writeRounds(w, size, tasks, true) }
+
+// writeRounds is writeBig; without start, it leaves out the start of the
+// session (its first prompt, the tasks created): what a transcript gains.
+func writeRounds(w io.Writer, size int, tasks, start bool) int {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	defer bw.Flush()
 	n := 0
@@ -60,10 +64,12 @@ func writeBig(w io.Writer, size int, tasks bool) int {
 		put(`{"parentUuid":"a-%s","isSidechain":false,"promptId":"p1","type":"user","message":{"role":"user","content":[{"tool_use_id":"%s","type":"tool_result","content":"%s"}]},"uuid":"r-%s","timestamp":"%s"%s,"cwd":"/src/app","sessionId":"s","version":"2.1.332"}`,
 			id, id, content, id, ts(t), extra)
 	}
-	put(`{"type":"queue-operation","operation":"enqueue","timestamp":"%s","sessionId":"s","content":"Write the app"}`, ts(0))
-	prompt("p1", "Write the app", 0)
 	const nItems = 10
-	if tasks {
+	if start {
+		put(`{"type":"queue-operation","operation":"enqueue","timestamp":"%s","sessionId":"s","content":"Write the app"}`, ts(0))
+		prompt("p1", "Write the app", 0)
+	}
+	if tasks && start {
 		for i := 0; i < nItems; i++ {
 			id := fmt.Sprintf("toolu_c%d", i)
 			call(id, "TaskCreate", fmt.Sprintf(`{"subject":"Task %d of the plan","description":"Part %d","activeForm":"Doing task %d"}`, i, i, i), 1)
@@ -139,7 +145,7 @@ func TestColdReadOfALongTranscript(t *testing.T) {
 			whole := &State{V: stateVersion, Transcript: path}
 			r := newReader(whole, false)
 			f, _ := os.Open(path)
-			forEachLine(f, 0, r.line)
+			forEachLine(f, 0, 1<<40, r.line)
 			f.Close()
 			if summaryOf(st) != summaryOf(whole) {
 				t.Fatalf("cold read:\n%s\nwhole file:\n%s", summaryOf(st), summaryOf(whole))
@@ -237,12 +243,18 @@ func BenchmarkHookCold100MB(b *testing.B) {
 // BenchmarkHookAppend100MB: the hook's read of a 100 MB transcript after
 // an append of one round (~200 KB), its state kept from the read before.
 func BenchmarkHookAppend100MB(b *testing.B) {
-	path := bigFile(b, 100<<20, false)
+	for _, tasks := range []bool{false, true} {
+		b.Run(map[bool]string{false: "TodoWrite", true: "Tasks"}[tasks], func(b *testing.B) { benchAppend(b, tasks) })
+	}
+}
+
+func benchAppend(b *testing.B, tasks bool) {
+	path := bigFile(b, 100<<20, tasks)
 	store := Store{Dir: b.TempDir()}
 	s, _ := Open(store, Source{Transcript: path}, 0, true)
 	s.Close()
 	var round strings.Builder
-	writeBig(&round, 1, false)
+	writeRounds(&round, 410<<10, tasks, false)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
@@ -256,5 +268,44 @@ func BenchmarkHookAppend100MB(b *testing.B) {
 		}
 		s.Stop(StopInput{MaxBlocks: 2})
 		s.Close()
+	}
+}
+
+// TestWriteBigTranscript writes a transcript of $HOLD_BIG_SIZE MB (100 by
+// default) to $HOLD_BIG_TRANSCRIPT, the Task tools' when $HOLD_BIG_TASKS is
+// set, and one more round of it to $HOLD_BIG_TRANSCRIPT.round (what an
+// append adds): for timing the whole `todo-shell hook` and `statusline`
+// (docs/BENCHMARKS.md).
+func TestWriteBigTranscript(t *testing.T) {
+	path := os.Getenv("HOLD_BIG_TRANSCRIPT")
+	if path == "" {
+		t.Skip("HOLD_BIG_TRANSCRIPT not set")
+	}
+	size := 100
+	if s := os.Getenv("HOLD_BIG_SIZE"); s != "" {
+		fmt.Sscan(s, &size)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeBig(f, size<<20, os.Getenv("HOLD_BIG_TASKS") != "")
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if os.Getenv("HOLD_BIG_TASKS") != "" {
+		// Claude Code's task files of the list: tasks 1 to 9 in
+		// progress (10 was deleted).
+		dir := path + ".tasks"
+		os.MkdirAll(dir, 0o700)
+		for i := 1; i <= 9; i++ {
+			os.WriteFile(filepath.Join(dir, fmt.Sprintf("%d.json", i)), []byte(fmt.Sprintf(
+				`{"id":"%d","subject":"Task %d of the plan","description":"Part %d","activeForm":"Doing task %d","status":"in_progress","blocks":[],"blockedBy":[]}`, i, i-1, i-1, i-1)), 0o600)
+		}
+	}
+	var round strings.Builder
+	writeRounds(&round, 410<<10, os.Getenv("HOLD_BIG_TASKS") != "", false) // one round and the end of a turn
+	if err := os.WriteFile(path+".round", []byte(round.String()), 0o600); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -49,7 +49,7 @@ func readShared(sh *Shared, name, dir string) (*Shared, error) {
 	if _, err := f.Seek(sh.Offset, io.SeekStart); err != nil {
 		return sh, err
 	}
-	end, err := forEachLine(io.LimitReader(f, info.Size()-sh.Offset), sh.Offset, func(l line) error {
+	end, err := forEachLine(io.LimitReader(f, info.Size()-sh.Offset), sh.Offset, info.Size()-sh.Offset, func(l line) error {
 		if l.long {
 			return nil
 		}

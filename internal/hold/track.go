@@ -175,7 +175,7 @@ func read(st *State, src Source, budget int64) (live, save *State, err error) {
 	if _, err := f.Seek(from, io.SeekStart); err != nil {
 		return nil, nil, err
 	}
-	end, err := forEachLine(io.LimitReader(f, size-from), from, r.line)
+	end, err := forEachLine(io.LimitReader(f, size-from), from, size-from, r.line)
 	if err != nil {
 		return nil, nil, err
 	}

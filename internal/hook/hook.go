@@ -9,6 +9,7 @@
 package hook
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -164,7 +165,12 @@ type specific struct {
 	AdditionalContext string `json:"additionalContext,omitempty"`
 }
 
+// encode writes a as one line of JSON, <, > and & as they are (the
+// reader is an agent, not a web page).
 func encode(a answer) []byte {
-	b, _ := json.Marshal(a) // strings only: cannot fail
-	return append(b, '\n')
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(a) // strings only: cannot fail
+	return b.Bytes()
 }

@@ -80,7 +80,7 @@ func TestAnswers(t *testing.T) {
 		{"codex allow", Allow(codex, ""), "{}\n"},
 		{"gemini allow", Allow(gemini, ""), "{}\n"},
 		{"allow with a note", Allow(claude, "todo-shell: let through"), `{"systemMessage":"todo-shell: let through"}` + "\n"},
-		{"session start context", Context(Input{Event: "SessionStart"}, "plan <b>"), `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"plan \u003cb\u003e"}}` + "\n"},
+		{"session start context", Context(Input{Event: "SessionStart"}, "plan <b>"), `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"plan <b>"}}` + "\n"},
 		{"prompt context", Context(Input{Event: "UserPromptSubmit"}, "plan"), `{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"plan"}}` + "\n"},
 		{"gemini prompt context", Context(Input{Event: "BeforeAgent", Agent: Gemini}, "plan"), `{"hookSpecificOutput":{"hookEventName":"BeforeAgent","additionalContext":"plan"}}` + "\n"},
 	} {
