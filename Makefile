@@ -5,6 +5,7 @@ FUZZTIME ?= 1000000x
 # FuzzTranscript writes files and reads them eight times an input: a tenth.
 HOLDFUZZTIME ?= 100000x
 BENCHCOUNT ?= 6
+DIFFLINES ?= 20000
 # The version `todo-shell version` prints: the nearest tag, commits since,
 # the commit, and -dirty for uncommitted changes (v0.3.0-4-g1a2b3c4-dirty);
 # the commit alone when there is no tag. Without git it stays empty and the
@@ -46,7 +47,12 @@ bench:
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzTodoWrite$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./tools/todo
 	$(GO) test -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./tools/internal/jsonscan
-	$(GO) test -run '^$$' -fuzz '^FuzzSplit$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./router
+	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/bashline
+	$(GO) test -run '^$$' -fuzz '^FuzzWords$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/bashline
+	$(GO) test -run '^$$' -fuzz '^FuzzCommands$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/bashline
+	$(GO) test -run '^$$' -fuzz '^FuzzCheckBash$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/permission
+	# The differential test against bash, longer than CI's and with a new seed each time.
+	TODO_SHELL_DIFF_LINES=$(DIFFLINES) TODO_SHELL_DIFF_SEED=$$(date +%s) $(GO) test -count=1 -run '^TestDifferentialAgainstBash$$' -v -timeout 30m ./internal/permission
 	$(GO) test -run '^$$' -fuzz '^FuzzAppendJSONString$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./tools
 	$(GO) test -run '^$$' -fuzz '^FuzzMerge$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/hook
 	$(GO) test -run '^$$' -fuzz '^FuzzTranscript$$' -fuzztime $(HOLDFUZZTIME) -fuzzminimizetime 5s ./internal/hold

@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -24,6 +26,7 @@ import (
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/redact"
 	"github.com/todo-shell/todo-shell/tools/todo"
+	"github.com/todo-shell/todo-shell/tools/toolset"
 )
 
 // agentOptions are the agent command's own flags.
@@ -44,12 +47,15 @@ type agentOptions struct {
 func newCmdAgent(o *Options) *cobra.Command {
 	opts := &agentOptions{Options: o}
 	cmd := &cobra.Command{
-		Use:   "agent",
-		Short: "Let Claude drive the shell (TodoWrite, TodoRead and Bash)",
-		Long: `agent starts the shell in agent mode: a plain line is a prompt to Claude, which plans
-with TodoWrite (watch the panel), runs commands with Bash and answers. Lines starting
-with ! run bash yourself; TodoWrite, TodoRead and /builtins work as in the shell, and
-the model sees the list as you leave it. Ctrl+C interrupts the current turn.
+		Use: "agent",
+		// Short and the first paragraph of Long name the tools from the
+		// registry the agent runs, when help is shown (describeAgent).
+		Short: "Let Claude drive the shell with todo-shell's tools",
+		Long: agentToolsMark + `
+
+Lines starting with ! run bash yourself; TodoWrite, TodoRead and /builtins work as
+in the shell, and the model sees the list as you leave it. Ctrl+C interrupts the
+current turn.
 
 With -p it runs one prompt to the end and prints the final answer, for scripts.
 The conversation is written to <offload-dir>/<session>/transcript.jsonl.
@@ -93,6 +99,72 @@ Needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL and ANTHROPIC_MODEL are honoured.`,
 	f.StringVar(&opts.Permissions.Mode, "permission-mode", string(permission.ModeDefault), "default, acceptEdits (Write/Edit in the working directory without asking) or bypassPermissions")
 	f.BoolVar(&opts.Permissions.SkipPermissions, "dangerously-skip-permissions", false, "run every tool call without asking (deny rules still hold)")
 	return cmd
+}
+
+// agentToolsMark stands in the agent's Long for the paragraph naming its
+// tools (describeAgent).
+const agentToolsMark = "<the agent's tools>"
+
+// agentTools are the tools agent mode gives the model, in the order it
+// sees them — the registry every front end builds (toolset), with the file
+// tools, as newApp builds it for agent — and of those, the ones a call of
+// which never waits for a person's yes (tools.Definition.ReadOnly).
+func agentTools() (names, never []string) {
+	set, err := toolset.New(toolset.Options{Limits: todo.DefaultLimits(), BashTimeout: time.Minute, Files: true})
+	if err != nil {
+		return nil, nil
+	}
+	for _, d := range set.Registry.Definitions() {
+		names = append(names, d.Name)
+		if d.ReadOnly {
+			never = append(never, d.Name)
+		}
+	}
+	return names, never
+}
+
+// describeAgent fills in agent's Short and the paragraph of its Long that
+// name its tools, from agentTools: the help cannot drift from what the
+// agent runs. Building the registry is done only when help is shown.
+func describeAgent(c *cobra.Command) {
+	if !strings.Contains(c.Long, agentToolsMark) {
+		return // done already
+	}
+	names, never := agentTools()
+	var asks []string
+	for _, n := range names {
+		if !slices.Contains(never, n) {
+			asks = append(asks, n)
+		}
+	}
+	does := []string{"plans (watch the panel)"}
+	if slices.Contains(names, "Bash") {
+		does = append(does, "runs any command")
+	}
+	var files []string
+	for _, f := range [][2]string{{"Read", "reads"}, {"Write", "writes"}, {"Edit", "edits"}} {
+		if slices.Contains(names, f[0]) {
+			files = append(files, f[1])
+		}
+	}
+	if len(files) > 0 {
+		does = append(does, andList(files)+" files")
+	}
+	c.Short = fmt.Sprintf("Let Claude drive the shell with %d tools: %s", len(names), strings.Join(names, ", "))
+	tools := fmt.Sprintf(`agent starts the shell in agent mode: a plain line is a prompt to Claude, which
+works with %d tools: %s. It %s, then answers. A call of %s asks you first
+unless a rule allows it (--allowedTools, --permission-mode,
+--dangerously-skip-permissions; --disallowedTools refuses); %s never ask.`,
+		len(names), strings.Join(names, ", "), strings.Join(does, ", "), andList(asks), andList(never))
+	c.Long = strings.Replace(c.Long, agentToolsMark, tools, 1)
+}
+
+// andList is "a", "a and b", "a, b and c".
+func andList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
 // errNoKey is said when ANTHROPIC_API_KEY is missing.
@@ -143,7 +215,7 @@ func agentRun(o *agentOptions, printOnly bool) error {
 		if !isTerminal(o.Streams.In) || !isTerminal(o.Streams.Out) {
 			return &UsageError{fmt.Errorf("agent mode without -p needs a terminal; use -p \"<prompt>\" in scripts")}
 		}
-		printNote(o.Streams.ErrOut, resumedNote(sess, a.store.Snapshot(), len(history), planOf(o.Options)))
+		printNote(o.Streams.ErrOut, resumedNote(sess, a.store.Snapshot(), a.tasks.Snapshot(), len(history), planOf(o.Options)))
 		return runREPLWith(o.Options, a, ag, perm)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -270,6 +342,10 @@ func printRun(ctx context.Context, o *agentOptions, sessionID string, ag *agent.
 	emit := func(ev agent.Event) {
 		if done, ok := ev.(agent.ToolDone); ok && done.Result.OffloadErr != nil {
 			fmt.Fprintln(errOut, forTerminal(errOut, offload.Warning(done.Result.OffloadErr)))
+		}
+		if refused, ok := ev.(agent.PermissionRefused); ok {
+			// No one to ask: the person sees why, in one line.
+			fmt.Fprintln(errOut, forTerminal(errOut, "todo-shell: refused: "+refused.Message))
 		}
 		if !o.Trace {
 			return

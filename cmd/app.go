@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 
+	"github.com/todo-shell/todo-shell/internal/plans"
 	"github.com/todo-shell/todo-shell/router"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/bash"
@@ -21,6 +22,8 @@ type app struct {
 	panel  *panelMirror // what the panel shows: the todos, then the tasks
 	stop   func()       // stops following a shared plan
 	shared bool         // the task plan is a shared one (--plan)
+	// planHold marks the shared plan in use by this process (nil: none).
+	planHold *plans.Hold
 
 	registry *tools.Registry
 	executor *tools.Executor // the registry under the offload policy: every front end calls through it
@@ -45,6 +48,9 @@ func newApp(o *Options) (*app, error) {
 	if o.OffloadThreshold < 0 {
 		return nil, &UsageError{fmt.Errorf("--offload-threshold must be 0 (off) or more, got %d", o.OffloadThreshold)}
 	}
+	if o.OffloadMaxMiB < 0 || o.OffloadMaxMiB > 1<<20 {
+		return nil, &UsageError{fmt.Errorf("--offload-max-mib must be 0 (no cap) to %d, got %d", 1<<20, o.OffloadMaxMiB)}
+	}
 	if o.BashTimeout <= 0 {
 		return nil, &UsageError{fmt.Errorf("--bash-timeout must be more than 0, got %s", o.BashTimeout)}
 	}
@@ -55,7 +61,7 @@ func newApp(o *Options) (*app, error) {
 	if abs, err := filepath.Abs(offDir); err == nil {
 		offDir = abs
 	}
-	off := offload.Config{Dir: offDir, Session: session, Threshold: o.OffloadThreshold, FS: o.offloadFS}
+	off := offload.Config{Dir: offDir, Session: session, Threshold: o.OffloadThreshold, MaxFile: int64(o.OffloadMaxMiB) << 20, FS: o.offloadFS}
 	// What a killed todo-shell could not remove.
 	bash.CleanStaleState("")
 	offload.CleanStaleTemps(o.OffloadDir)

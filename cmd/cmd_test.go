@@ -217,6 +217,26 @@ func TestScriptOffload(t *testing.T) {
 	}
 }
 
+// TestScriptOffloadCap: --offload-max-mib caps the offload file; the
+// output keeps its start and end there and the warning says what was cut
+// (issue 29, item 6).
+func TestScriptOffloadCap(t *testing.T) {
+	r := run(t, "yes | head -c 5000000\n", nil, "--session", "cap", "--offload-max-mib", "1")
+	if r.code != 0 || !strings.Contains(r.stderr, "passed the 1 MiB an offload file holds (--offload-max-mib)") || !strings.Contains(r.stderr, "cut from its middle") {
+		t.Fatalf("%+v", r)
+	}
+	path := strings.TrimSuffix(strings.TrimPrefix(strings.SplitN(r.stdout, "\n", 2)[0], "[Tool result offloaded to file: "), "]")
+	info, err := os.Stat(path)
+	if err != nil || info.Size() > 1<<20 {
+		t.Fatalf("%v %v", info, err)
+	}
+	for _, bad := range []string{"-1", "2000000"} {
+		if r := run(t, "", nil, "--offload-max-mib", bad, "-c", "true"); r.code != 2 || !strings.Contains(r.stderr, "--offload-max-mib must be 0 (no cap) to 1048576") {
+			t.Fatalf("%s: %+v", bad, r)
+		}
+	}
+}
+
 func TestServe(t *testing.T) {
 	in := strings.Join([]string{
 		`{"type":"tool_use","id":"toolu_1","name":"TodoWrite","input":{"todos":[{"content":"A","activeForm":"Doing A","status":"pending"}]}}`,

@@ -6,10 +6,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/mattn/go-isatty"
 
-	"github.com/todo-shell/todo-shell/internal/painter"
 	"github.com/todo-shell/todo-shell/internal/secret"
 	"github.com/todo-shell/todo-shell/render"
 )
@@ -63,11 +61,10 @@ func isTerminal(v any) bool {
 
 // Main runs todo-shell with args and returns the exit status.
 //
-// Nothing asks the terminal a question before the command needs it: the
-// background colour is taken from COLORFGBG, or as dark, until the
-// interactive shell asks the terminal itself.
+// Nothing asks the terminal a question before the command needs it: only
+// the interactive shell asks (for the background colour), and it waits for
+// no answer.
 func Main(args []string, s Streams) int {
-	lipgloss.SetHasDarkBackground(painter.DarkFromEnv(os.Getenv))
 	return mainWith(args, s, host{getenv: os.Getenv, credentials: secret.Hide})
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -37,7 +38,7 @@ func limitFlags() []string { return []string{"max-items", "max-content-length", 
 
 // engineFlags are what the engine is wired with.
 func engineFlags() []string {
-	return append([]string{"session", "offload-dir", "offload-threshold", "bash-timeout"}, limitFlags()...)
+	return append([]string{"session", "offload-dir", "offload-threshold", "offload-max-mib", "bash-timeout"}, limitFlags()...)
 }
 
 // sessionFlags are the engine's and picking a session up again.
@@ -55,11 +56,13 @@ func usesFlags(c *cobra.Command, names ...string) {
 // the flags the command uses.
 func setHelp(root *cobra.Command) {
 	root.SetUsageFunc(func(c *cobra.Command) error {
+		fillHelp(c.Root())
 		out := c.OutOrStderr()
 		fmt.Fprint(out, usage(c, helpWidth(out)))
 		return nil
 	})
 	root.SetHelpFunc(func(c *cobra.Command, _ []string) {
+		fillHelp(c.Root())
 		text := strings.TrimRight(c.Long, " \n")
 		if text == "" {
 			text = c.Short
@@ -74,6 +77,16 @@ func setHelp(root *cobra.Command) {
 			fmt.Fprint(out, usage(c, width))
 		}
 	})
+}
+
+// fillHelp fills in the help that is made from what runs, only when help
+// is shown: agent's tools (describeAgent).
+func fillHelp(root *cobra.Command) {
+	for _, c := range root.Commands() {
+		if c.Name() == "agent" {
+			describeAgent(c)
+		}
+	}
 }
 
 // usage is cobra's usage text, with the flags wrapped to width and a
@@ -127,7 +140,7 @@ func flagUsages(fs *pflag.FlagSet, width int) string {
 			break
 		}
 	}
-	if col == 0 || col <= width/2 {
+	if col == 0 || (col <= width/2 && longestWord(lines, col) <= width-col) {
 		return render.WrapHelp(strings.Join(lines, "\n"), width)
 	}
 	var out []string
@@ -145,6 +158,22 @@ func flagUsages(fs *pflag.FlagSet, width int) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// longestWord is the widest word of the descriptions of lines (from column
+// col on): one wider than the description's column would be cut inside
+// ($XDG_STATE_HOME/todo-shell/plans/NAME at 60 columns).
+func longestWord(lines []string, col int) int {
+	n := 0
+	for _, l := range lines {
+		if len(l) <= col {
+			continue
+		}
+		for _, w := range strings.Fields(l[col:]) {
+			n = max(n, ansi.StringWidth(w))
+		}
+	}
+	return n
 }
 
 // descColumn is where the description of a pflag usage line starts: after

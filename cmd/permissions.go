@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/todo-shell/todo-shell/internal/permission"
 	"github.com/todo-shell/todo-shell/internal/readgate"
@@ -34,7 +35,7 @@ func newPolicy(o *Options, f permissionFlags, exec *tools.Executor) (*permission
 	if err != nil {
 		return nil, fmt.Errorf("permissions: the working directory: %w", err)
 	}
-	var allow, deny []permission.Rule
+	var allow, ask, deny []permission.Rule
 	for _, path := range permission.SettingsPaths(dir, o.Getenv) {
 		data, err := readgate.ReadFile(path, readgate.SmallFile)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -43,11 +44,11 @@ func newPolicy(o *Options, f permissionFlags, exec *tools.Executor) (*permission
 		if err != nil {
 			return nil, fmt.Errorf("settings: %w", err)
 		}
-		a, d, err := permission.ParseSettings(data)
+		a, q, d, err := permission.ParseSettings(data)
 		if err != nil {
 			return nil, fmt.Errorf("settings %s: %w", path, err)
 		}
-		allow, deny = append(allow, a...), append(deny, d...)
+		allow, ask, deny = append(allow, a...), append(ask, q...), append(deny, d...)
 	}
 	a, err := permission.ParseRules(f.Allowed)
 	if err != nil {
@@ -61,8 +62,12 @@ func newPolicy(o *Options, f permissionFlags, exec *tools.Executor) (*permission
 	if mode == permission.ModeBypass {
 		fmt.Fprintln(o.Streams.ErrOut, "todo-shell: --dangerously-skip-permissions: every tool call runs without asking (deny rules still hold)")
 	}
+	configDir := ""
+	if paths := permission.SettingsPaths(dir, o.Getenv); len(paths) > 1 {
+		configDir = filepath.Dir(paths[0]) // $XDG_CONFIG_HOME/todo-shell
+	}
 	return permission.New(permission.Config{
-		Allow: allow, Deny: deny, Mode: mode, Dir: dir, Home: permission.Home(o.Getenv),
+		Allow: allow, Ask: ask, Deny: deny, Mode: mode, Dir: dir, Home: permission.Home(o.Getenv), ConfigDir: configDir,
 		ReadOnly: func(name string) bool {
 			def, ok := exec.Lookup(name)
 			return ok && def.ReadOnly

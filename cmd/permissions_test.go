@@ -27,10 +27,11 @@ func TestAgentPrintPermissions(t *testing.T) {
 		result  string // in the tool_result sent back
 		stderr  string
 	}{
-		{name: "refused by default", result: "The rule Bash(rm:*) would allow it"},
-		{name: "allowed by a flag", args: []string{"--allowedTools", "Bash(rm:*)"}, deleted: true},
+		{name: "refused by default", result: "The rule Bash(rm -rf PRECIOUS) would allow it", stderr: "todo-shell: refused: Permission needed: this Bash call"},
+		{name: "allowed by a flag", args: []string{"--allowedTools", "Bash(rm -rf PRECIOUS)"}, deleted: true},
+		{name: "a prefix rule does not allow rm", args: []string{"--allowedTools", "Bash(rm:*)"}, result: "The rule Bash(rm -rf PRECIOUS) would allow it"},
 		{name: "allowed by settings", allow: true, deleted: true},
-		{name: "other rule", args: []string{"--allowedTools", "Bash(git status),Bash(ls:*)"}, result: "The rule Bash(rm:*) would allow it"},
+		{name: "other rule", args: []string{"--allowedTools", "Bash(git status),Bash(ls:*)"}, result: "The rule Bash(rm -rf PRECIOUS) would allow it"},
 		{name: "skip permissions", args: []string{"--dangerously-skip-permissions"}, deleted: true, stderr: "--dangerously-skip-permissions: every tool call runs without asking"},
 		{name: "deny wins", args: []string{"--dangerously-skip-permissions", "--allowedTools", "Bash"}, deny: true, result: "the rule Bash(rm:*) in the deny list forbids"},
 		{name: "deny flag", args: []string{"--allowedTools", "Bash", "--disallowedTools", "Bash(rm:*)"}, result: "the rule Bash(rm:*) in the deny list forbids"},
@@ -44,8 +45,12 @@ func TestAgentPrintPermissions(t *testing.T) {
 			cfg := t.TempDir()
 			settings := map[string]any{}
 			if tt.allow {
-				settings["allow"] = []string{"Bash(rm:*)"}
+				settings["allow"] = []string{"Bash(rm -rf " + precious + ")"}
 			}
+			for i, a := range tt.args {
+				tt.args[i] = strings.ReplaceAll(a, "PRECIOUS", precious)
+			}
+			tt.result = strings.ReplaceAll(tt.result, "PRECIOUS", precious)
 			if tt.deny {
 				settings["deny"] = []string{"Bash(rm:*)"}
 			}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/todo-shell/todo-shell/internal/plans"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/repl/history"
 	"github.com/todo-shell/todo-shell/tools/offload"
@@ -73,8 +74,15 @@ func attachPlan(o *Options, a *app, sessionDir string) error {
 	attach := a.tasks.Attach
 	if name == "" {
 		attach = a.tasks.AttachLazy // a session's files appear with its first task
+	} else {
+		// In use while this process runs: clean leaves it alone.
+		if a.planHold, err = plans.Use(dir); err != nil {
+			return fmt.Errorf("task plan: %w", err)
+		}
 	}
 	if err := attach(dir); err != nil {
+		_ = a.planHold.Release()
+		a.planHold = nil
 		return fmt.Errorf("task plan: %w", err)
 	}
 	a.shared = name != ""
@@ -166,4 +174,9 @@ func closeTasks(a *app, errOut io.Writer) {
 	if err := a.tasks.Close(); err != nil {
 		fmt.Fprintln(errOut, "todo-shell: warning: task plan not saved: "+err.Error())
 	}
+	// A shared plan that never got a task, and no other process uses, goes.
+	if err := a.planHold.Release(); err != nil {
+		fmt.Fprintln(errOut, "todo-shell: warning: empty task plan not removed: "+err.Error())
+	}
+	a.planHold = nil
 }

@@ -26,6 +26,8 @@ type Options struct {
 	Continue         bool   // --continue
 	OffloadDir       string
 	OffloadThreshold int
+	// OffloadMaxMiB caps an offload file, in MiB (0: no cap).
+	OffloadMaxMiB    int
 	MaxItems         int // used when its flag was given (maxItemsGiven)
 	MaxContentLength int // used when its flag was given
 	MaxInProgress    int // used when its flag was given
@@ -183,6 +185,7 @@ func addRootFlags(root *cobra.Command, opts *Options) {
 	pf.BoolVar(&opts.Continue, "continue", false, "resume the most recent session with a plan or a conversation")
 	pf.StringVar(&opts.OffloadDir, "offload-dir", ".offload", "where offloaded results go")
 	pf.IntVar(&opts.OffloadThreshold, "offload-threshold", offload.DefaultThreshold, "offload results of this many characters or more (0: never)")
+	pf.IntVar(&opts.OffloadMaxMiB, "offload-max-mib", offload.DefaultMaxFile>>20, "most MiB an offload file holds: a longer output keeps its start and its end (0: no cap)")
 	opts.MaxItems, opts.MaxContentLength, opts.MaxInProgress = todo.DefaultLimits().MaxItems, todo.DefaultLimits().MaxContentLength, todo.DefaultLimits().MaxInProgress
 	pf.Var(&limitValue{&opts.MaxItems, 1, &opts.maxItemsGiven}, "max-items", "most todos in a list, and tasks in the task plan (overrides "+todo.EnvMaxItems+")")
 	pf.Var(&limitValue{&opts.MaxContentLength, 1, &opts.maxContentLengthGiven}, "max-content-length", "most characters in content and activeForm, and in a task's subject, activeForm and owner (overrides "+todo.EnvMaxContentLength+")")

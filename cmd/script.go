@@ -15,6 +15,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
+	"github.com/todo-shell/todo-shell/internal/bashline"
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
@@ -81,10 +82,8 @@ func runCommandLine(o *Options) error {
 		return err
 	}
 	defer done()
-	var sc router.Scanner
-	sc.Write(o.Command)
-	if sc.Incomplete() {
-		r.print(r.errOut, "Error: unexpected end of the command: "+sc.Problem(1))
+	if st := bashline.Check(o.Command); st.Wait != bashline.Complete {
+		r.print(r.errOut, "Error: unexpected end of the command: "+st.Problem(1))
 		return &ExitError{ExitFailed}
 	}
 	code, _ := r.runLine(ctx, o.Command)
@@ -108,6 +107,7 @@ func runScript(o *Options, in io.Reader) error {
 	batchGC(o.Getenv)
 	failed, last := false, 0
 	cmds := newCommandReader(in)
+	defer cmds.sc.Close()
 	for ctx.Err() == nil {
 		text, final, err := cmds.next(ctx, r.flush)
 		if err != nil {
@@ -148,19 +148,19 @@ func runScript(o *Options, in io.Reader) error {
 
 // commandReader reads a script's commands from its lines. A command can go
 // on over several lines (an open quote, a trailing backslash, a
-// here-document): they collect in pending, and the scanner follows them in
-// linear time, so an unclosed quote costs a pass over the input, not a pass
-// per line.
+// here-document, an if without its fi): they collect in pending, and the
+// scanner (bash's grammar) follows them in linear time, so an unclosed
+// quote costs a pass over the input, not a pass per line.
 type commandReader struct {
 	lines   *lineReader
 	pending strings.Builder
-	sc      router.Scanner // lines are bash: here-documents too
-	lineNo  int            // lines read
-	first   int            // the line the pending command began on
+	sc      bashline.Scanner
+	lineNo  int // lines read
+	first   int // the line the pending command began on
 }
 
 func newCommandReader(in io.Reader) *commandReader {
-	return &commandReader{lines: newLineReader(in), sc: router.Scanner{Heredocs: true}}
+	return &commandReader{lines: newLineReader(in)}
 }
 
 // unfinishedError is input that ended inside a command.
@@ -188,7 +188,7 @@ func (c *commandReader) next(ctx context.Context, wait func()) (text string, fin
 		}
 		if line == "" && rerr != nil {
 			if c.pending.Len() > 0 {
-				return "", false, &unfinishedError{c.sc.Problem(c.first)}
+				return "", false, &unfinishedError{c.sc.Status().Problem(c.first)}
 			}
 			return "", false, io.EOF
 		}
@@ -207,7 +207,7 @@ func (c *commandReader) next(ctx context.Context, wait func()) (text string, fin
 		}
 		if incomplete {
 			if rerr != nil {
-				return "", false, &unfinishedError{c.sc.Problem(c.first)}
+				return "", false, &unfinishedError{c.sc.Status().Problem(c.first)}
 			}
 			if !continuing {
 				c.pending.WriteString(line)
@@ -215,7 +215,6 @@ func (c *commandReader) next(ctx context.Context, wait func()) (text string, fin
 			continue
 		}
 		c.pending.Reset()
-		c.sc.Reset()
 		return text, rerr != nil, nil
 	}
 }

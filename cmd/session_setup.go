@@ -82,6 +82,9 @@ func newSessionApp(o *Options, mode string) (*app, *session.Session, error) {
 		return a, nil, nil
 	}
 	s.Attach(a.store)
+	// The command of each offloaded result, for /offloads of a later run
+	// (best effort: without it that run shows the file alone).
+	a.shell.OnOffload = func(id, command string) { _ = s.NoteOffload(id, command) }
 	if err := attachPlan(o, a, s.Path()); err != nil {
 		closeSession(nil, s, o.Streams.ErrOut)
 		return nil, nil, err

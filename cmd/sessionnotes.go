@@ -5,19 +5,21 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
+	"github.com/todo-shell/todo-shell/internal/bashline"
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/tools/task"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
 // resumedNote says what a resumed session brought back, as the shell
-// starts: "resumed ID: 3 todos, 1 in progress" (and the conversation's
+// starts — what its panel shows: "resumed ID: 3 todos, 1 in progress; 2
+// tasks, 1 in progress" (the tasks when it has any, and the conversation's
 // messages in agent mode, messages >= 0); "resumed ID on plan NAME: …" when
 // the shell is on the shared plan NAME (plan not ""), whose tasks those are;
 // "" for a new session.
-func resumedNote(s *session.Session, snap todo.Snapshot, messages int, plan string) string {
+func resumedNote(s *session.Session, snap todo.Snapshot, tasks task.State, messages int, plan string) string {
 	if !s.Resumed() {
 		return ""
 	}
@@ -32,10 +34,23 @@ func resumedNote(s *session.Session, snap todo.Snapshot, messages int, plan stri
 		note += " on plan " + render.Sanitize(plan)
 	}
 	note += ": "
-	if n == 0 {
-		note += "no todos"
-	} else {
+	switch {
+	case n > 0:
 		note += fmt.Sprintf("%d %s, %d in progress", n, plural(n, "todo", "todos"), doing)
+	case len(tasks.Tasks) == 0:
+		note += "no todos"
+	}
+	if k := len(tasks.Tasks); k > 0 {
+		active := 0
+		for i := range tasks.Tasks {
+			if tasks.Tasks[i].Status == task.StatusInProgress {
+				active++
+			}
+		}
+		if n > 0 {
+			note += "; "
+		}
+		note += fmt.Sprintf("%d %s, %d in progress", k, plural(k, "task", "tasks"), active)
 	}
 	if messages >= 0 {
 		note += fmt.Sprintf(", %d %s of conversation", messages, plural(messages, "message", "messages"))
@@ -52,33 +67,48 @@ func resumedNote(s *session.Session, snap todo.Snapshot, messages int, plan stri
 // command that resumes it; o gives the flags it needs besides: --plan NAME
 // for a shell on a shared plan (without it, the resumed shell would not
 // see its tasks).
+//
+// A shell on a shared plan whose session left nothing (its tasks are the
+// plan's, not the session's) says how to come back to the plan: "plan NAME
+// kept · todo-shell --plan NAME" — when the plan holds a version to come
+// back to.
 func leftNote(o *Options, s *session.Session, saved bool, resume string) string {
 	if s == nil || !saved {
-		return ""
+		return planKeptNote(o, resume)
 	}
 	if fi, err := os.Stat(s.Path()); err != nil || !fi.IsDir() {
-		return ""
+		return planKeptNote(o, resume)
 	}
 	id := render.Sanitize(s.ID())
 	cmd := fmt.Sprintf("%s --resume %s", resume, id)
 	if name, err := planName(o); err == nil && name != "" {
-		cmd += " --plan " + shellQuote(name)
+		cmd += " --plan " + bashline.Quote(name)
 	}
 	if wd, err := os.Getwd(); err == nil {
 		if off := filepath.Dir(s.Path()); off != filepath.Join(wd, ".offload") {
-			cmd += " --offload-dir " + shellQuote(off)
+			cmd += " --offload-dir " + bashline.Quote(off)
 		}
-		cmd = "cd " + shellQuote(wd) + " && " + cmd
+		cmd = "cd " + bashline.Quote(wd) + " && " + cmd
 	}
 	return fmt.Sprintf("session %s saved · %s", id, render.Sanitize(cmd))
 }
 
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:,@%") == "" {
-		return s
+// planKeptNote is "plan NAME kept · todo-shell --plan NAME" (resume the
+// command, "todo-shell" or "todo-shell agent") for a shell on the shared
+// plan NAME that holds a version; "" otherwise.
+func planKeptNote(o *Options, resume string) string {
+	name, err := planName(o)
+	if err != nil || name == "" {
+		return ""
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	dir, err := planDir(o, name)
+	if err != nil {
+		return ""
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, task.JournalFile)); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		return ""
+	}
+	return render.Sanitize(fmt.Sprintf("plan %s kept · %s --plan %s", name, resume, bashline.Quote(name)))
 }
 
 // printNote prints a note on a line of its own; nothing for "".

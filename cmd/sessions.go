@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,8 +16,10 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
+	"github.com/todo-shell/todo-shell/internal/plans"
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
+	"github.com/todo-shell/todo-shell/repl/history"
 	"github.com/todo-shell/todo-shell/repl/offloads"
 )
 
@@ -60,16 +63,32 @@ func sessionsRun(o *sessionsOptions) error {
 			fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: "+render.Sanitize(w))
 		}
 	}
+	root := plansRoot(o.Options)
+	var shared []plans.Info
+	if root != "" {
+		if shared, err = plans.List(root); err != nil {
+			fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: shared plans not listed: "+render.Sanitize(err.Error()))
+		}
+	}
 	if o.JSON {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
-		for i := range list {
+		write := func(v any) error {
 			buf.Reset()
-			if err := enc.Encode(&list[i]); err != nil {
+			if err := enc.Encode(v); err != nil {
 				return err
 			}
-			if _, err := o.Streams.Out.Write(escapeC1(buf.Bytes())); err != nil {
+			_, err := o.Streams.Out.Write(escapeC1(buf.Bytes()))
+			return err
+		}
+		for i := range list {
+			if err := write(&list[i]); err != nil {
+				return err
+			}
+		}
+		for i := range shared {
+			if err := write(&shared[i]); err != nil {
 				return err
 			}
 		}
@@ -77,10 +96,58 @@ func sessionsRun(o *sessionsOptions) error {
 	}
 	if len(list) == 0 {
 		fmt.Fprintf(o.Streams.ErrOut, "no sessions in %s\n", o.OffloadDir)
-		return nil
+	} else {
+		writeSessionTable(o.Streams.Out, list, o.Now(), isTerminal(o.Streams.Out), tableWidth(o.Streams.Out))
 	}
-	writeSessionTable(o.Streams.Out, list, o.Now(), isTerminal(o.Streams.Out), tableWidth(o.Streams.Out))
+	if len(shared) > 0 {
+		if len(list) > 0 {
+			fmt.Fprintln(o.Streams.Out)
+		}
+		writePlanTable(o.Streams.Out, shared, o.Now(), isTerminal(o.Streams.Out), tableWidth(o.Streams.Out))
+	}
 	return nil
+}
+
+// plansRoot is where the shared plans are ($XDG_STATE_HOME/todo-shell/plans,
+// as planDir), or "" when there is no state directory.
+func plansRoot(o *Options) string {
+	base := history.DefaultDir(o.Getenv)
+	if base == "" {
+		return ""
+	}
+	return filepath.Join(base, "plans")
+}
+
+// writePlanTable prints the shared plans as a table width columns wide,
+// in the way of the sessions table: PLAN, CHANGED, DONE, IN PROGRESS (and
+// its owner), IN USE; OWNER, CHANGED and IN USE give way when it does not
+// fit.
+func writePlanTable(w io.Writer, list []plans.Info, now time.Time, safe bool, width int) {
+	order := []string{"PLAN", "CHANGED", "DONE", "IN PROGRESS", "OWNER", "IN USE"}
+	cols := map[string]*tableColumn{}
+	for _, h := range order {
+		cols[h] = &tableColumn{head: h}
+	}
+	add := func(h, cell string) { cols[h].cells = append(cols[h].cells, cell) }
+	for i := range list {
+		p := &list[i]
+		use := "-"
+		if p.InUse {
+			use = "yes"
+		}
+		owner := "-"
+		if p.Owner != "" {
+			owner = "@" + doingCell(p.Owner, safe)
+		}
+		add("PLAN", render.Sanitize(p.Name))
+		add("CHANGED", ago(now.Sub(p.LastChange)))
+		add("DONE", fmt.Sprintf("%d/%d", p.Done, p.Total))
+		add("IN PROGRESS", doingCell(p.InProgress, safe))
+		add("OWNER", owner)
+		add("IN USE", use)
+	}
+	order = fitColumns(cols, order, nil, []string{"OWNER", "CHANGED", "IN USE"}, width)
+	writeColumns(w, cols, order, len(list))
 }
 
 // Columns of the sessions table that give way when it does not fit.
@@ -103,7 +170,7 @@ type tableColumn struct {
 // columns (or the row fits). Widths are display widths (CJK and emoji take two).
 func writeSessionTable(w io.Writer, list []session.Info, now time.Time, safe bool, width int) {
 	cols, order, filesShort := sessionColumns(list, now, safe)
-	order = fitColumns(cols, order, filesShort, width)
+	order = fitColumns(cols, order, filesShort, []string{"FILES size", "TURNS", "MODE", "FILES", "CHANGED", "LIVE"}, width)
 	writeColumns(w, cols, order, len(list))
 }
 
@@ -166,11 +233,12 @@ func doingCell(doing string, safe bool) string {
 	return doing
 }
 
-// fitColumns makes the columns fit in width: they give way in turn (FILES
-// loses its size, then TURNS, MODE, FILES, CHANGED and LIVE go) until IN
-// PROGRESS has minDoingWidth columns, which is then cut to the room left
-// (at most maxDoingWidth). It returns the headings still shown.
-func fitColumns(cols map[string]*tableColumn, order, filesShort []string, width int) []string {
+// fitColumns makes the columns fit in width: they give way in the turn
+// give says ("FILES size": FILES loses its size, for the sessions table;
+// then TURNS, MODE, FILES, CHANGED and LIVE go) until IN PROGRESS has
+// minDoingWidth columns, which is then cut to the room left (at most
+// maxDoingWidth). It returns the headings still shown.
+func fitColumns(cols map[string]*tableColumn, order, filesShort, give []string, width int) []string {
 	// The room the other columns leave, each with its gap of two.
 	room := func() int {
 		used := 0
@@ -181,15 +249,15 @@ func fitColumns(cols map[string]*tableColumn, order, filesShort []string, width 
 		}
 		return width - used
 	}
-	for _, give := range []string{"FILES size", "TURNS", "MODE", "FILES", "CHANGED", "LIVE"} {
+	for _, g := range give {
 		if room() >= minDoingWidth {
 			break
 		}
-		if give == "FILES size" {
+		if g == "FILES size" {
 			cols["FILES"].cells = filesShort
 			continue
 		}
-		order = slices.DeleteFunc(order, func(h string) bool { return h == give })
+		order = slices.DeleteFunc(order, func(h string) bool { return h == g })
 	}
 	doing := cols["IN PROGRESS"]
 	doingW := min(max(room(), 4), maxDoingWidth) // "IN …" when nothing else can go

@@ -160,7 +160,7 @@ func watchRun(wo *WatchOptions) error {
 		if err != nil {
 			return err
 		}
-		return watchPlan(wo, name, dir, limits)
+		return watchSharedPlan(wo, name, dir, limits)
 	}
 	w, err := watchTarget(wo)
 	if err != nil {
@@ -170,6 +170,11 @@ func watchRun(wo *WatchOptions) error {
 		return err
 	}
 	src := watchui.FromTarget(w.target, w.what)
+	if _, ok := w.target.(follow.Session); ok && !wo.JSON {
+		// What the shell's panel shows: the todos, then the tasks.
+		// --json stays the todo list's record (--tasks --json: the plan's).
+		src = withSessionTasks(src, wo.OffloadDir)
+	}
 	if w.none != "" {
 		// --once with no session of the agent says so and exits 1 (a
 		// script learns there was nothing); live watch waits for one.

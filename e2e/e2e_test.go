@@ -129,8 +129,8 @@ type shell struct {
 }
 
 // startREPL starts the REPL in a rows×cols terminal, in a fresh directory,
-// and waits for its prompt. It runs in colors, so that the cursor is drawn
-// (in reverse video) and a typed space shows.
+// and waits for its prompt. It runs in colors, as a person's terminal
+// does.
 func startREPL(t *testing.T, rows, cols uint16) *shell {
 	t.Helper()
 	cmd := exec.Command(binary, "--session", "e2e", "--offload-dir", t.TempDir())

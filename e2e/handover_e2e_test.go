@@ -81,3 +81,45 @@ func hasChild(pid, name string) bool {
 	}
 	return false
 }
+
+// TestReplWithArgumentsGetsTheTerminal holds issue 29 item 15: a REPL
+// started with arguments that keep it a REPL (python3 -q, sqlite3 DB, node
+// --no-warnings) gets the terminal by what the program is; on the build
+// before, only a REPL with no arguments did, and these ran with an empty
+// input and ended at once. python3 -c still runs captured.
+func TestReplWithArgumentsGetsTheTerminal(t *testing.T) {
+	repls := []struct {
+		line, prompt, input, output, exit string
+	}{
+		{"python3 -q", ">>> ", "print(6*7)", "42", "exit()"},
+		{"sqlite3 -batch -interactive notes.db", "sqlite> ", "select 6*7;", "42", ".quit"},
+		{"node --no-warnings", "> ", "6*7", "42", ".exit"},
+	}
+	cmd, tty, scr := startInTerminal(t, t.TempDir())
+	scr.waitFor(t, "❯", 5*time.Second)
+	ran := 0
+	for _, r := range repls {
+		if _, err := exec.LookPath(strings.Fields(r.line)[0]); err != nil {
+			t.Logf("%s: not installed", r.line)
+			continue
+		}
+		ran++
+		before := strings.Count(scr.text(), "(ran in the terminal; exit status 0)")
+		tty.Write([]byte(r.line + "\r"))
+		scr.waitUntil(t, r.line+"'s prompt", 10*time.Second, func(s string) bool {
+			return strings.HasSuffix(strings.TrimRight(s, " \n"), strings.TrimSpace(r.prompt))
+		})
+		tty.Write([]byte(r.input + "\r"))
+		scr.waitFor(t, r.output, 5*time.Second)
+		tty.Write([]byte(r.exit + "\r"))
+		scr.waitUntil(t, "the shell back after "+r.line, 10*time.Second, func(s string) bool {
+			return strings.Count(s, "(ran in the terminal; exit status 0)") > before
+		})
+	}
+	if ran == 0 {
+		t.Skip("no REPL installed")
+	}
+	tty.Write([]byte("python3 -c 'print(7*6)' | tr 4 X\r")) // captured, not handed over
+	scr.waitFor(t, "X2", 5*time.Second)
+	leave(t, cmd, tty)
+}

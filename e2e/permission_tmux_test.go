@@ -20,10 +20,17 @@ import (
 // result with "noted"; it keeps every tool_result it was sent. Each
 // response says it read 82,000 input tokens: 41% of the window.
 type permissionAPI struct {
-	commands map[string]string // prompt → the command asked for
+	commands map[string]string   // prompt → the command asked for
+	calls    map[string]toolCall // prompt → another tool's call (Write, Edit)
 	mu       sync.Mutex
 	n        int
 	results  []sentResult
+}
+
+// toolCall is a tool call the fake API asks for.
+type toolCall struct {
+	Name  string
+	Input map[string]string
 }
 
 // sentResult is a tool_result as the fake API received it.
@@ -76,6 +83,10 @@ func (f *permissionAPI) serve(w http.ResponseWriter, r *http.Request) {
 	send := func(ev, data string) { fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev, data) }
 	send("message_start", `{"type":"message_start","message":{"id":"msg_p","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":82000,"output_tokens":1}}}`)
 	command, ok := f.commands[prompt]
+	name, input := "Bash", map[string]string{"command": command}
+	if c, isCall := f.calls[prompt]; isCall {
+		name, input, ok = c.Name, c.Input, true
+	}
 	if answered || !ok {
 		send("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
 		send("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"noted"}}`)
@@ -84,9 +95,9 @@ func (f *permissionAPI) serve(w http.ResponseWriter, r *http.Request) {
 		send("message_stop", `{"type":"message_stop"}`)
 		return
 	}
-	in, _ := json.Marshal(map[string]string{"command": command})
+	in, _ := json.Marshal(input)
 	partial, _ := json.Marshal(string(in))
-	send("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"`+id+`","name":"Bash","input":{}}}`)
+	send("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"`+id+`","name":"`+name+`","input":{}}}`)
 	send("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":`+string(partial)+`}}`)
 	send("content_block_stop", `{"type":"content_block_stop","index":0}`)
 	send("message_delta", `{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":5}}`)

@@ -58,7 +58,8 @@ func TestNoTerminalQueryOutsideTheShell(t *testing.T) {
 
 // TestShellWaitsBrieflyOnASilentTerminal: the interactive shell asks for the
 // background once, and on a terminal that never answers shows its prompt
-// anyway (after at most 100 ms; BenchmarkSilentTerminalPrompt measures it).
+// anyway: it waits for no answer (the styles follow one when it comes;
+// BenchmarkProcessFirstPromptSilentTerminal measures it).
 func TestShellWaitsBrieflyOnASilentTerminal(t *testing.T) {
 	cmd := exec.Command(binary, "--offload-dir", t.TempDir())
 	cmd.Dir = t.TempDir()

@@ -44,13 +44,19 @@ func startTmuxIn(t *testing.T, cols, rows int, dir string, args ...string) *tmux
 // a terminal of their own, as for a person.
 func startTmuxEnv(t *testing.T, cols, rows int, dir, env string, args ...string) *tmuxTerm {
 	t.Helper()
+	return startTmuxConf(t, cols, rows, dir, env, tmuxConfig(t), args...)
+}
+
+// startTmuxConf is startTmuxEnv with the tmux configuration file conf.
+func startTmuxConf(t *testing.T, cols, rows int, dir, env, conf string, args ...string) *tmuxTerm {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		skipUnlessCI(t, "tmux is not installed: the terminal tests need a real tmux (apt-get install tmux)")
 	}
 	bin := binary
 	tt := &tmuxTerm{t: t, socket: filepath.Join(dir, "tmux.sock")} // a server of its own, removed with dir
 	cmd := fmt.Sprintf("cd %s && %s TERM=tmux-256color exec %s --offload-dir %s %s", dir, env, bin, filepath.Join(dir, ".offload"), strings.Join(args, " "))
-	tt.run("-f", tmuxConfig(t), "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), cmd)
+	tt.run("-f", conf, "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), cmd)
 	t.Cleanup(func() { exec.Command("tmux", "-S", tt.socket, "kill-server").Run() })
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		return tt // a subcommand (watch, replay): no prompt to wait for
@@ -65,10 +71,11 @@ func startTmuxEnv(t *testing.T, cols, rows int, dir, env string, args ...string)
 // kept after its command ends, to look at the terminal after. Set after
 // new-session, a command that ends at once (replay --speed 100) could end
 // the session, and the server, before remain-on-exit was on.
-func tmuxConfig(t *testing.T) string {
+func tmuxConfig(t *testing.T, more ...string) string {
 	t.Helper()
 	conf := filepath.Join(t.TempDir(), "tmux.conf")
-	if err := os.WriteFile(conf, []byte("set-option -g history-limit 10000\nset-option -g remain-on-exit on\n"), 0o600); err != nil {
+	text := "set-option -g history-limit 10000\nset-option -g remain-on-exit on\n" + strings.Join(more, "")
+	if err := os.WriteFile(conf, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return conf

@@ -9,9 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 
 	"github.com/todo-shell/todo-shell/tools/task"
 	"github.com/todo-shell/todo-shell/tools/todo"
@@ -115,9 +113,7 @@ func TestNoColorMeansNoEscapes(t *testing.T) {
 	if out := TaskBox(mixed, 80, &st); strings.Contains(out, "\x1b") {
 		t.Fatalf("plain styles drew escape codes: %q", out)
 	}
-	r := lipgloss.NewRenderer(os.Stdout)
-	r.SetColorProfile(termenv.TrueColor)
-	colored := DefaultStyles(r)
+	colored := DefaultStyles(true)
 	out := TaskBox(mixed, 80, &colored)
 	if !strings.Contains(out, "\x1b[") {
 		t.Fatal("color styles drew no color")
@@ -136,9 +132,7 @@ func BenchmarkTaskBox50(b *testing.B) {
 		}
 		items = append(items, todo.Item{Content: fmt.Sprintf("Task %d: implement the thing that needs doing, with 界 text", i), Status: status, ActiveForm: "Implementing"})
 	}
-	r := lipgloss.NewRenderer(os.Stdout)
-	r.SetColorProfile(termenv.TrueColor)
-	st := DefaultStyles(r)
+	st := DefaultStyles(true)
 	snap := todo.Snapshot{Items: items}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -160,9 +154,12 @@ func list(statuses string) []todo.Item {
 func shown(items []todo.Item, rows []Row) string {
 	var parts []string
 	for _, r := range rows {
-		if r.Summary != "" {
+		switch {
+		case r.Summary != "":
 			parts = append(parts, "["+r.Summary+"]")
-		} else {
+		case r.More != "":
+			parts = append(parts, fmt.Sprint(r.Item)+r.More)
+		default:
 			parts = append(parts, fmt.Sprint(r.Item))
 		}
 	}
@@ -179,8 +176,8 @@ func TestCollapse(t *testing.T) {
 		{"fits", "cap", 3, "0 1 2"},
 		{"fits with room", "cap", 10, "0 1 2"},
 		{"no room", "cap", 0, ""},
-		{"one row keeps the item in progress", "ccccapppp", 1, "4"},
-		{"two rows", "ccccapppp", 2, "[✓ 4 completed] 4"},
+		{"one row keeps the item in progress and counts the rest", "ccccapppp", 1, "4(+8 more)"},
+		{"two rows", "ccccapppp", 2, "4 [… 8 more (4 completed, 4 pending)]"},
 		{"three rows", "ccccapppp", 3, "[✓ 4 completed] 4 [… 4 more pending]"},
 		{"around the item in progress", "ccccccccccccapppppppppppppppppppppppp", 8, "[✓ 11 completed] 11 12 13 14 15 16 [… 20 more pending]"},
 		{"at the top", "apppppppppp", 4, "0 1 2 [… 8 more pending]"},
@@ -189,13 +186,22 @@ func TestCollapse(t *testing.T) {
 		{"all completed: the last", "cccccccc", 3, "[✓ 6 completed] 6 7"},
 		{"mixed above and below", "pcpcpcapcpcpc", 5, "[… 6 more above (3 completed, 3 pending)] 6 7 8 [… 4 more below (2 completed, 2 pending)]"},
 		{"two in progress", "ccccaapppp", 4, "[✓ 4 completed] 4 5 [… 4 more pending]"},
-		{"two in progress before the completed", "ccccaapppp", 3, "[✓ 4 completed] 4 5"},
-		{"two in progress, two rows", "ccccaapppp", 2, "4 5"},
-		{"in progress around a completed one", "ccacappp", 4, "[✓ 2 completed] 2 3 4"},
-		{"in progress far apart", "accccccapp", 3, "0 [✓ 6 completed] 7"},
+		{"two in progress, the rest in one row", "ccccaapppp", 3, "4 5 [… 8 more (4 completed, 4 pending)]"},
+		{"two in progress, two rows", "ccccaapppp", 2, "4 5(+8 more)"},
+		{"in progress around a completed one", "ccacappp", 4, "2 3 4 [… 5 more (2 completed, 3 pending)]"},
+		{"in progress around a completed one, room", "ccacappp", 5, "[✓ 2 completed] 2 3 4 [… 3 more pending]"},
+		{"in progress far apart", "accccccapp", 3, "0 7 [… 8 more (6 completed, 2 pending)]"},
 		{"in progress far apart, room for below", "accccccapp", 4, "0 [✓ 6 completed] 7 [… 2 more pending]"},
-		{"in progress far apart, one row", "accccccapp", 1, "0"},
-		{"more in progress than rows", "caaapp", 2, "1 2"},
+		{"in progress far apart, one row", "accccccapp", 1, "0(+9 more, 1 in progress)"},
+		{"more in progress than rows", "caaapp", 2, "1 2(+4 more, 1 in progress)"},
+		{"five in progress far apart, room for all", "cccccccaccpppppapppppppapppppppapppppppa", 10, "[✓ 7 completed] 7 [… 7 more between (2 completed, 5 pending)] 15 [… 7 more pending] 23 [… 7 more pending] 31 [… 7 more pending] 39"},
+		{"five in progress far apart, 8 rows", "cccccccaccpppppapppppppapppppppapppppppa", 8, "[✓ 7 completed] 7 [… 7 more between (2 completed, 5 pending)] 15 23 31 39 [… 21 more pending]"},
+		{"five in progress far apart, 6 rows", "cccccccaccpppppapppppppapppppppapppppppa", 6, "7 15 23 31 39 [… 35 more (9 completed, 26 pending)]"},
+		{"five in progress far apart, 4 rows", "cccccccaccpppppapppppppapppppppapppppppa", 4, "7 15 23 31(+36 more, 1 in progress)"},
+		{"five in progress far apart, room for neighbours", "cccccccaccpppppapppppppapppppppapppppppa", 14, "[✓ 7 completed] 7 8 [… 6 more between (1 completed, 5 pending)] 15 16 [… 6 more pending] 23 24 [… 6 more pending] 31 32 [… 6 more pending] 39"},
+		{"five in progress at the end", "ccccccccccpppppppppppppppppppppppppaaaaa", 6, "[… 35 more above (10 completed, 25 pending)] 35 36 37 38 39"},
+		{"five in progress at the end, 5 rows", "ccccccccccpppppppppppppppppppppppppaaaaa", 5, "35 36 37 38 39(+35 more)"},
+		{"no item in progress, one row", "ccccccpppppp", 1, "6(+11 more)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -211,61 +217,91 @@ func TestCollapse(t *testing.T) {
 	}
 }
 
-func TestCollapseAlwaysKeepsTheItemInProgress(t *testing.T) {
-	for n := 1; n <= 60; n++ {
-		for a := 0; a < n; a++ {
-			items := list(strings.Repeat("c", a) + "a" + strings.Repeat("p", n-a-1))
-			for rows := 1; rows <= n+2; rows++ {
-				got := Collapse(items, rows)
-				if len(got) > rows {
-					t.Fatalf("n=%d a=%d rows=%d: %d rows", n, a, rows, len(got))
-				}
-				found := false
-				for _, r := range got {
-					found = found || (r.Summary == "" && r.Item == a)
-				}
-				if !found {
-					t.Fatalf("n=%d a=%d rows=%d: item in progress left out: %s", n, a, rows, shown(items, got))
-				}
+// TestCollapseAccountsForEveryItem checks Collapse's two rules on every
+// list of up to 9 items (each item completed, in progress or pending) in
+// every room from 1 row to 11 (issue 29, item 3): every item is shown or
+// counted, once; every item in progress is shown while the rows hold one
+// row each and a row for the rest (all of them, at least); the items in
+// progress hidden are counted as such; and no other item is shown while
+// one in progress is hidden.
+func TestCollapseAccountsForEveryItem(t *testing.T) {
+	const most = 9
+	for n := 1; n <= most; n++ {
+		code := make([]int, n)
+		for {
+			var b strings.Builder
+			for _, c := range code {
+				b.WriteByte("cap"[c])
 			}
+			statuses := b.String()
+			items := list(statuses)
+			for rows := 1; rows <= most+2; rows++ {
+				checkCollapse(t, statuses, items, rows, Collapse(items, rows))
+			}
+			i := 0
+			for i < n && code[i] == 2 {
+				code[i] = 0
+				i++
+			}
+			if i == n {
+				break
+			}
+			code[i]++
 		}
 	}
 }
 
-// TestCollapseKeepsEveryItemInProgress: with two items in progress, both
-// are shown whenever the rows can hold them (and the run between them, when
-// not adjacent), and no completed item is shown while one is left out.
-func TestCollapseKeepsEveryItemInProgress(t *testing.T) {
-	for n := 2; n <= 24; n++ {
-		for a := 0; a < n; a++ {
-			for b := a + 1; b < n; b++ {
-				st := []byte(strings.Repeat("c", a) + strings.Repeat("p", n-a))
-				st[a], st[b] = 'a', 'a'
-				for i := a + 1; i < b; i++ {
-					st[i] = "cp"[i%2]
-				}
-				items := list(string(st))
-				need := 2
-				if b > a+1 {
-					need = 3
-				}
-				for rows := 1; rows <= n+2; rows++ {
-					got := Collapse(items, rows)
-					if len(got) > rows {
-						t.Fatalf("%s rows=%d: %d rows", st, rows, len(got))
-					}
-					shownA, shownB, completed := false, false, false
-					for _, r := range got {
-						shownA = shownA || r.Summary == "" && r.Item == a
-						shownB = shownB || r.Summary == "" && r.Item == b
-						completed = completed || r.Summary == "" && items[r.Item].Status == todo.StatusCompleted
-					}
-					if !shownA || (rows >= need && !shownB) || (!shownB && completed) {
-						t.Fatalf("%s rows=%d: %s", st, rows, shown(items, got))
-					}
-				}
+// checkCollapse fails t when got breaks one of Collapse's rules.
+func checkCollapse(t *testing.T, statuses string, items []todo.Item, rows int, got []Row) {
+	t.Helper()
+	fail := func(why string) { t.Fatalf("%s in %d rows: %s: %s", statuses, rows, why, shown(items, got)) }
+	if len(got) > rows || len(got) == 0 {
+		fail(fmt.Sprintf("%d rows", len(got)))
+	}
+	k := strings.Count(statuses, "a")
+	counted, last, activeShown, otherShown := 0, -1, 0, false
+	hiddenActive := ""
+	for _, r := range got {
+		if r.Summary != "" {
+			counted += r.Count
+			if r.Count < 1 {
+				fail("a summary of nothing")
 			}
+			if strings.Contains(r.Summary, "in progress") {
+				hiddenActive += r.Summary
+			}
+			continue
 		}
+		if r.Item <= last {
+			fail("items out of order")
+		}
+		last = r.Item
+		counted++
+		if items[r.Item].Status == todo.StatusInProgress {
+			activeShown++
+		} else {
+			otherShown = true
+		}
+		if r.More != "" {
+			counted += r.Count
+			hiddenActive += r.More
+		}
+	}
+	if counted != len(items) {
+		fail(fmt.Sprintf("%d items accounted for, of %d", counted, len(items)))
+	}
+	want := k
+	if len(items) > rows {
+		want = min(k, rows) // the last row counts the rest
+	}
+	if activeShown != want {
+		fail(fmt.Sprintf("%d of %d in progress shown, want %d", activeShown, k, want))
+	}
+	if activeShown < k && otherShown {
+		fail("another item shown while one in progress is hidden")
+	}
+	if activeShown < k && !strings.Contains(hiddenActive, fmt.Sprintf("%d in progress", k-activeShown)) {
+		fail("the items in progress hidden are not counted")
 	}
 }
 
@@ -296,9 +332,7 @@ func TestTaskBoxInGolden(t *testing.T) {
 }
 
 func BenchmarkTaskBoxIn50Collapsed(b *testing.B) {
-	r := lipgloss.NewRenderer(os.Stdout)
-	r.SetColorProfile(termenv.TrueColor)
-	st := DefaultStyles(r)
+	st := DefaultStyles(true)
 	snap := fifty()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -362,9 +396,65 @@ func TestTaskItems(t *testing.T) {
 	}
 }
 
+// TestPanelKeepsWhatWasWritten: emoji sequences (ZWJ, skin tones, VS16)
+// and Devanagari with spacing marks are drawn as written, every code
+// point kept (they were stripped: 👨‍👩‍👧 showed as 👨👩👧). On a terminal
+// (Anchored), a row whose width terminals disagree on is cut by the most
+// cells it may take and its right border is drawn at the border's column
+// (CHA), so the border stays put in tmux, in xterm.js and where the
+// terminal measures graphemes; where the terminal measures graphemes (mode
+// 2027) the count is exact and the row is drawn as any other.
+func TestPanelKeepsWhatWasWritten(t *testing.T) {
+	texts := []string{"Call 👨‍👩‍👧 now", "Like 👍🏽", "Love ❤️", "नमस्ते दुनिया", "क्षि", "plain ascii", "漢字も"}
+	var items []todo.Item
+	for _, x := range texts {
+		items = append(items, todo.Item{Content: x, ActiveForm: x, Status: todo.StatusPending})
+	}
+	snap := todo.Snapshot{Items: items}
+	for _, tc := range []struct {
+		name                string
+		anchored, graphemes bool
+	}{{"pipe", false, false}, {"terminal", true, false}, {"terminal measuring graphemes", true, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := PlainStyles()
+			st.Anchored, st.Graphemes = tc.anchored, tc.graphemes
+			box := TaskBox(snap, 40, &st)
+			rows := strings.Split(box, "\n")
+			width := ansi.StringWidth(rows[0])
+			for i, x := range texts {
+				row := rows[i+1]
+				if !strings.Contains(row, x) {
+					t.Errorf("row %q does not hold %q as written", row, x)
+				}
+				anchored := strings.Contains(row, "\x1b[")
+				if want := tc.anchored && !tc.graphemes && unsure(x); anchored != want {
+					t.Errorf("row %q: border anchored %v, want %v", row, anchored, want)
+				}
+				if anchored && !strings.HasSuffix(row, anchor(width-1)+"│") {
+					t.Errorf("row %q: border not at column %d", row, width-1)
+				}
+				if !anchored && ansi.StringWidth(row) != width {
+					t.Errorf("row %q is %d cells, the box %d", row, ansi.StringWidth(row), width)
+				}
+			}
+		})
+	}
+	// The box is wide enough for the widest drawing of a row: the family
+	// side by side (6 cells), कि with its mark in a cell of its own.
+	if got, want := cellsBound("👨‍👩‍👧"), 6; got != want {
+		t.Errorf("cellsBound(family) = %d, want %d", got, want)
+	}
+	if got, want := cellsBound("कि"), 2; got != want {
+		t.Errorf("cellsBound(कि) = %d, want %d", got, want)
+	}
+	if got := truncateBound("ab👨‍👩‍👧cd", 7, "…"); got != "ab…" {
+		t.Errorf("truncateBound kept %q", got)
+	}
+}
+
 // TestTaskBoxInExact: the exact boxes (plain styles) where the trial found
 // them wrong: two items in progress in a short box (both shown, the
-// completed ones summarised), a window too small for a box (one line, not a
+// rest counted), a window too small for a box (one line, not a
 // lone top border), and emoji terminals draw wider or narrower than a
 // grapheme measure (the right border stays in its column).
 func TestTaskBoxInExact(t *testing.T) {
@@ -389,14 +479,24 @@ func TestTaskBoxInExact(t *testing.T) {
 		{"two in progress, 4 rows", two, 24, 4,
 			"╭─ Tasks 2/5 ──────────╮\n" +
 				"│ ● Building           │\n" +
-				"│ ● Testing            │\n" +
+				"│ ● Testing (+3 more)  │\n" +
 				"╰──────────────────────╯"},
 		{"two in progress, 5 rows", two, 24, 5,
 			"╭─ Tasks 2/5 ──────────╮\n" +
-				"│ ✓ 2 completed        │\n" +
 				"│ ● Building           │\n" +
 				"│ ● Testing            │\n" +
+				"│ … 3 more (2 complet… │\n" +
 				"╰──────────────────────╯"},
+		{"two in progress, 4 rows, the text cut before the count", two, 18, 4,
+			"╭─ Tasks 2/5 ────╮\n" +
+				"│ ● Building     │\n" +
+				"│ ● T… (+3 more) │\n" +
+				"╰────────────────╯"},
+		{"two in progress, 4 rows, too narrow for the text and the count", two, 14, 4,
+			"╭─ Tasks 2/5 ╮\n" +
+				"│ ● Building │\n" +
+				"│ ● (+3 mor… │\n" +
+				"╰────────────╯"},
 		{"two in progress, 6 rows", two, 24, 6,
 			"╭─ Tasks 2/5 ──────────╮\n" +
 				"│ ✓ 2 completed        │\n" +
@@ -410,9 +510,9 @@ func TestTaskBoxInExact(t *testing.T) {
 		{"nothing in progress", todo.Snapshot{Items: two.Items[4:]}, 40, 2, "Tasks 0/1 ▸ next: Ship"},
 		{"emoji", emoji, 20, 0,
 			"╭─ Tasks 0/3 ──────╮\n" +
-				"│ ● Calling 👨👩👧 │\n" +
-				"│ ○ Like 👍        │\n" +
-				"│ ○ Love ❤         │\n" +
+				"│ ● Calling 👨‍👩‍👧     │\n" +
+				"│ ○ Like 👍🏽        │\n" +
+				"│ ○ Love ❤️        │\n" +
 				"╰──────────────────╯"},
 	}
 	st := PlainStyles()

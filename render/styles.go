@@ -1,12 +1,10 @@
 package render
 
 import (
-	"io"
-
+	"image/color"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	"charm.land/lipgloss/v2"
 )
 
 // Styles holds every style todo-shell draws with. Colors are declared once,
@@ -24,53 +22,79 @@ type Styles struct {
 	Prompt  lipgloss.Style
 	Accent  lipgloss.Style // spinner, pointers
 
+	// Anchored is set where the panel is drawn on a terminal: a row
+	// whose width terminals disagree on (an emoji sequence, a spacing
+	// mark) has its right border drawn at the border's column, however
+	// wide the terminal drew the text (see cells.go). Off (pipes, files),
+	// rows are padded by grapheme width and hold no escape sequence.
+	Anchored bool
+	// Graphemes is set where the terminal measures text by grapheme
+	// cluster (mode 2027), as ansi.StringWidth does: the count is exact,
+	// and no row needs its border anchored.
+	Graphemes bool
+
 	// The styles of the task box reduced to escape codes (see paint); set
 	// by DefaultStyles.
 	border, title, count, done, active, pending paint
 }
 
-var (
-	colorGray   = lipgloss.AdaptiveColor{Light: "245", Dark: "243"}
-	colorDim    = lipgloss.AdaptiveColor{Light: "250", Dark: "240"}
-	colorYellow = lipgloss.AdaptiveColor{Light: "136", Dark: "220"}
-	colorRed    = lipgloss.AdaptiveColor{Light: "160", Dark: "203"}
-	colorBlue   = lipgloss.AdaptiveColor{Light: "33", Dark: "75"}
-	colorOrange = lipgloss.AdaptiveColor{Light: "166", Dark: "214"}
-)
+// colors are todo-shell's colours, for a light and for a dark background
+// (ANSI 256-colour indexes).
+type colors struct{ gray, dim, yellow, red, blue, orange color.Color }
 
-// DefaultStyles returns todo-shell's styles drawn by r (nil means
-// lipgloss's default renderer). With a renderer whose color profile is ASCII
-// they produce no escape codes at all.
-func DefaultStyles(r *lipgloss.Renderer) Styles {
-	if r == nil {
-		r = lipgloss.DefaultRenderer()
+func colorsFor(dark bool) colors {
+	c := lipgloss.LightDark(dark)
+	return colors{
+		gray:   c(lipgloss.Color("245"), lipgloss.Color("243")),
+		dim:    c(lipgloss.Color("250"), lipgloss.Color("240")),
+		yellow: c(lipgloss.Color("136"), lipgloss.Color("220")),
+		red:    c(lipgloss.Color("160"), lipgloss.Color("203")),
+		blue:   c(lipgloss.Color("33"), lipgloss.Color("75")),
+		orange: c(lipgloss.Color("166"), lipgloss.Color("214")),
 	}
+}
+
+// DefaultStyles returns todo-shell's styles for a dark background (dark)
+// or a light one. The colours are ANSI 256-colour indexes; on a terminal
+// with fewer, the front end's writer brings them down (colorprofile).
+func DefaultStyles(dark bool) Styles {
+	c := colorsFor(dark)
+	n := lipgloss.NewStyle
 	s := Styles{
-		Border:  r.NewStyle().Foreground(colorGray),
-		Title:   r.NewStyle().Bold(true),
-		Count:   r.NewStyle().Foreground(colorGray),
-		Done:    r.NewStyle().Foreground(colorGray).Faint(true),
-		Active:  r.NewStyle().Foreground(colorYellow).Bold(true),
-		Pending: r.NewStyle().Foreground(colorDim),
-		Dim:     r.NewStyle().Foreground(colorGray).Faint(true),
-		Error:   r.NewStyle().Foreground(colorRed),
-		Warning: r.NewStyle().Foreground(colorOrange),
-		Prompt:  r.NewStyle().Foreground(colorBlue).Bold(true),
-		Accent:  r.NewStyle().Foreground(colorOrange),
+		Border:  n().Foreground(c.gray),
+		Title:   n().Bold(true),
+		Count:   n().Foreground(c.gray),
+		Done:    n().Foreground(c.gray).Faint(true),
+		Active:  n().Foreground(c.yellow).Bold(true),
+		Pending: n().Foreground(c.dim),
+		Dim:     n().Foreground(c.gray).Faint(true),
+		Error:   n().Foreground(c.red),
+		Warning: n().Foreground(c.orange),
+		Prompt:  n().Foreground(c.blue).Bold(true),
+		Accent:  n().Foreground(c.orange),
 	}
 	s.prepare()
 	return s
 }
 
-// PlainStyles returns styles that draw no escape codes: for NO_COLOR, pipes
-// and golden files.
+// PlainStyles returns styles that draw no escape codes: for NO_COLOR,
+// --no-color, pipes and golden files.
 func PlainStyles() Styles {
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(termenv.Ascii)
-	// Set, so that nothing asks the terminal: with no colours the
-	// background cannot matter.
-	r.SetHasDarkBackground(true)
-	return DefaultStyles(r)
+	n := lipgloss.NewStyle
+	s := Styles{
+		Border: n(), Title: n(), Count: n(), Done: n(), Active: n(), Pending: n(),
+		Dim: n(), Error: n(), Warning: n(), Prompt: n(), Accent: n(),
+	}
+	s.prepare()
+	return s
+}
+
+// StylesFor is PlainStyles without colour, else DefaultStyles(dark).
+func StylesFor(noColor, dark bool) Styles {
+	if noColor {
+		return PlainStyles()
+	}
+	return DefaultStyles(dark)
 }
 
 // paint is a style reduced to the escape codes it opens and closes with, so

@@ -58,14 +58,14 @@ func TaskBoxIn(snap todo.Snapshot, width, height int, st *Styles) string {
 	w.title(done, len(snap.Items), width)
 	if fitted == nil {
 		for _, it := range snap.Items {
-			w.item(it)
+			w.item(it, "")
 		}
 	} else {
 		for _, r := range fitted {
 			if r.Summary != "" {
 				w.row(r.Summary, st.done)
 			} else {
-				w.item(snap.Items[r.Item])
+				w.item(snap.Items[r.Item], r.More)
 			}
 		}
 	}
@@ -102,23 +102,33 @@ func (w *boxWriter) title(done, total, width int) {
 	w.b.WriteByte('\n')
 }
 
-// row writes one row of text painted with p, cut with "…" to fit.
+// row writes one row of text painted with p, cut with "…" to fit. A row
+// whose width terminals disagree on (see cells.go) is cut by the most cells
+// it may take, and its right border drawn at the border's column, however
+// wide the terminal drew the text.
 func (w *boxWriter) row(text string, p paint) {
-	tw := ansi.StringWidth(text)
-	if tw > w.inner {
+	loose := w.st.Anchored && !w.st.Graphemes && unsure(text)
+	if loose {
+		text = truncateBound(text, w.inner, "…")
+	} else if ansi.StringWidth(text) > w.inner {
 		text = ansi.Truncate(text, w.inner, "…")
-		tw = ansi.StringWidth(text)
 	}
+	tw := ansi.StringWidth(text)
 	w.b.WriteString(w.side)
 	w.b.WriteByte(' ')
 	w.b.WriteString(p.apply(text))
-	w.b.WriteString(strings.Repeat(" ", w.inner-tw+1))
+	w.b.WriteString(strings.Repeat(" ", max(w.inner-tw+1, 0)))
+	if loose {
+		w.b.WriteString(anchor(w.inner + 3))
+	}
 	w.b.WriteString(w.side)
 	w.b.WriteByte('\n')
 }
 
-// item writes the row of an item: its status icon and its text.
-func (w *boxWriter) item(it todo.Item) {
+// item writes the row of an item: its status icon and its text, and
+// more (a count of the items left out, see Row.More) after it, kept whole
+// when the text must be cut.
+func (w *boxWriter) item(it todo.Item, more string) {
 	st := w.st
 	icon, text, p := IconPending, it.Content, st.pending
 	switch it.Status {
@@ -127,7 +137,27 @@ func (w *boxWriter) item(it todo.Item) {
 	case todo.StatusInProgress:
 		icon, text, p = IconActive, it.ActiveForm, st.active
 	}
-	w.row(icon+" "+boxText(text), p)
+	text = icon + " " + boxText(text)
+	room := w.inner - ansi.StringWidth(more) - 1
+	if more == "" || room < 4 {
+		if more != "" { // too narrow for both: the count
+			text = icon + " " + more
+		}
+		w.row(text, p)
+		return
+	}
+	if ansi.StringWidth(text) > room {
+		text = ansi.Truncate(text, room, "…")
+	}
+	tw := ansi.StringWidth(text) + 1 + ansi.StringWidth(more)
+	w.b.WriteString(w.side)
+	w.b.WriteByte(' ')
+	w.b.WriteString(p.apply(text))
+	w.b.WriteByte(' ')
+	w.b.WriteString(st.done.apply(more))
+	w.b.WriteString(strings.Repeat(" ", w.inner-tw+1))
+	w.b.WriteString(w.side)
+	w.b.WriteByte('\n')
 }
 
 // TaskBoxLine is the list in one line of at most width cells, for where a box
@@ -208,7 +238,7 @@ func TaskBoxWidth(snap todo.Snapshot) int {
 		if it.Status == todo.StatusInProgress {
 			text = it.ActiveForm
 		}
-		w = max(w, ansi.StringWidth(boxText(text))+2+4)
+		w = max(w, cellsBound(boxText(text))+2+4)
 	}
 	return max(w, minBoxWidth)
 }
@@ -224,159 +254,20 @@ func TaskBoxWidthIn(snap todo.Snapshot, height int) int {
 	w := TaskBoxWidth(snap)
 	if height >= 3 && len(snap.Items)+2 > height {
 		for _, r := range Collapse(snap.Items, height-2) {
-			if r.Item < 0 {
+			switch {
+			case r.Item < 0:
 				w = max(w, ansi.StringWidth(r.Summary)+4)
+			case r.More != "":
+				it := snap.Items[r.Item]
+				text := it.Content
+				if it.Status == todo.StatusInProgress {
+					text = it.ActiveForm
+				}
+				w = max(w, ansi.StringWidth(boxText(text))+2+1+ansi.StringWidth(r.More)+4)
 			}
 		}
 	}
 	return w
-}
-
-// Row is one row of a collapsed list: an item (its index in the list) or,
-// when Summary is set, a summary of the items left out.
-type Row struct {
-	Item    int
-	Summary string
-}
-
-// Collapse chooses at most rows rows to show a list in. A list that fits is
-// shown whole. Otherwise every item in progress is kept before anything
-// else: the run from the first item in progress to the last (or, with no
-// item in progress, the first pending one, else the last item) is always
-// shown, with the items around it (about a third of the room before it, the
-// rest after), and each run of items left out above or below becomes one
-// summary row: "✓ 12 completed", "… 25 more pending", or with mixed
-// statuses "… 7 more above (5 completed, 2 pending)". When that run is
-// longer than the room, the items in progress alone are shown, as many as
-// fit with a summary row for each run between them. With no room at all
-// (rows < 1) it returns nil.
-func Collapse(items []todo.Item, rows int) []Row {
-	n := len(items)
-	if rows < 1 || n == 0 {
-		return nil
-	}
-	if n <= rows {
-		out := make([]Row, n)
-		for i := range out {
-			out[i].Item = i
-		}
-		return out
-	}
-	var active []int
-	for i, it := range items {
-		if it.Status == todo.StatusInProgress {
-			active = append(active, i)
-		}
-	}
-	a0, a1 := focus(items, active)
-	span := a1 - a0 + 1
-	if span > rows {
-		return collapseActive(items, active, rows)
-	}
-	start, end := collapseWindow(a0, a1, n, rows)
-	out := make([]Row, 0, rows)
-	if start > 0 && len(out) < rows-(end-start) {
-		out = append(out, Row{Item: -1, Summary: summary(items[:start], "above")})
-	}
-	for i := start; i < end; i++ {
-		out = append(out, Row{Item: i})
-	}
-	if end < n && len(out) < rows {
-		out = append(out, Row{Item: -1, Summary: summary(items[end:], "below")})
-	}
-	return out
-}
-
-// focus returns the run of items Collapse always shows: from the first
-// item in progress to the last (active) or, with none, the first pending
-// one, else the last item.
-func focus(items []todo.Item, active []int) (a0, a1 int) {
-	if len(active) > 0 {
-		return active[0], active[len(active)-1]
-	}
-	for i, it := range items {
-		if it.Status == todo.StatusPending {
-			return i, i
-		}
-	}
-	return len(items) - 1, len(items) - 1
-}
-
-// collapseWindow returns the items [start, end) of n that Collapse shows
-// around the run a0..a1 in rows rows: the widest window, about a third of
-// it before the run, that leaves room for a summary row on each side with
-// items left out.
-func collapseWindow(a0, a1, n, rows int) (start, end int) {
-	span := a1 - a0 + 1
-	start, end = a0, a1+1
-	for w := rows; w >= span; w-- {
-		start = max(min(a0-(w-span)/3, n-w), 0)
-		end = start + w
-		used := w
-		if start > 0 {
-			used++
-		}
-		if end < n {
-			used++
-		}
-		if used <= rows {
-			break
-		}
-	}
-	return start, end
-}
-
-// collapseActive shows the items in progress alone (too far apart to show
-// what lies between them), as many as fit in rows with a summary row for
-// each run left out between them, and the runs above and below summarised
-// when there is room.
-func collapseActive(items []todo.Item, active []int, rows int) []Row {
-	var mid []Row
-	for j, i := range active {
-		need := 1
-		if j > 0 && i > active[j-1]+1 {
-			need++ // the run left out between
-		}
-		if j > 0 && len(mid)+need > rows {
-			break
-		}
-		if need == 2 {
-			mid = append(mid, Row{Item: -1, Summary: summary(items[active[j-1]+1:i], "between")})
-		}
-		mid = append(mid, Row{Item: i})
-	}
-	var out []Row
-	if first := active[0]; first > 0 && len(mid) < rows {
-		out = append(out, Row{Item: -1, Summary: summary(items[:first], "above")})
-	}
-	out = append(out, mid...)
-	if last := mid[len(mid)-1].Item; last < len(items)-1 && len(out) < rows {
-		out = append(out, Row{Item: -1, Summary: summary(items[last+1:], "below")})
-	}
-	return out
-}
-
-// summary describes items left out of a collapsed list.
-func summary(items []todo.Item, where string) string {
-	s := todo.Snapshot{Items: items}
-	done, active, pending := s.Counts()
-	n := strconv.Itoa(len(items))
-	switch len(items) {
-	case done:
-		return IconDone + " " + n + " completed"
-	case pending:
-		return "… " + n + " more pending"
-	}
-	var parts []string
-	for _, p := range []struct {
-		n    int
-		what string
-	}{{done, "completed"}, {active, "in progress"}, {pending, "pending"}} {
-		if p.n > 0 {
-			parts = append(parts, strconv.Itoa(p.n)+" "+p.what)
-		}
-	}
-	return "… " + n + " more " + where + " (" + strings.Join(parts, ", ") + ")"
 }
 
 // Plain draws the list the way the reference implementations do:
@@ -414,30 +305,7 @@ func Plain(snap todo.Snapshot) string {
 	return b.String()
 }
 
-// boxText is an item's text for a row between the box's borders: Sanitize,
-// less the code points terminals disagree on the width of, so that the
-// width measured here is the width drawn and the right border stays put.
-// tmux 3.3 (as many terminals) gives a skin-tone modifier its own two
-// cells (👍🏽 is four wide there, two by grapheme), ignores the emoji
-// variation selector (❤️ is one wide there, two by grapheme), and joins a
-// ZWJ sequence (👨‍👩‍👧) into two cells where other terminals draw its
-// emoji side by side. Without them (👍, ❤, 👨👩👧) every terminal and
-// ansi.StringWidth agree.
-func boxText(s string) string {
-	s = Sanitize(s)
-	if !strings.ContainsFunc(s, ambiguous) {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if ambiguous(r) {
-			return -1
-		}
-		return r
-	}, s)
-}
-
-// ambiguous reports whether r is a zero-width joiner, a variation
-// selector or an emoji skin-tone modifier.
-func ambiguous(r rune) bool {
-	return r == '\u200d' || (r >= '\ufe00' && r <= '\ufe0f') || (r >= 0x1f3fb && r <= 0x1f3ff)
-}
+// boxText is an item's text for a row of the panel: Sanitize, and nothing
+// left out (see cells.go for how rows whose width terminals disagree on
+// keep the border in place).
+func boxText(s string) string { return Sanitize(s) }

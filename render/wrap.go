@@ -50,7 +50,7 @@ func WrapHelp(text string, width int) string {
 				rows[0] = line[indent:len(line)-len(strings.TrimLeft(line[indent:], " "))] + rows[0]
 			}
 		} else {
-			rows = strings.Split(ansi.Wrap(line[indent:], width-indent, ""), "\n")
+			rows = strings.Split(wrapWords(line[indent:], width-indent), "\n")
 		}
 		pad := strings.Repeat(" ", cont)
 		for i, r := range rows {
@@ -146,4 +146,18 @@ func widest(rows []string) int {
 		w = max(w, ansi.StringWidth(r))
 	}
 	return w
+}
+
+// nbHyphen stands for a hyphen while a line is wrapped: ansi.Wrap breaks
+// after any hyphen, and help is full of words a person copies whole
+// (todo-shell, --plan, session-3kTq9ZfW1bXe).
+const nbHyphen = "\u2011" // NON-BREAKING HYPHEN, one cell wide as '-' is
+
+// wrapWords wraps text at spaces to width cells (ansi.Wrap), never after a
+// hyphen; a word wider than width is still cut.
+func wrapWords(text string, width int) string {
+	if !strings.Contains(text, "-") || strings.Contains(text, nbHyphen) {
+		return ansi.Wrap(text, width, "")
+	}
+	return strings.ReplaceAll(ansi.Wrap(strings.ReplaceAll(text, "-", nbHyphen), width, ""), nbHyphen, "-")
 }

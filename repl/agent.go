@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/todo-shell/todo-shell/internal/agent"
 	"github.com/todo-shell/todo-shell/render"
@@ -113,13 +113,11 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 	if r == nil || r.id != msg.id {
 		return m, nil
 	}
-	var printed tea.Cmd
 	switch ev := msg.ev.(type) {
 	case agent.TextDelta:
-		printed = m.streamText(r, ev.Text)
+		m.streamText(r, ev.Text)
 		if msg.next != nil { // the event that ended a batch of text
-			next, cmd := m.handleAgentEvent(agentEventMsg{id: msg.id, ev: msg.next})
-			return next, tea.Sequence(printed, cmd)
+			return m.handleAgentEvent(agentEventMsg{id: msg.id, ev: msg.next})
 		}
 	case agent.TextDone:
 		text := ev.Text
@@ -127,16 +125,16 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 			text = text[r.printed:]
 		}
 		r.stream, r.lines, r.printed = r.stream[:0], nil, 0
-		printed = m.println(m.renderMarkdown(text))
+		m.println(m.renderMarkdown(text))
 	case agent.TurnDone:
 		m.spent = ev
 		m.prompt.ctx = ctxText(ev.Context)
 		m.layout() // the prompt shows it
-		printed = m.println(m.styles.Dim.Render(render.Sanitize(agent.CostLine(ev.Usage, ev.Model) + " · " + m.prompt.ctx)))
+		m.println(m.styles.Dim.Render(render.Sanitize(agent.CostLine(ev.Usage, ev.Model) + " · " + m.prompt.ctx)))
 	case agent.Compacted:
 		m.prompt.ctx = "" // unknown until the next request
 		m.layout()
-		printed = m.println(m.styles.Dim.Render(fmt.Sprintf("Compacted the conversation: %d messages → %d (a summary, the plan verbatim, the last turn)", ev.Before, ev.After)))
+		m.println(m.styles.Dim.Render(fmt.Sprintf("Compacted the conversation: %d messages → %d (a summary, the plan verbatim, the last turn)", ev.Before, ev.After)))
 	case agent.PermissionAsked:
 		r.asking = &asking{q: ev.Question}
 		m.layout()
@@ -144,23 +142,22 @@ func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 		r.asking = nil
 		m.layout()
 	case agent.ToolCall:
-		printed = m.println(m.styles.Accent.Render("● ") + render.Sanitize(m.cfg.Shell.Executor.Registry().Summary(ev.Use.Name, ev.Use.Input)))
+		m.println(m.styles.Accent.Render("● ") + render.Sanitize(m.cfg.Shell.Executor.Registry().Summary(ev.Use.Name, ev.Use.Input)))
 	case agent.ToolDone:
-		printed = m.println(m.toolDoneText(ev))
+		m.println(m.toolDoneText(ev))
 	case agentFinished:
 		return m.agentFinished(r, ev)
 	}
-	return m, tea.Batch(printed, waitAgent(r.id, r.events))
+	return m, waitAgent(r.id, r.events)
 }
 
 // streamText adds streamed text to the live area of the answer r, and
 // prints the Markdown blocks it finishes.
-func (m *Model) streamText(r *run, text string) tea.Cmd {
+func (m *Model) streamText(r *run, text string) {
 	// Appending, and neutralising only the end that is shown, keeps a
 	// long answer linear: 1 MB in 100-byte deltas took 37 s when the
 	// whole text was copied and sanitised for every delta.
 	r.stream = append(r.stream, text...)
-	var printed tea.Cmd
 	if m.cfg.Markdown != nil && len(r.stream) <= markdownSplitWindow && strings.IndexByte(text, '\n') >= 0 {
 		// Print each finished block as it completes; the rest streams.
 		// (A block longer than the window is printed whole at the end,
@@ -168,11 +165,10 @@ func (m *Model) streamText(r *run, text string) tea.Cmd {
 		if done, rest := markdown.SplitDone(string(r.stream)); done != "" {
 			r.printed += len(done)
 			r.stream = append(r.stream[:0], rest...)
-			printed = m.println(m.renderMarkdown(done) + "\n")
+			m.println(m.renderMarkdown(done) + "\n")
 		}
 	}
 	r.lines = streamTail(r.stream, tailLines)
-	return printed
 }
 
 // toolDoneText is what a finished tool call prints: its result in a few
@@ -217,7 +213,8 @@ func (m Model) agentFinished(r *run, ev agentFinished) (tea.Model, tea.Cmd) {
 		text += m.styles.Error.Render(render.Sanitize(ev.err.Error()))
 	}
 	m.layout() // the prompt shows the status
-	return m.finish(m.println(strings.TrimSuffix(text, "\n")))
+	m.println(strings.TrimSuffix(text, "\n"))
+	return m.finish(nil)
 }
 
 // resultLines is how many rows a tool result takes at most: its last lines,

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
-	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/todo-shell/todo-shell/internal/agent"
 	"github.com/todo-shell/todo-shell/render"
@@ -79,7 +79,7 @@ func streamThroughREPL(t testing.TB, text string) time.Duration {
 	tm := runShell(t, cfg, 100, 30)
 	start := time.Now()
 	tm.Type("go")
-	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	select {
 	case <-mw.seen:
 	case <-time.After(60 * time.Second):
@@ -192,7 +192,7 @@ func BenchmarkStreamedAnswerREPLRealAgent(b *testing.B) {
 				cfg.Transcript, cfg.Agent = mw, a
 				tm := runShell(b, cfg, 100, 30)
 				tm.Type("go")
-				tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+				tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 				select {
 				case <-mw.seen:
 				case <-time.After(60 * time.Second):

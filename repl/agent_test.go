@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/todo-shell/todo-shell/internal/agent"
 	"github.com/todo-shell/todo-shell/tools"
@@ -54,7 +54,7 @@ func TestAgentMode(t *testing.T) {
 
 	enter(tm, "count the files")
 	waitFor(t, tm, "● TodoWrite(1 todos)", "Tasks 0/1", "Counting files… (", "Working on it")
-	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	waitFor(t, tm, "Interrupted: the next prompt continues the conversation")
 
 	enter(tm, "!echo bash still works")

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/todo-shell/todo-shell/render"
@@ -45,30 +45,25 @@ func (m Model) startSearch() (tea.Model, tea.Cmd) {
 }
 
 // searchKey handles a key while searching.
-func (m Model) searchKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+func (m Model) searchKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	s := m.search.s
+	k := msg.Keystroke()
 	switch {
-	case msg.Type == tea.KeyRunes && !msg.Paste:
-		s.Type(string(msg.Runes))
+	case typedText(msg) != "":
+		s.Type(typedText(msg))
 		return m, nil
-	case msg.Type == tea.KeySpace:
-		s.Type(" ")
-		return m, nil
-	case msg.Paste:
-		s.Type(strings.ReplaceAll(string(msg.Runes), "\n", " "))
-		return m, nil
-	case msg.Type == tea.KeyBackspace:
+	case k == "backspace":
 		s.Backspace()
 		return m, nil
-	case msg.Type == tea.KeyCtrlR:
+	case k == "ctrl+r":
 		s.Older()
 		return m, nil
-	case msg.Type == tea.KeyEsc || msg.Type == tea.KeyCtrlG || msg.Type == tea.KeyCtrlC:
+	case k == "esc" || k == "ctrl+g" || k == "ctrl+c":
 		draft := m.search.draft
 		m.search = nil
 		m.setInput(draft)
 		return m, nil
-	case msg.Type == tea.KeyEnter:
+	case k == "enter":
 		text, draft := s.Text(), m.search.draft
 		m.search = nil
 		if text == "" {
@@ -87,10 +82,16 @@ func (m Model) searchKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	m.search = nil
 	m.setInput(text)
 	m.history.reset()
-	if msg.Type == tea.KeyRight || msg.Type == tea.KeyEnd {
+	if k == "right" || k == "end" {
 		return m, nil
 	}
 	return m.handleKey(msg)
+}
+
+// searchPaste types a paste into the search, its lines joined by spaces.
+func (m Model) searchPaste(text string) (tea.Model, tea.Cmd) {
+	m.search.s.Type(strings.ReplaceAll(normalizeNewlines(text), "\n", " "))
+	return m, nil
 }
 
 // tabKey is Tab: complete the word before the cursor; with several
@@ -187,7 +188,7 @@ func (m *Model) placeInput(v string, at int) {
 		if i := strings.LastIndexByte(head, '\n'); i >= 0 {
 			head = head[i+1:]
 		}
-		m.input.SetCursor(len([]rune(head)))
+		m.input.SetCursorColumn(len([]rune(head)))
 	}
 }
 
@@ -205,13 +206,15 @@ func (m Model) frontBuiltin(line router.Line) (Model, tea.Cmd, bool) {
 		if m.cfg.Agent == nil {
 			return m, nil, false
 		}
-		return m, m.println(costText(m.spent)), true
+		m.println(costText(m.spent))
+		return m, nil, true
 	case "help":
 		text := m.cfg.Shell.Builtin(line).Stdout
 		if m.cfg.Agent != nil { // plain lines are prompts, not bash
 			text = router.AgentHelpText()
 		}
-		return m, m.println(render.WrapHelp(text, max(m.width-1, 20))), true
+		m.println(render.WrapHelp(text, max(m.width-1, 20)))
+		return m, nil, true
 	case "offloads":
 		// Counting lines reads every file: off the event loop.
 		dir, cmds := m.offloadDir(), maps.Clone(m.offloaded)
@@ -228,14 +231,16 @@ func (m Model) frontBuiltin(line router.Line) (Model, tea.Cmd, bool) {
 		e, err := offloads.Pick(es, line.Args)
 		if err != nil {
 			m.prompt.status = 1
-			return m, m.println(m.styles.Error.Render(err.Error())), true
+			m.println(m.styles.Error.Render(err.Error()))
+			return m, nil, true
 		}
 		next, cmd := m.attach(offloads.PagerCommand(m.cfg.Pager, e.Path), "/open "+line.Args)
 		return next, cmd, true
 	case "tty":
 		if strings.TrimSpace(line.Args) == "" {
 			m.prompt.status = 1
-			return m, m.println(m.styles.Error.Render("Usage: /tty COMMAND (runs COMMAND attached to the terminal)")), true
+			m.println(m.styles.Error.Render("Usage: /tty COMMAND (runs COMMAND attached to the terminal)"))
+			return m, nil, true
 		}
 		next, cmd := m.attach(line.Args, "/tty "+line.Args)
 		return next, cmd, true
@@ -254,9 +259,11 @@ func (m Model) showOffloads(msg offloadsMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
 		m.prompt.status = 1
 		m.layout()
-		return m, m.println(m.styles.Error.Render(render.Sanitize(msg.err.Error())))
+		m.println(m.styles.Error.Render(render.Sanitize(msg.err.Error())))
+		return m, nil
 	}
-	return m, m.println(render.SanitizeOutput(msg.text))
+	m.println(render.SanitizeOutput(msg.text))
+	return m, nil
 }
 
 // attach starts a command attached to the terminal.
@@ -299,7 +306,8 @@ func (m Model) attachedDone(msg handoverDoneMsg) (tea.Model, tea.Cmd) {
 		m.layout()
 		parts = append(parts, m.styles.Dim.Render("(what you typed before the program had the terminal is in the input, not run)"))
 	}
-	return m.finish(m.println(strings.Join(parts, "\n")))
+	m.println(strings.Join(parts, "\n"))
+	return m.finish(nil)
 }
 
 // keptText is the text of keys kept from a program: its printable text and

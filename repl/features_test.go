@@ -10,7 +10,7 @@ import (
 
 	"github.com/todo-shell/todo-shell/internal/testwait"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"context"
 
@@ -72,7 +72,7 @@ func waitPrinted(t *testing.T, what ...string) {
 	}, lastTranscript.String)
 }
 
-func press(tm *testTerm, k tea.KeyType) { tm.Send(tea.KeyMsg{Type: k}) }
+func press(tm *testTerm, k tea.KeyPressMsg) { tm.Send(k) }
 
 func TestHistoryLastsAndIgnoresSpace(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "history")
@@ -86,9 +86,9 @@ func TestHistoryLastsAndIgnoresSpace(t *testing.T) {
 	enter(tm, "echo one")
 	waitPrinted(t, "❯ echo one\n", "❯ echo one\n", "\none\n", "\none\n") // ran twice
 	// Up recalls this session's line first, then the file's.
-	press(tm, tea.KeyUp)
-	press(tm, tea.KeyUp)
-	press(tm, tea.KeyEnter)
+	press(tm, tea.KeyPressMsg{Code: tea.KeyUp})
+	press(tm, tea.KeyPressMsg{Code: tea.KeyUp})
+	press(tm, tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitPrinted(t, "\nfrom before\n")
 	finalView(t, tm)
 	raw, _ := os.ReadFile(path)
@@ -104,28 +104,28 @@ func TestCtrlRSearch(t *testing.T) {
 	}
 	tm, _ := startWith(t, 80, 20, func(c *Config) { c.History = h })
 	tm.Type("draft")
-	press(tm, tea.KeyCtrlR)
+	press(tm, ctrlKey('r'))
 	tm.Type("q")
 	waitFor(t, tm, "(reverse-i-search)'q': printf 'q2\\n'")
-	press(tm, tea.KeyCtrlR)
+	press(tm, ctrlKey('r'))
 	waitFor(t, tm, "(reverse-i-search)'q': printf 'q1\\n'")
 	tm.Type("zz")
 	waitFor(t, tm, "(failed reverse-i-search)'qzz'")
-	press(tm, tea.KeyEsc) // cancel: what was typed comes back
+	press(tm, tea.KeyPressMsg{Code: tea.KeyEscape}) // cancel: what was typed comes back
 	waitFor(t, tm, "❯ draft")
-	press(tm, tea.KeyCtrlR)
+	press(tm, ctrlKey('r'))
 	tm.Type("al")
-	press(tm, tea.KeyRight) // accept for editing
+	press(tm, tea.KeyPressMsg{Code: tea.KeyRight}) // accept for editing
 	tm.Type("!")
-	press(tm, tea.KeyEnter)
+	press(tm, tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitPrinted(t, "\nalpha!\n")
-	press(tm, tea.KeyCtrlR)
+	press(tm, ctrlKey('r'))
 	tm.Type("q1")
-	press(tm, tea.KeyEnter) // runs the match
+	press(tm, tea.KeyPressMsg{Code: tea.KeyEnter}) // runs the match
 	waitPrinted(t, "\nq1\n")
-	press(tm, tea.KeyCtrlR)
+	press(tm, ctrlKey('r'))
 	tm.Type("beta")
-	press(tm, tea.KeyCtrlG)
+	press(tm, ctrlKey('g'))
 	finalView(t, tm)
 	if tr := lastTranscript.String(); strings.Contains(tr, "\nbeta") {
 		t.Fatalf("Ctrl+G ran the match:\n%s", tr)
@@ -150,25 +150,25 @@ func TestTabCompletion(t *testing.T) {
 		}
 	})
 	tm.Type("/he")
-	press(tm, tea.KeyTab)
+	press(tm, tea.KeyPressMsg{Code: tea.KeyTab})
 	waitFor(t, tm, "❯ /help") // trailing blanks are not drawn
-	press(tm, tea.KeyEnter)
+	press(tm, tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitPrinted(t, "❯ /help", "Agent commands")
 	tm.Type("cat rep")
-	press(tm, tea.KeyTab) // common prefix, then the list
-	waitFor(t, tm, `cat report\`, "report one.txt  report two.txt")
-	press(tm, tea.KeyTab) // cycles
-	waitFor(t, tm, `cat report\ one.txt`)
-	press(tm, tea.KeyTab)
-	waitFor(t, tm, `cat report\ two.txt`)
-	press(tm, tea.KeyEnter)
-	waitPrinted(t, "❯ cat report\\ two.txt \n")
+	press(tm, tea.KeyPressMsg{Code: tea.KeyTab}) // common prefix, then the list
+	waitFor(t, tm, `cat 'report`, "report one.txt  report two.txt")
+	press(tm, tea.KeyPressMsg{Code: tea.KeyTab}) // cycles
+	waitFor(t, tm, `cat 'report one.txt'`)
+	press(tm, tea.KeyPressMsg{Code: tea.KeyTab})
+	waitFor(t, tm, `cat 'report two.txt'`)
+	press(tm, tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitPrinted(t, "❯ cat 'report two.txt' \n")
 	enter(tm, writeTwo)
 	waitPrinted(t, "Todo list updated")
 	tm.Type("TodoW")
-	press(tm, tea.KeyTab)
-	press(tm, tea.KeyTab) // after "TodoWrite ": the list
-	press(tm, tea.KeyEnter)
+	press(tm, tea.KeyPressMsg{Code: tea.KeyTab})
+	press(tm, tea.KeyPressMsg{Code: tea.KeyTab}) // after "TodoWrite ": the list
+	press(tm, tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitPrinted(t, `"content": "Run tests"`)
 	waitPrinted(t, "Todo list updated: 0 completed, 1 in_progress, 1 pending\n", "Todo list updated: 0 completed, 1 in_progress, 1 pending\n")
 	finalView(t, tm)
@@ -256,7 +256,7 @@ func TestHelpWrapped(t *testing.T) {
 }
 
 func TestAgentMarkdownPerBlock(t *testing.T) {
-	st := markdown.DefaultStyles(nil)
+	st := markdown.PlainStyles()
 	fa := &deltaAgent{deltas: []string{"# Plan\n\n- one\n", "- two\n\nSome **bold** text"}, gate: make(chan struct{})}
 	tm, _ := startWith(t, 60, 20, func(c *Config) { c.Agent = fa; c.Markdown = &st })
 	enter(tm, "go")
@@ -284,11 +284,11 @@ func BenchmarkCtrlRKeystroke(b *testing.B) {
 	cfg.History = h
 	m := New(cfg)
 	for b.Loop() {
-		mm, _ := m.Update(tea.KeyMsg{Type: tea.KeyCtrlR}) // a fresh search
+		mm, _ := m.Update(tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl}) // a fresh search
 		for _, r := range "needle" {
-			mm, _ = mm.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+			mm, _ = mm.Update(textKey(string(r)))
 		}
-		if v := mm.View(); !strings.Contains(v, "needle in the haystack") {
+		if v := mm.View().Content; !strings.Contains(v, "needle in the haystack") {
 			b.Fatal(v)
 		}
 	}
@@ -309,9 +309,9 @@ func BenchmarkTabOn10kFiles(b *testing.B) {
 	m := New(cfg)
 	for b.Loop() {
 		mm := tea.Model(m)
-		mm, _ = mm.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("cat big/file-0")})
-		mm, _ = mm.Update(tea.KeyMsg{Type: tea.KeyTab})
-		if v := mm.View(); !strings.Contains(v, "more") {
+		mm, _ = mm.Update(textKey("cat big/file-0"))
+		mm, _ = mm.Update(tea.KeyPressMsg{Code: tea.KeyTab})
+		if v := mm.View().Content; !strings.Contains(v, "more") {
 			b.Fatal(v)
 		}
 	}

@@ -3,12 +3,12 @@ package repl
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/todo-shell/todo-shell/internal/painter"
 	"github.com/todo-shell/todo-shell/router"
@@ -25,14 +25,33 @@ type Terminal interface {
 	Acquire() error
 }
 
+// ProgramHandle is the running Bubble Tea program, as the shell needs it
+// to hand the terminal to another program: set once the program exists
+// (Set), before it runs.
+type ProgramHandle struct {
+	p *tea.Program
+}
+
+// Set records the program.
+func (h *ProgramHandle) Set(p *tea.Program) { h.p = p }
+
 // handover runs a command attached to the terminal: Bubble Tea stops
-// reading input (tea.Exec), the painter stops drawing and the terminal leaves
-// raw mode; afterwards all three come back and the live area is redrawn.
+// reading input, the painter stops drawing and the terminal leaves raw
+// mode; afterwards all three come back and the live area is redrawn.
+//
+// It does not use tea.Exec, which runs the command inside the event loop:
+// keys Bubble Tea had read and not yet delivered wait, with the loop
+// stopped, until the command has ended, and then go to the shell (see
+// docs/upstream/bubbletea-exec-typeahead.md). The handover runs in a
+// command's goroutine instead, and the event loop goes on while Bubble
+// Tea's reader stops (ReleaseTerminal): every key it read reaches the
+// model, which keeps it for the program (typeahead), and a message sent
+// after the release (handoverSyncMsg) comes back through the loop once
+// the model has all of them.
 //
 // Keys typed between the Enter that started the command and the command's
-// start are the command's: those the shell had read (as key messages, early,
-// or as bytes Bubble Tea had not delivered, SetTypeahead) are put back into
-// the terminal's input queue, in the order typed, with what the queue held
+// start are the command's: those the shell read are put back into the
+// terminal's input queue, in the order typed, with what the queue held
 // (read in raw mode) behind them, once the terminal is back in cooked mode
 // (see typeaheadTerminal); what cannot be put back is kept, and the shell
 // puts it in its input, not run (kept).
@@ -40,12 +59,17 @@ type handover struct {
 	cmd     *exec.Cmd
 	painter *painter.Painter
 	term    Terminal
+	program *tea.Program
 
-	started bool   // Run was called: keys from now on are the shell's again
-	early   []byte // keys the shell read while the command was starting
-	unread  []byte // bytes Bubble Tea read and had not delivered
-	kept    []byte // what could not be given to the command
+	started bool          // the program has the terminal: keys from now on are the shell's again
+	synced  chan struct{} // closed by the model once it has every key read before the release
+	early   []byte        // keys the shell read while the command was starting
+	kept    []byte        // what could not be given to the command
 }
+
+// handoverSyncMsg comes back through the event loop after the release:
+// every key read before it has reached the model.
+type handoverSyncMsg struct{ h *handover }
 
 // typeaheadTerminal is a Terminal that can give keys read too early back
 // to the next program: Pending takes what its input queue holds (in raw
@@ -56,25 +80,42 @@ type typeaheadTerminal interface {
 	Inject(b []byte) (rest []byte)
 }
 
-var (
-	_ tea.ExecCommand   = (*handover)(nil)
-	_ tea.Typeahead     = (*handover)(nil)
-	_ typeaheadTerminal = (*painter.Terminal)(nil)
-)
+var _ typeaheadTerminal = (*painter.Terminal)(nil)
 
-func (h *handover) SetStdin(r io.Reader)     { h.cmd.Stdin = r }
-func (h *handover) SetStdout(w io.Writer)    { h.cmd.Stdout = w }
-func (h *handover) SetStderr(w io.Writer)    { h.cmd.Stderr = w }
-func (h *handover) SetTypeahead(b []byte)    { h.unread = append(h.unread, b...) }
-func (h *handover) typeahead(msg tea.KeyMsg) { h.early = append(h.early, keyBytes(msg)...) }
-
-// Run hands the terminal over for the command's run.
-func (h *handover) Run() (err error) {
+// synchronized is the model's answer to handoverSyncMsg: every key read
+// before the release has come, the program gets the terminal, and keys
+// from now on are the shell's.
+func (h *handover) synchronized() {
 	h.started = true
+	close(h.synced)
+}
+
+// typeahead keeps b, typed for the program about to get the terminal.
+func (h *handover) typeahead(b []byte) { h.early = append(h.early, b...) }
+
+// run hands the terminal over for the command's run, in a command's
+// goroutine (never the event loop's).
+func (h *handover) run() error {
+	if h.program != nil {
+		if err := h.program.ReleaseTerminal(); err != nil {
+			return err
+		}
+		defer func() { _ = h.program.RestoreTerminal() }() // reads keys again; nothing to tell if it cannot
+		h.program.Send(handoverSyncMsg{h})
+		<-h.synced
+	} else {
+		h.started = true
+	}
+	return h.runCommand()
+}
+
+// runCommand runs the command with the terminal in cooked mode, the keys
+// typed for it put back into the terminal's queue.
+func (h *handover) runCommand() (err error) {
 	h.painter.Suspend()
 	defer h.painter.Resume()
-	typed := append(append([]byte(nil), h.early...), h.unread...)
-	h.early, h.unread = nil, nil
+	typed := h.early
+	h.early = nil
 	tt, _ := h.term.(typeaheadTerminal)
 	if tt != nil {
 		// Keys still in the terminal's queue reached it in raw mode, so
@@ -121,30 +162,46 @@ func withoutSignalKeys(b []byte) []byte {
 	return out
 }
 
-// keyBytes is what the terminal sent for a key (as far as the command
-// needs: text, control keys, arrows); nil for a key it cannot say.
-func keyBytes(msg tea.KeyMsg) []byte {
+// keyBytes is what a terminal in its ordinary (legacy) mode sends for a
+// key, as far as a command needs: text, control keys, the cursor keys;
+// nil for a key it cannot say. Keys reported in an enhanced form (CSI u,
+// modifyOtherKeys) are given to the command as the plain keys they are.
+func keyBytes(msg tea.KeyPressMsg) []byte {
 	var b []byte
-	if msg.Alt {
+	mod := msg.Mod
+	if mod.Contains(tea.ModAlt) {
 		b = append(b, 0x1b)
+		mod &^= tea.ModAlt
 	}
-	switch {
-	case msg.Type == tea.KeyRunes:
-		return append(b, string(msg.Runes)...)
-	case msg.Type == tea.KeySpace:
-		return append(b, ' ')
-	case msg.Type >= 0 && msg.Type <= 31, msg.Type == 127: // control keys are their bytes
-		return append(b, byte(msg.Type))
+	if msg.Text != "" && mod&^tea.ModShift == 0 {
+		return append(b, msg.Text...)
 	}
-	if seq, ok := keySequences[msg.Type]; ok {
+	if mod == tea.ModCtrl {
+		switch c := msg.Code; {
+		case c >= 'a' && c <= 'z':
+			return append(b, byte(c-'a'+1))
+		case c >= '@' && c <= '_':
+			return append(b, byte(c-'@'))
+		}
+		return nil
+	}
+	if mod != 0 && mod != tea.ModShift {
+		return nil
+	}
+	if seq, ok := keySequences[msg.Code]; ok {
 		return append(b, seq...)
+	}
+	if mod == 0 && msg.Code > 0x20 && msg.Code < 0x7f { // Alt and a letter
+		return append(b, byte(msg.Code))
 	}
 	return nil
 }
 
-// keySequences are the sequences of the cursor keys (xterm's).
-var keySequences = map[tea.KeyType]string{
-	tea.KeyUp: "\x1b[A", tea.KeyDown: "\x1b[B", tea.KeyRight: "\x1b[C", tea.KeyLeft: "\x1b[D",
+// keySequences are the legacy sequences of keys with no text (xterm's).
+var keySequences = map[rune]string{
+	tea.KeyEnter: "\r", tea.KeyTab: "\t", tea.KeyBackspace: "\x7f", tea.KeyEscape: "\x1b",
+	tea.KeySpace: " ",
+	tea.KeyUp:    "\x1b[A", tea.KeyDown: "\x1b[B", tea.KeyRight: "\x1b[C", tea.KeyLeft: "\x1b[D",
 	tea.KeyHome: "\x1b[H", tea.KeyEnd: "\x1b[F", tea.KeyDelete: "\x1b[3~",
 }
 
@@ -168,10 +225,21 @@ func (m Model) runAttached(id int, text string, h *handover) tea.Cmd {
 	c := exec.Command(bashPath(), "-c", text)
 	c.Dir = m.cfg.Dir()
 	c.Env = os.Environ()
+	// The program reads and writes the terminal; without one (tests) it
+	// reads nothing and writes where the painter draws.
+	c.Stdin, c.Stdout, c.Stderr = strings.NewReader(""), m.cfg.Painter.Output(), os.Stderr
+	if f, ok := m.cfg.Terminal.(interface{ Files() (in, out *os.File) }); ok {
+		c.Stdin, c.Stdout = f.Files()
+	}
 	h.cmd, h.painter, h.term = c, m.cfg.Painter, m.cfg.Terminal
-	return tea.Exec(h, func(err error) tea.Msg {
+	if m.cfg.Program != nil {
+		h.program = m.cfg.Program.p
+	}
+	h.synced = make(chan struct{})
+	return func() tea.Msg {
+		err := h.run()
 		return handoverDoneMsg{id: id, use: use, cmd: c, err: err, line: text, kept: h.kept}
-	})
+	}
 }
 
 // attachedOutput is the tool call's output: the result says where the

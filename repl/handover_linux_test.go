@@ -55,7 +55,7 @@ func TestHandoverGivesQueuedKeysAsTyped(t *testing.T) {
 	defer f.Close()
 	c.Stdin, c.Stdout = pts, f
 	h := &handover{cmd: c, painter: painter.New(io.Discard, tty.Size), term: tty}
-	if err := h.Run(); err != nil {
+	if err := h.run(); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(out); string(b) != "typed-early\n" {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/todo-shell/todo-shell/internal/painter"
 )
@@ -24,16 +24,16 @@ func TestKeysTypedWhileAttachingAreTheProgramsOrKept(t *testing.T) {
 	var m tea.Model = New(cfg)
 	send := func(msg tea.Msg) { m, _ = m.Update(msg) }
 	for _, r := range "/tty cat" {
-		send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		send(textKey(string(r)))
 	}
-	send(tea.KeyMsg{Type: tea.KeyEnter})
+	send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	h := m.(Model).running.attaching()
 	if h == nil {
 		t.Fatal("/tty cat is not being attached")
 	}
-	send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("typed-early")})
-	send(tea.KeyMsg{Type: tea.KeyEnter})
-	send(tea.KeyMsg{Type: tea.KeyUp})
+	send(textKey("typed-early"))
+	send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	send(tea.KeyPressMsg{Code: tea.KeyUp})
 	if got := m.(Model).input.Value(); got != "" {
 		t.Fatalf("the shell's input took %q", got)
 	}
@@ -52,17 +52,17 @@ func TestKeysTypedWhileAttachingAreTheProgramsOrKept(t *testing.T) {
 
 func TestKeyBytesAndKeptText(t *testing.T) {
 	for _, tc := range []struct {
-		msg  tea.KeyMsg
+		msg  tea.KeyPressMsg
 		want string
 	}{
-		{tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("héllo")}, "héllo"},
-		{tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("b"), Alt: true}, "\x1bb"},
-		{tea.KeyMsg{Type: tea.KeySpace}, " "},
-		{tea.KeyMsg{Type: tea.KeyEnter}, "\r"},
-		{tea.KeyMsg{Type: tea.KeyCtrlD}, "\x04"},
-		{tea.KeyMsg{Type: tea.KeyBackspace}, "\x7f"},
-		{tea.KeyMsg{Type: tea.KeyLeft}, "\x1b[D"},
-		{tea.KeyMsg{Type: tea.KeyF5}, ""},
+		{textKey("héllo"), "héllo"},
+		{tea.KeyPressMsg{Code: 'b', Mod: tea.ModAlt}, "\x1bb"},
+		{tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}, " "},
+		{tea.KeyPressMsg{Code: tea.KeyEnter}, "\r"},
+		{tea.KeyPressMsg{Code: 'd', Mod: tea.ModCtrl}, "\x04"},
+		{tea.KeyPressMsg{Code: tea.KeyBackspace}, "\x7f"},
+		{tea.KeyPressMsg{Code: tea.KeyLeft}, "\x1b[D"},
+		{tea.KeyPressMsg{Code: tea.KeyF5}, ""},
 	} {
 		if got := string(keyBytes(tc.msg)); got != tc.want {
 			t.Errorf("keyBytes(%v) = %q, want %q", tc.msg, got, tc.want)
@@ -129,7 +129,7 @@ func TestHandoverPutsKeysBackInCookedMode(t *testing.T) {
 				term:    term,
 				early:   []byte(tc.early),
 			}
-			if err := h.Run(); err != nil {
+			if err := h.run(); err != nil {
 				t.Fatal(err)
 			}
 			if !slices.Equal(term.calls, tc.want) {

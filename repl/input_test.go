@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -65,23 +65,23 @@ func TestInputShowsNoEmptyRowsAfterAResize(t *testing.T) {
 			send(tea.WindowSizeMsg{Width: tc.from, Height: 30})
 			for i := range tc.lines {
 				if i > 0 {
-					send(tea.KeyMsg{Type: tea.KeyEnter, Alt: true})
+					send(tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModAlt})
 				}
-				send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(fmt.Sprintf("echo line %d is long enough to wrap at forty", i))})
+				send(textKey(fmt.Sprintf("echo line %d is long enough to wrap at forty", i)))
 			}
 			send(tea.WindowSizeMsg{Width: tc.to, Height: 30})
 			for range tc.deleted {
-				send(tea.KeyMsg{Type: tea.KeyCtrlU}) // the line's text
-				send(tea.KeyMsg{Type: tea.KeyBackspace})
+				send(tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}) // the line's text
+				send(tea.KeyPressMsg{Code: tea.KeyBackspace})
 			}
-			rows := strings.Split(m.View(), "\n")
+			rows := strings.Split(m.View().Content, "\n")
 			last := fmt.Sprintf("echo line %d ", tc.lines-1-tc.deleted)
 			if !strings.Contains(strings.Join(rows, "\n"), last) {
-				t.Errorf("the cursor's line %q is not shown:\n%s", last, m.View())
+				t.Errorf("the cursor's line %q is not shown:\n%s", last, m.View().Content)
 			}
 			for _, r := range rows {
 				if strings.TrimSpace(ansi.Strip(r)) == "…" {
-					t.Fatalf("an empty row in the input:\n%s", m.View())
+					t.Fatalf("an empty row in the input:\n%s", m.View().Content)
 				}
 			}
 		})
@@ -118,18 +118,18 @@ func TestInputSaysHowManyLinesAreHidden(t *testing.T) {
 			send(tea.WindowSizeMsg{Width: tc.width, Height: 40})
 			for i := range tc.lines {
 				if i > 0 {
-					send(tea.KeyMsg{Type: tea.KeyEnter, Alt: true})
+					send(tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModAlt})
 				}
 				text := fmt.Sprintf("echo %d", i)
 				if tc.width < 40 {
 					text += " which wraps here"
 				}
-				send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(text)})
+				send(textKey(text))
 			}
 			for range tc.up {
-				send(tea.KeyMsg{Type: tea.KeyUp})
+				send(tea.KeyPressMsg{Code: tea.KeyUp})
 			}
-			rows := strings.Split(ansi.Strip(m.View()), "\n")
+			rows := strings.Split(ansi.Strip(m.View().Content), "\n")
 			first, last := strings.TrimSpace(rows[0]), strings.TrimSpace(rows[len(rows)-1])
 			wantRows := tc.textShown
 			if tc.above != "" {

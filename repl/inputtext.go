@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/todo-shell/todo-shell/internal/bashline"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
 	"github.com/todo-shell/todo-shell/tools"
@@ -140,16 +141,32 @@ func (m *Model) toFirstRow() {
 	m.layout()
 }
 
+// shellText reports whether text is read as a shell line, whose open
+// quotes and constructs wait for more lines: always outside agent mode; in
+// agent mode a line forced to bash (!…) or an agent command, never a
+// prompt to Claude, whose quotes and words are prose ("don't", "function").
+func (m Model) shellText(text string) bool {
+	if m.cfg.Agent == nil {
+		return true
+	}
+	line := router.Classify(text, m.cfg.Shell.Executor)
+	return line.Kind == router.Agent || line.Kind == router.Bash && line.Forced
+}
+
 // waitLabels says, for each line of text, what the lines before it wait
-// for (see router.Scanner.Waiting): "" for the first line and after
+// for (see bashline.Status.Label): "" for the first line and after
 // complete text.
-func waitLabels(text string) []string {
+func (m Model) waitLabels(text string) []string {
 	lines := strings.Split(text, "\n")
 	labels := make([]string, len(lines))
-	s := router.Scanner{Heredocs: true}
+	if !m.shellText(text) {
+		return labels
+	}
+	var s bashline.Scanner
+	defer s.Close()
 	for i, l := range lines[:len(lines)-1] {
 		s.Line(l)
-		labels[i+1] = s.Waiting()
+		labels[i+1] = s.Status().Label()
 	}
 	return labels
 }
@@ -169,6 +186,8 @@ func labelledPrompt(main, label string) string {
 		forms = []string{`\> `}
 	case strings.HasPrefix(label, "heredoc "):
 		forms = []string{render.Sanitize(label) + "> ", "heredoc> ", "<<> "}
+	case label != "": // an open construct: if, for, pipe, cmdsubst…
+		forms = []string{render.Sanitize(label) + "> "}
 	}
 	for _, f := range forms {
 		if fw := ansi.StringWidth(f); fw <= w {
@@ -188,7 +207,7 @@ func (m *Model) inputRowPrompts(main string, width int) (int, []string) {
 	if strings.IndexByte(value, '\n') < 0 {
 		return wrappedRows(value, max(width, 1)), nil
 	}
-	labels := waitLabels(fromInput(value))
+	labels := m.waitLabels(fromInput(value))
 	cont := continuationPrompt(main)
 	var prompts []string
 	for i, l := range strings.Split(value, "\n") {

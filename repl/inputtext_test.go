@@ -3,7 +3,7 @@ package repl
 import (
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"unicode/utf8"
 )
 
@@ -40,7 +40,7 @@ func TestInputTextRoundTrips(t *testing.T) {
 // TestPastedTabKept: a paste with tabs is submitted with its tabs.
 func TestPastedTabKept(t *testing.T) {
 	cfg, _ := testConfig(t)
-	next, _ := New(cfg).Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("printf '%s' 'a\tb'"), Paste: true})
+	next, _ := New(cfg).Update(tea.PasteMsg{Content: "printf '%s' 'a\tb'"})
 	if got := next.(Model).text(); got != "printf '%s' 'a\tb'" {
 		t.Fatalf("input holds %q", got)
 	}

@@ -1,14 +1,13 @@
 package repl
 
 import (
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 )
 
 // keyMap holds the shell's key bindings. They are consulted only through
-// matches, never for typed text: in Bubble Tea v1 a KeyRunes message's
-// String() is its text, so key.Matches alone would take the word "up" or
-// "enter" arriving in one read for the key.
+// matches, never for typed text: a key that types text (a character, a
+// space) is text, whatever its name.
 type keyMap struct {
 	Submit    key.Binding
 	Newline   key.Binding
@@ -19,9 +18,9 @@ type keyMap struct {
 	Next      key.Binding
 }
 
-// matches reports whether msg is a real key press bound to b.
-func matches(msg tea.KeyMsg, b key.Binding) bool {
-	return msg.Type != tea.KeyRunes && key.Matches(msg, b)
+// matches reports whether msg is a key press bound to b, not text.
+func matches(msg tea.KeyPressMsg, b key.Binding) bool {
+	return msg.Text == "" && key.Matches(msg, b)
 }
 
 // ShortHelp lists the most used keys.
@@ -34,10 +33,13 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Submit, k.Newline, k.Prev, k.Next}, {k.Interrupt, k.EOF, k.Clear}}
 }
 
+// defaultKeyMap: Enter runs the line; Shift+Enter (where the terminal
+// reports it: keyboard enhancements), Alt+Enter and Ctrl+J insert a new
+// line, as in Claude Code.
 func defaultKeyMap() keyMap {
 	return keyMap{
 		Submit:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run (when quotes are closed)")),
-		Newline:   key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("alt+enter/ctrl+j", "new line")),
+		Newline:   key.NewBinding(key.WithKeys("shift+enter", "alt+enter", "ctrl+j"), key.WithHelp("shift+enter/alt+enter/ctrl+j", "new line")),
 		Interrupt: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "interrupt / clear / exit")),
 		EOF:       key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "exit on an empty line")),
 		Clear:     key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "clear screen")),
@@ -46,9 +48,11 @@ func defaultKeyMap() keyMap {
 	}
 }
 
-// wordKey reports whether msg is Alt and one letter typed as a key (ESC b,
-// ESC f, ESC d…: readline's word keys, bound in the textarea's KeyMap), not
-// text: a paste is text whatever it holds.
-func wordKey(msg tea.KeyMsg) bool {
-	return msg.Type == tea.KeyRunes && msg.Alt && !msg.Paste && len(msg.Runes) == 1
+// typedText is the text a key press types: a character or a space, alone
+// or with Shift; "" for a key that types nothing (Enter, Ctrl+A, Alt+B…).
+func typedText(msg tea.KeyPressMsg) string {
+	if msg.Mod&^tea.ModShift != 0 {
+		return ""
+	}
+	return msg.Text
 }

@@ -12,12 +12,11 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/charmbracelet/bubbles/cursor"
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/spinner"
-	"github.com/charmbracelet/bubbles/textarea"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/todo-shell/todo-shell/internal/agent"
@@ -46,9 +45,12 @@ type Config struct {
 	// prompts to it; lines starting with '!' run bash.
 	Agent Agent
 
-	// Painter draws the shell (run the program with tea.WithoutRenderer):
-	// it redraws only on change, so the shell costs no CPU at its prompt.
-	// Tests give it a buffer; nil draws nowhere.
+	// Program is the running program, for handing the terminal to
+	// another program (see handover.go); nil in tests that hand nothing.
+	Program *ProgramHandle
+	// Painter is the painter Painted draws the shell with. The model never
+	// writes to it; a handover suspends it while another program has the
+	// terminal. nil draws nowhere.
 	Painter *painter.Painter
 
 	// History is the lasting history (see package history); nil keeps one
@@ -80,6 +82,9 @@ type Config struct {
 	// sequence stays neutralised). Off, commands write to a pipe and their
 	// output is shown plain. Results stay plain either way.
 	CommandColors bool
+	// NoColor draws without colour (--no-color, NO_COLOR): the styles the
+	// terminal's background answer brings stay plain.
+	NoColor bool
 }
 
 // Tunables of the live area.
@@ -116,13 +121,15 @@ type Model struct {
 	armed    bool // Ctrl+C was pressed on an empty line
 	hint     string
 	quitting bool
-	exitCode int    // the status the shell leaves with
-	frame    string // the live area drawn after the last update
+	exitCode int // the status the shell leaves with
+
+	// out holds what updates printed or cleared, in order, for the one
+	// place that writes to the terminal (Painted) to take.
+	out []paintOp
 
 	inputScrolls bool     // the input has more rows than it shows
 	inputRows    int      // the rows the input's text takes
 	rowPrompts   []string // the prompt of each row of the input, nil for one line
-	typing       *typingGate
 
 	prompt    promptState
 	search    *searchState      // Ctrl+R in progress
@@ -174,12 +181,11 @@ func New(cfg Config) Model {
 		sub:       cfg.Store.Subscribe(),
 		spin:      sp,
 		dir:       cfg.Dir(),
-		typing:    &typingGate{},
 		snap:      cfg.Store.Snapshot(),
 		trace:     cfg.Trace,
 		width:     80,
 	}
-	m.styles = &cfg.Styles // shared by every copy of the model
+	m.styles = &cfg.Styles
 	m.panels = new(panelCache)
 	m.spin.Style = m.styles.Accent
 	m.input = newInput(m.styles.Prompt)
@@ -187,11 +193,10 @@ func New(cfg Config) Model {
 	if c, ok := cfg.Agent.(interface{ ContextUsed() float64 }); ok && c.ContextUsed() > 0 {
 		m.prompt.ctx = ctxText(c.ContextUsed()) // a resumed conversation
 	}
-	m.layout()
 	if cfg.Painter == nil {
 		m.cfg.Painter = painter.New(io.Discard, nil)
 	}
-	m.frame = m.draw()
+	m.layout()
 	return m
 }
 
@@ -263,68 +268,19 @@ func runLine(ctx context.Context, sh *router.Shell, dir func() string, id int, l
 	}
 }
 
-// Update handles one message and hands the painter the new view.
+// Update handles one message. It writes nothing: what to print or clear
+// is kept in the model (out) for Painted, which draws.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := m.update(msg)
 	nm := next.(Model)
-	if ws, ok := msg.(tea.WindowSizeMsg); ok {
-		nm.cfg.Painter.SetSize(ws.Width, ws.Height)
-	}
-	if nm.typing.wait(msg, nm.quitting) {
-		return nm, tea.Batch(cmd, nm.typing.redraw())
-	}
 	nm.scrollInput()
-	nm.frame = nm.draw()
-	nm.cfg.Painter.SetView(nm.frame)
 	return nm, cmd
-}
-
-// typingGate spreads the drawing of text arriving in bursts. Bubble Tea v1
-// delivers text that arrives in one read (a paste that is not bracketed) as
-// one message per word and one per space; drawing the input after each of
-// hundreds of them costs more than the text itself. Text arriving within a
-// frame of the last draw is drawn once, a frame later. It is shared by
-// every copy of the model.
-type typingGate struct {
-	last    time.Time // the last draw
-	pending bool      // a redraw is scheduled
-}
-
-type redrawMsg struct{}
-
-// wait reports whether drawing after msg can wait for the scheduled
-// redraw; when not, it records a draw now.
-func (g *typingGate) wait(msg tea.Msg, quitting bool) bool {
-	if _, ok := msg.(redrawMsg); ok {
-		g.pending = false
-	}
-	k, ok := msg.(tea.KeyMsg)
-	typed := ok && (k.Type == tea.KeyRunes || k.Type == tea.KeySpace) && !quitting
-	if typed && time.Since(g.last) < painter.Frame {
-		return true
-	}
-	g.last = time.Now()
-	return false
-}
-
-// redraw schedules a redraw a frame from now, once.
-func (g *typingGate) redraw() tea.Cmd {
-	if g.pending {
-		return nil
-	}
-	g.pending = true
-	return tea.Tick(painter.Frame, func(time.Time) tea.Msg { return redrawMsg{} })
 }
 
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-		m.layout()
-		if m.running != nil && m.running.size != nil {
-			m.running.size.Set(m.commandCols()) // the running command is told, as by a terminal
-		}
-		return m, nil
+		return m.resized(msg), nil
 	case todosChangedMsg:
 		m.snap = msg.snap
 		m.layout()
@@ -347,19 +303,39 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case agentEventMsg:
 		return m.handleAgentEvent(msg)
+	case handoverSyncMsg:
+		msg.h.synchronized()
+		return m, nil
 	case handoverDoneMsg:
 		return m.attachedDone(msg)
 	case offloadsMsg:
 		return m.showOffloads(msg)
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		return m.handleKey(msg)
+	case tea.PasteMsg:
+		return m.handlePaste(msg)
+	case tea.BackgroundColorMsg, tea.ModeReportMsg:
+		return m.terminalAnswer(msg), nil
 	}
 	return m, nil
 }
 
-func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+// resized takes the terminal's new size.
+func (m Model) resized(msg tea.WindowSizeMsg) Model {
+	if msg.Width <= 0 || msg.Height <= 0 {
+		return m // no size: the one known stays
+	}
+	m.width, m.height = msg.Width, msg.Height
+	m.layout()
+	if m.running != nil && m.running.size != nil {
+		m.running.size.Set(m.commandCols()) // the running command is told, as by a terminal
+	}
+	return m
+}
+
+func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if h := m.running.attaching(); h != nil && !matches(msg, m.keys.Interrupt) {
-		h.typeahead(msg) // typed for the program about to get the terminal
+		h.typeahead(keyBytes(msg)) // typed for the program about to get the terminal
 		return m, nil
 	}
 	if m.search != nil {
@@ -368,15 +344,15 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.running != nil && m.running.asking != nil && !matches(msg, m.keys.Interrupt) {
 		return m.permissionKey(msg) // a permission question waits
 	}
-	if msg.Type == tea.KeyTab && !msg.Paste {
+	if msg.Code == tea.KeyTab && msg.Mod == 0 {
 		return m.tabKey()
 	}
 	m.tab = nil
-	if msg.Type == tea.KeyCtrlR && !msg.Paste {
+	if msg.String() == "ctrl+r" {
 		return m.startSearch()
 	}
-	if (msg.Type == tea.KeyRunes && !wordKey(msg)) || msg.Type == tea.KeySpace {
-		return m.typed(msg)
+	if text := typedText(msg); text != "" {
+		return m.typed(text)
 	}
 	if !matches(msg, m.keys.Interrupt) {
 		m.disarm()
@@ -384,23 +360,86 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return m.bindingKey(msg)
 }
 
-// typed inserts typed or pasted text, however many words or lines: never
-// a key binding (its String() is the text itself). Inserted directly: the
-// textarea's Update re-wraps the line to find the cursor's row, for each
-// word and each space of a long line arriving in one read.
-func (m Model) typed(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	m.disarm()
-	if msg.Type == tea.KeySpace {
-		msg.Runes = []rune{' '}
+// typesIntoInput reports whether k is text typed into the input (not a
+// search, a permission question's answer, or keys for a program about to
+// get the terminal).
+func (m Model) typesIntoInput(k tea.KeyPressMsg) bool {
+	return typedText(k) != "" && m.search == nil && m.running.attaching() == nil &&
+		(m.running == nil || m.running.asking == nil)
+}
+
+// handlePaste takes a bracketed paste: text, never keys, wherever it goes.
+func (m Model) handlePaste(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
+	if h := m.running.attaching(); h != nil {
+		h.typeahead([]byte(msg.Content))
+		return m, nil
 	}
-	m.input.InsertString(toInput(normalizeNewlines(string(msg.Runes))))
+	if m.search != nil {
+		return m.searchPaste(msg.Content)
+	}
+	if m.running != nil && m.running.asking != nil {
+		return m.permissionPaste(msg.Content)
+	}
+	m.tab = nil
+	if msg.Content == "" {
+		return m, nil
+	}
+	return m.typed(msg.Content)
+}
+
+// terminalAnswer takes the terminal's answers to the shell's questions
+// (cmd/repl.go asks them): its background colour, and whether it can
+// measure text by grapheme cluster (mode 2027).
+func (m Model) terminalAnswer(msg tea.Msg) Model {
+	switch msg := msg.(type) {
+	case tea.BackgroundColorMsg:
+		return m.restyle(msg.IsDark())
+	case tea.ModeReportMsg:
+		if msg.Mode == ansi.ModeUnicodeCore && !m.styles.Graphemes &&
+			(msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
+			// The terminal can measure by grapheme cluster: it is turned
+			// on (Painted), and the panel counts as it does.
+			st := *m.styles
+			st.Graphemes = true
+			m.styles, m.cfg.Styles = &st, st
+			m.panels = new(panelCache)
+			m.out = append(m.out, paintOp{graphemes: true})
+		}
+	}
+	return m
+}
+
+// restyle draws with the styles for the background the terminal reported.
+func (m Model) restyle(dark bool) Model {
+	st := render.StylesFor(m.cfg.NoColor, dark)
+	st.Anchored, st.Graphemes = m.styles.Anchored, m.styles.Graphemes
+	m.styles = &st
+	m.cfg.Styles = st
+	m.spin.Style = st.Accent
+	m.input = restyleInput(m.input, st.Prompt)
+	if m.cfg.Markdown != nil && !m.cfg.NoColor {
+		md := markdown.DefaultStyles(dark)
+		m.cfg.Markdown = &md
+	}
+	m.panels = new(panelCache) // drawn again in the new colours
+	m.layout()
+	return m
+}
+
+// typed inserts typed or pasted text, however many words or lines: never
+// a key binding. Inserted directly: the textarea's Update re-wraps the
+// line to find the cursor's row, for each character of a long line
+// arriving in one read.
+func (m Model) typed(text string) (tea.Model, tea.Cmd) {
+	m.disarm()
+	m.input.InsertString(toInput(normalizeNewlines(text)))
 	m.layout()
 	return m, nil
 }
 
 // bindingKey handles a key that is not text: its binding, or else the
 // textarea's own editing.
-func (m Model) bindingKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+func (m Model) bindingKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case matches(msg, m.keys.Interrupt):
 		return m.interrupt()
@@ -409,13 +448,14 @@ func (m Model) bindingKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m.quit()
 		}
 	case matches(msg, m.keys.Clear):
-		return m, m.clearScreen()
+		m.clearScreen()
+		return m, nil
 	case matches(msg, m.keys.Newline):
 		m.input.InsertString("\n")
 		m.layout()
 		return m, nil
 	case matches(msg, m.keys.Submit):
-		if text := m.text(); router.Waiting(text) == "" {
+		if text := m.text(); !m.shellText(text) || router.Waiting(text) == "" {
 			return m.submit(text)
 		}
 		// An open quote, a trailing backslash, a here-document: go on on
@@ -473,6 +513,9 @@ func (m Model) runDone(msg runDoneMsg) (tea.Model, tea.Cmd) {
 	}
 	m.prompt.status = msg.out.ExitCode
 	m.layout()
+	if msg.text { // a list shown whole (see showWhole) is text a tool quotes too
+		msg.out.Full = render.SanitizeText(msg.out.Full)
+	}
 	switch {
 	case msg.text && msg.out.Offloaded == nil:
 		// Text a tool quotes (a task's description) is shown as it is:
@@ -485,19 +528,19 @@ func (m Model) runDone(msg runDoneMsg) (tea.Model, tea.Cmd) {
 	if msg.out.Help {
 		msg.out.Stdout = render.WrapHelp(msg.out.Stdout, max(m.width-1, 20))
 	}
-	printed := m.println(m.formatOutput(msg.out))
+	m.println(m.formatOutput(msg.out))
 	if n := m.dropped; n > 0 {
 		m.dropped = 0
-		printed = tea.Sequence(printed, m.println(m.styles.Dim.Render(fmt.Sprintf("Dropped %d queued %s", n, plural(n, "command", "commands")))))
+		m.println(m.styles.Dim.Render(fmt.Sprintf("Dropped %d queued %s", n, plural(n, "command", "commands"))))
 	}
 	if code, ok := shellExited(msg.out); ok { // the line ran `exit N`
 		m.queue = nil
 		next, quit := m.quit()
 		nm := next.(Model)
 		nm.exitCode = code
-		return nm, tea.Sequence(printed, quit)
+		return nm, quit
 	}
-	return m.finish(printed)
+	return m.finish(nil)
 }
 
 // disarm forgets a first Ctrl+C on an empty line.
@@ -523,19 +566,18 @@ func (m *Model) setInput(text string) {
 	m.layout()
 }
 
-// finish runs printed once a line is done, then starts the next queued line.
-func (m Model) finish(printed tea.Cmd) (tea.Model, tea.Cmd) {
+// finish runs cmd once a line is done, and starts the next queued line.
+func (m Model) finish(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	if len(m.queue) == 0 {
-		return m, printed
+		return m, cmd
 	}
 	next := m.queue[0]
 	m.queue = m.queue[1:]
-	var echo tea.Cmd
 	if !m.clears(next) {
-		echo = m.println(m.echoText(next)) // shown dim under the running one until now
+		m.println(m.echoText(next)) // shown dim under the running one until now
 	}
 	m, start := m.execute(next)
-	return m, tea.Sequence(printed, echo, start)
+	return m, tea.Batch(cmd, start)
 }
 
 // interrupt is Ctrl+C: stop the running command (dropping the commands
@@ -626,14 +668,12 @@ func (m Model) submitOne(text string) (Model, tea.Cmd) {
 		m.layout()
 		return m.execute(text)
 	}
-	echo := m.println(m.echoText(text))
+	m.println(m.echoText(text))
 	if strings.TrimSpace(text) == "" {
 		m.layout()
-		return m, echo
+		return m, nil
 	}
-	var cmd tea.Cmd
-	m, cmd = m.execute(text)
-	return m, tea.Sequence(echo, cmd)
+	return m.execute(text)
 }
 
 // echoText is a submitted command as the scrollback shows it: each line
@@ -641,7 +681,7 @@ func (m Model) submitOne(text string) (Model, tea.Cmd) {
 func (m Model) echoText(text string) string {
 	lines := strings.Split(text, "\n")
 	main := m.linePrompt(0)
-	labels := waitLabels(text)
+	labels := m.waitLabels(text)
 	for i, l := range lines {
 		p := main
 		if i > 0 {
@@ -672,16 +712,19 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 			next, cmd := m.quit()
 			return next.(Model), cmd
 		case router.ActionClear:
-			return m, m.clearScreen()
+			m.clearScreen()
+			return m, nil
 		case router.ActionTrace:
 			m.trace = b.Trace
 		}
-		return m, m.println(m.formatText(stripEscapes(b.Stdout), stripEscapes(b.Stderr)))
+		m.println(m.formatText(stripEscapes(b.Stdout), stripEscapes(b.Stderr)))
+		return m, nil
 	}
 	if line.Kind == router.Bash && (m.cfg.Agent == nil || line.Forced) && isClear(line.Text) {
 		m.prompt.status = 0 // as /clear and Ctrl+L: the shell clears, not the command
 		m.layout()
-		return m, m.clearScreen()
+		m.clearScreen()
+		return m, nil
 	}
 	if line.Kind == router.Bash && (m.cfg.Agent == nil || line.Forced) && m.cfg.Interactive != nil && m.cfg.Interactive.Needs(line.Text) {
 		return m.attach(line.Text, text)
@@ -709,11 +752,20 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 	)
 }
 
+// paintOp is one thing an update asks the terminal for: text to print into
+// the scrollback above the live area, or a clear screen.
+type paintOp struct {
+	text      string
+	clear     bool
+	graphemes bool // turn the terminal's grapheme clustering (mode 2027) on
+}
+
 // println prints text into the scrollback above the live area (nothing for
-// empty text), copying it to the transcript.
-func (m Model) println(text string) tea.Cmd {
+// empty text), copying it to the transcript. It is recorded in the model;
+// Painted writes it.
+func (m *Model) println(text string) {
 	if text == "" {
-		return nil
+		return
 	}
 	if m.cfg.Transcript != nil {
 		_, _ = io.WriteString(m.cfg.Transcript, text+"\n") // a copy for tests, not a record: nothing to report
@@ -721,14 +773,20 @@ func (m Model) println(text string) tea.Cmd {
 	// No line breaks at the window's width: the terminal wraps a long line
 	// itself, so it reflows when the window is resized and copies as one
 	// line (an offloaded result's path, a long output line).
-	m.cfg.Painter.Print(text) // queued, in order; drawn by the painter
-	return nil
+	m.out = append(m.out, paintOp{text: text})
 }
 
-// clearScreen clears the terminal.
-func (m Model) clearScreen() tea.Cmd {
-	m.cfg.Painter.Clear()
-	return nil
+// clearScreen clears the terminal (recorded, as println).
+func (m *Model) clearScreen() {
+	m.out = append(m.out, paintOp{clear: true})
+}
+
+// takeOutput returns what was printed and cleared since the last take, and
+// the model without it.
+func (m Model) takeOutput() ([]paintOp, Model) {
+	out := m.out
+	m.out = nil
+	return out, m
 }
 
 // maxInputRows caps the rows the input takes; longer text scrolls in it.
@@ -742,12 +800,12 @@ func (m *Model) layout() {
 		w = 80
 	}
 	pw := ansi.StringWidth(m.linePrompt(0))
-	m.input.SetPromptFunc(pw, m.linePrompt)
+	m.input.SetPromptFunc(pw, m.promptOf)
 	m.input.SetWidth(max(w-1, pw+2))
 	rows, prompts := m.inputRowPrompts(m.linePrompt(0), m.input.Width())
 	if prompts != nil || m.rowPrompts != nil {
 		m.rowPrompts = prompts
-		m.input.SetPromptFunc(pw, m.linePrompt) // bound to the new prompts
+		m.input.SetPromptFunc(pw, m.promptOf) // bound to the new prompts
 	}
 	if m.inputScrolls && rows < m.inputRows {
 		// The textarea keeps its scroll offset when its text gets fewer
@@ -827,18 +885,23 @@ func (m Model) linePrompt(row int) string {
 	return continuationPrompt(main)
 }
 
+// promptOf is linePrompt for the textarea's prompt function.
+func (m Model) promptOf(pi textarea.PromptInfo) string { return m.linePrompt(pi.LineNumber) }
+
 // newInput returns the shell's multi-line input: no line numbers, no
-// character limit, no colors but the prompt's, and no blinking.
+// character or size limit, no colors but the prompt's, and the terminal's
+// own cursor (placed by the painter at the insertion point, shown in every
+// mode, --no-color too) rather than a drawn one.
 func newInput(prompt lipgloss.Style) textarea.Model {
 	in := textarea.New()
 	in.ShowLineNumbers = false
 	in.CharLimit = 0
 	in.MaxHeight = 0
+	in.MaxWidth = 0
 	in.Placeholder = ""
 	in.EndOfBufferCharacter = ' '
-	plain := textarea.Style{Prompt: prompt}
-	in.FocusedStyle, in.BlurredStyle = plain, plain
-	in.Cursor.SetMode(cursor.CursorStatic) // nothing animates at idle
+	in = restyleInput(in, prompt)
+	in.SetVirtualCursor(false)
 	// Enter and the newline keys are the shell's (see handleKey).
 	in.KeyMap.InsertNewline.SetEnabled(false)
 	// Ctrl+Left and Ctrl+Right move by words, as in bash (the textarea
@@ -846,6 +909,16 @@ func newInput(prompt lipgloss.Style) textarea.Model {
 	in.KeyMap.WordForward.SetKeys(append([]string{"ctrl+right"}, in.KeyMap.WordForward.Keys()...)...)
 	in.KeyMap.WordBackward.SetKeys(append([]string{"ctrl+left"}, in.KeyMap.WordBackward.Keys()...)...)
 	in.Focus()
+	return in
+}
+
+// restyleInput gives the input plain styles but for the prompt's.
+func restyleInput(in textarea.Model, prompt lipgloss.Style) textarea.Model {
+	plain := textarea.StyleState{Prompt: prompt}
+	st := in.Styles()
+	st.Focused, st.Blurred = plain, plain
+	st.Cursor.Blink = false // nothing animates at idle
+	in.SetStyles(st)
 	return in
 }
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/todo-shell/todo-shell/internal/painter"
 	"github.com/todo-shell/todo-shell/tools/todo"
@@ -34,18 +34,18 @@ func BenchmarkRedrawCollapsedPanel(b *testing.B) {
 	m = next.(Model)
 	scr := painter.New(io.Discard, nil)
 	scr.SetSize(100, 20)
-	keys := []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune("a")}, {Type: tea.KeyBackspace}}
+	keys := []tea.KeyPressMsg{textKey("a"), {Code: tea.KeyBackspace}}
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
 		next, _ := m.update(keys[i%2])
 		m = next.(Model)
 		i++
-		v := m.draw()
-		scr.SetView(v)
+		v, cur := m.draw()
+		scr.SetView(v, &painter.Cursor{X: cur.X, Y: cur.Y})
 		scr.Flush()
 	}
-	if v := m.draw(); strings.Count(v, "\n")+1 > 18 || !strings.Contains(v, "Tasks 12/50") {
+	if v, _ := m.draw(); strings.Count(v, "\n")+1 > 18 || !strings.Contains(v, "Tasks 12/50") {
 		b.Fatalf("live area:\n%s", v)
 	}
 }

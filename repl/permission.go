@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/todo-shell/todo-shell/internal/agent"
@@ -60,21 +60,17 @@ func (m Model) answer(a agent.Answer) tea.Cmd {
 // permissionKey handles a key while a question shows: y, a, n (then the
 // reason and Enter). Ctrl+C is not handled here: it interrupts the turn,
 // which refuses the call.
-func (m Model) permissionKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+func (m Model) permissionKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	q := m.running.asking
 	if q.reasoning {
-		if msg.Type == tea.KeyEnter && !msg.Paste {
+		if msg.Keystroke() == "enter" {
 			reason := strings.TrimSpace(m.input.Value())
 			m.input.Reset()
 			m.running.asking = nil
 			m.layout()
 			return m, m.answer(agent.Answer{Kind: agent.Refuse, Reason: reason})
 		}
-		if msg.Type == tea.KeyRunes || msg.Type == tea.KeySpace {
-			text := string(msg.Runes)
-			if msg.Type == tea.KeySpace {
-				text = " "
-			}
+		if text := typedText(msg); text != "" {
 			m.input.InsertString(normalizeNewlines(text))
 			m.layout()
 			return m, nil
@@ -84,11 +80,13 @@ func (m Model) permissionKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, cmd
 	}
-	if msg.Type != tea.KeyRunes || len(msg.Runes) != 1 || msg.Paste {
+	text := typedText(msg)
+	r, size := utf8.DecodeRuneInString(text)
+	if size == 0 || size != len(text) {
 		return m, nil
 	}
 	var a agent.Answer
-	switch msg.Runes[0] {
+	switch r {
 	case 'y', 'Y':
 		a.Kind = agent.AllowOnce
 	case 'a', 'A':
@@ -106,6 +104,17 @@ func (m Model) permissionKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	m.running.asking = nil
 	m.layout()
 	return m, m.answer(a)
+}
+
+// permissionPaste takes a paste while a question shows: the reason's text
+// once n was pressed, nothing before (a paste never answers).
+func (m Model) permissionPaste(text string) (tea.Model, tea.Cmd) {
+	if !m.running.asking.reasoning {
+		return m, nil
+	}
+	m.input.InsertString(normalizeNewlines(text))
+	m.layout()
+	return m, nil
 }
 
 // maxQuestionRows bounds the rows the call takes in a question: a long
@@ -273,7 +282,8 @@ func (m Model) startCompact(text string) (Model, tea.Cmd) {
 	c, ok := m.cfg.Agent.(Compacter)
 	if !ok {
 		m.prompt.status = 1
-		return m, m.println(m.styles.Error.Render("/compact: this agent cannot compact its conversation"))
+		m.println(m.styles.Error.Render("/compact: this agent cannot compact its conversation"))
+		return m, nil
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.runs++

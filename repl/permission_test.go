@@ -11,7 +11,7 @@ import (
 
 	"github.com/todo-shell/todo-shell/internal/testwait"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/todo-shell/todo-shell/internal/agent"
@@ -94,12 +94,12 @@ func TestPermissionPrompt(t *testing.T) {
 		enter(tm, fmt.Sprintf("tidy up %d", i))
 		asked(question, before)
 		waitFor(t, tm, "y yes · a always (this session, cat:*, head:*) · n no, and tell Claude why", "Ctrl+C to interrupt")
-		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")}) // not an answer: ignored
-		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(tt.keys)})
+		tm.Send(textKey("x")) // not an answer: ignored
+		tm.Send(textKey(tt.keys))
 		if tt.want.Reason != "" {
 			asked("Tell Claude why", 0)
-			tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(tt.want.Reason)})
-			tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+			tm.Send(textKey(tt.want.Reason))
+			tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 		}
 		if got := answer(); got != tt.want {
 			t.Fatalf("%q: answer %+v, want %+v", tt.keys, got, tt.want)
@@ -110,7 +110,7 @@ func TestPermissionPrompt(t *testing.T) {
 	before := strings.Count(tm.out.String(), question)
 	enter(tm, "tidy up again")
 	asked(question, before)
-	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	if got := answer(); got.Kind != agent.Refuse {
 		t.Fatalf("after Ctrl+C: %+v", got)
 	}
@@ -302,6 +302,9 @@ func TestPermissionQuestionNamesEveryPart(t *testing.T) {
 			`  y yes · n no, and tell Claude why · (no "always": it would allow too much)`}},
 		{"sudo make install; echo ok > log", []string{
 			`Allow Bash(sudo make install; echo ok > log) — "sudo make install" and "echo ok > log" are not allowed?`,
+			`  y yes · a always (this session, echo:*; "sudo make install" asks each time) · n no, and tell Claude why`}},
+		{"sudo make install; echo ok > /etc/motd", []string{
+			`Allow Bash(sudo make install; echo ok > /etc/motd) — "sudo make install" and "echo ok > /etc/motd" are not allowed: writes outside the working directory: /etc/motd?`,
 			`  y yes · n no, and tell Claude why · (no "always": it would allow too much)`}},
 	}
 	for _, tt := range tests {
@@ -321,7 +324,7 @@ func TestPermissionQuestionNamesEveryPart(t *testing.T) {
 			// a: an answer only when offered.
 			m.cfg.Permissions = nil
 			rules := m.running.asking.q.Rules
-			next, _ := m.permissionKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("a")})
+			next, _ := m.permissionKey(textKey("a"))
 			if answered := next.(Model).running.asking == nil; answered != (len(rules) > 0) {
 				t.Fatalf("a answered %v with rules %v", answered, rules)
 			}

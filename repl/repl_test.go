@@ -14,9 +14,8 @@ import (
 
 	"github.com/todo-shell/todo-shell/internal/testwait"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
@@ -29,8 +28,6 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 
 // updating reports -update.
 func updating() bool { return *update }
-
-func init() { lipgloss.SetColorProfile(termenv.Ascii) }
 
 func golden(t *testing.T, got string) {
 	t.Helper()
@@ -138,7 +135,7 @@ func waitLine(t *testing.T, line string) {
 
 func enter(tm *testTerm, line string) {
 	tm.Type(line)
-	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 }
 
 // finalView quits and returns the last view drawn.
@@ -147,7 +144,7 @@ func finalView(t *testing.T, tm *testTerm) string {
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
 	}
-	return tm.FinalModel(t).View()
+	return tm.FinalModel(t).View().Content
 }
 
 const writeTwo = `TodoWrite '{"todos":[{"content":"Write code","activeForm":"Writing code","status":"in_progress"},{"content":"Run tests","activeForm":"Running tests","status":"pending"}]}'`
@@ -171,8 +168,8 @@ const seed002 = `TodoWrite '{"todos":[
 func TestMultiLinePaste(t *testing.T) {
 	tm, _ := start(t, 70, 20)
 	// A paste is text: its newlines go into the input, and Enter runs it.
-	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(strings.ReplaceAll(seed002, "\n", "\r") + "\r"), Paste: true})
-	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	tm.Send(tea.PasteMsg{Content: strings.ReplaceAll(seed002, "\n", "\r") + "\r"})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitFor(t, tm, "Todo list updated: 1 completed, 1 in_progress, 1 pending", "Tasks 1/3")
 	golden(t, screen(finalView(t, tm), ""))
 }
@@ -228,7 +225,7 @@ func TestCtrlCCancelsRunningCommand(t *testing.T) {
 	tm, _ := start(t, 60, 20)
 	enter(tm, "echo started; sleep 30")
 	waitFor(t, tm, "Running echo started; sleep 30", "  started") // its output, in the live tail
-	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	waitFor(t, tm, "Command interrupted")
 	enter(tm, "echo still alive")
 	waitLine(t, "still alive")
@@ -252,7 +249,7 @@ func TestResize(t *testing.T) {
 	waitLine(t, "RESIZED")
 	view := finalView(t, tm)
 	for _, line := range strings.Split(view, "\n") {
-		if w := lipgloss.Width(line); w > 24 {
+		if w := ansi.StringWidth(line); w > 24 {
 			t.Errorf("line wider than 24 cells (%d): %q", w, line)
 		}
 	}
@@ -260,10 +257,10 @@ func TestResize(t *testing.T) {
 }
 
 func TestCtrlDAndDoubleCtrlCExit(t *testing.T) {
-	for _, keys := range [][]tea.KeyType{{tea.KeyCtrlD}, {tea.KeyCtrlC, tea.KeyCtrlC}} {
+	for _, keys := range [][]tea.KeyPressMsg{{ctrlKey('d')}, {ctrlKey('c'), ctrlKey('c')}} {
 		tm, _ := start(t, 60, 20)
 		for _, k := range keys {
-			tm.Send(tea.KeyMsg{Type: k})
+			tm.Send(k)
 		}
 		tm.WaitFinished(t)
 	}
@@ -290,7 +287,7 @@ func BenchmarkTodoWriteToPanel(b *testing.B) {
 			b.Fatal(out.Stderr)
 		}
 		next, _ := m.Update(todosChangedMsg{<-sub.C()})
-		if v := next.(Model).View(); !strings.Contains(v, "Tasks 0/50") {
+		if v := next.(Model).View().Content; !strings.Contains(v, "Tasks 0/50") {
 			b.Fatal("panel not redrawn")
 		}
 	}
@@ -302,7 +299,7 @@ func TestInterruptMessageOnceWhenOffloaded(t *testing.T) {
 	tm, _ := start(t, 80, 20)
 	enter(tm, "head -c 3000 /dev/zero | tr '\\0' a; echo; sleep 30")
 	waitFor(t, tm, "Running head")
-	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	waitFor(t, tm, "Command interrupted")
 	finalView(t, tm)
 	if n := strings.Count(lastTranscript.String(), "Command interrupted"); n != 1 {
@@ -343,7 +340,7 @@ func TestTypeAheadQueued(t *testing.T) {
 	if strings.Contains(lastTranscript.String(), "queued") {
 		t.Fatalf("queued commands echoed before they run:\n%s", lastTranscript.String())
 	}
-	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	waitLine(t, "Dropped 2 queued commands")
 	waitLine(t, "Command interrupted")
 	enter(tm, "echo after")

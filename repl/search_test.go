@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	histfile "github.com/todo-shell/todo-shell/repl/history"
 )
@@ -18,15 +18,15 @@ import (
 func TestCtrlREveryKeySequence(t *testing.T) {
 	keys := []struct {
 		name string
-		msg  tea.KeyMsg
+		msg  tea.KeyPressMsg
 	}{
-		{"l", tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("l")}},
-		{"ls", tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("ls")}},
-		{"zzq", tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("zzq")}},
-		{"BS", tea.KeyMsg{Type: tea.KeyBackspace}},
-		{"^R", tea.KeyMsg{Type: tea.KeyCtrlR}},
-		{"Enter", tea.KeyMsg{Type: tea.KeyEnter}},
-		{"Esc", tea.KeyMsg{Type: tea.KeyEsc}},
+		{"l", textKey("l")},
+		{"ls", textKey("ls")},
+		{"zzq", textKey("zzq")},
+		{"BS", tea.KeyPressMsg{Code: tea.KeyBackspace}},
+		{"^R", tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl}},
+		{"Enter", tea.KeyPressMsg{Code: tea.KeyEnter}},
+		{"Esc", tea.KeyPressMsg{Code: tea.KeyEscape}},
 	}
 	for _, mode := range []string{"shell", "agent"} {
 		for _, entries := range [][]string{nil, {"ls -l", "echo ls", "true"}} {
@@ -51,7 +51,7 @@ func TestCtrlREveryKeySequence(t *testing.T) {
 						cfg.History = h
 						var m tea.Model = New(cfg)
 						m, _ = m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
-						m, _ = m.Update(tea.KeyMsg{Type: tea.KeyCtrlR})
+						m, _ = m.Update(tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl})
 						names := []string{"^R"}
 						for _, k := range seq {
 							names = append(names, keys[k].name)
@@ -62,7 +62,7 @@ func TestCtrlREveryKeySequence(t *testing.T) {
 									}
 								}()
 								m, _ = m.Update(keys[k].msg)
-								_ = m.View()
+								_ = m.View().Content
 							}()
 						}
 					}

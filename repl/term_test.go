@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/todo-shell/todo-shell/internal/painter"
 )
@@ -67,15 +67,14 @@ func runShell(tb testing.TB, cfg Config, w, h int) *testTerm {
 	tt := &testTerm{tb: tb, out: out, painter: pnt, done: make(chan struct{})}
 	// Keys come as messages (Send, Type); the input is empty, so that a
 	// program handed the terminal reads end of file, as under teatest.
-	tt.p = tea.NewProgram(m, tea.WithInput(strings.NewReader("")), tea.WithOutput(out), tea.WithoutRenderer(), tea.WithoutSignals())
-	pnt.SetView(m.View())
+	tt.p = tea.NewProgram(NewPainted(m), tea.WithInput(strings.NewReader("")), tea.WithOutput(out), tea.WithoutRenderer(),
+		tea.WithoutSignals(), tea.WithWindowSize(w, h), tea.WithFPS(1))
 	pnt.Start()
 	go func() {
 		tt.final, tt.err = tt.p.Run()
 		pnt.Stop()
 		close(tt.done)
 	}()
-	tt.p.Send(tea.WindowSizeMsg{Width: w, Height: h})
 	tb.Cleanup(func() {
 		tt.p.Quit()
 		<-tt.done
@@ -89,7 +88,7 @@ func (tt *testTerm) Send(msg tea.Msg) { tt.p.Send(msg) }
 // Type types text, one key per rune.
 func (tt *testTerm) Type(s string) {
 	for _, r := range s {
-		tt.p.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		tt.p.Send(textKey(string(r)))
 	}
 }
 
@@ -113,11 +112,24 @@ func (tt *testTerm) WaitFinished(tb testing.TB) {
 }
 
 // FinalModel waits for the program to end and returns its model.
-func (tt *testTerm) FinalModel(tb testing.TB) tea.Model {
+func (tt *testTerm) FinalModel(tb testing.TB) Model {
 	tb.Helper()
 	tt.WaitFinished(tb)
 	if tt.err != nil {
 		tb.Fatal(tt.err)
 	}
-	return tt.final
+	return tt.final.(Painted).Model()
 }
+
+// textKey is text typed in one key press (a character, or several arriving
+// as one: the shell takes a key's text whole).
+func textKey(s string) tea.KeyPressMsg {
+	r := []rune(s)
+	if len(r) == 0 {
+		return tea.KeyPressMsg{}
+	}
+	return tea.KeyPressMsg{Code: r[0], Text: s}
+}
+
+// ctrlKey is Ctrl and the letter c.
+func ctrlKey(c rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: c, Mod: tea.ModCtrl} }

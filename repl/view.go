@@ -2,11 +2,10 @@ package repl
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/textarea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/todo-shell/todo-shell/render"
@@ -15,18 +14,22 @@ import (
 )
 
 // View draws the live area: the task panel, the running command with its
-// last output lines, a hint, and the prompt.
-func (m Model) View() string {
-	return m.frame // drawn once, in Update, for the painter
+// last output lines, a hint, and the prompt; and where the terminal's own
+// cursor goes (the insertion point), in every mode.
+func (m Model) View() tea.View {
+	content, cur := m.draw()
+	v := tea.NewView(content)
+	v.Cursor = cur
+	return v
 }
 
-// draw assembles the live area. It is never taller than the terminal
-// minus two rows: the task panel collapses to the room left by the rest
-// (see render.TaskBoxIn), and when even that is too little the running
-// command's output lines go first.
-func (m Model) draw() string {
+// draw assembles the live area and places the cursor in it. It is never
+// taller than the terminal minus two rows: the task panel collapses to
+// the room left by the rest (see render.TaskBoxIn), and when even that is
+// too little the running command's output lines go first.
+func (m Model) draw() (string, *tea.Cursor) {
 	if m.quitting {
-		return ""
+		return "", nil
 	}
 	var rest []string // everything under the panel, top to bottom
 	label, tail := m.runningRows()
@@ -45,12 +48,14 @@ func (m Model) draw() string {
 	}
 	room := 0 // rows for the panel; 0 is no limit
 	if limit := m.maxRows(); limit > 0 {
-		// The panel needs 3 rows to show the item in progress; output
+		// The panel needs 3 rows to show the item in progress, and a row
+		// more for each other item in progress (render.BoxRowsFor); output
 		// lines give way to it.
-		for len(tail) > 0 && limit-fixed-len(tail) < 3 {
+		need := max(3, render.BoxRowsFor(m.snap.Items))
+		for len(tail) > 0 && limit-fixed-len(tail) < need {
 			tail = tail[1:]
 		}
-		room = min(limit-fixed-len(tail), panelRows(m.height))
+		room = min(limit-fixed-len(tail), max(panelRows(m.height), need))
 	}
 	if label != "" {
 		rest = append(rest, m.fit(label))
@@ -72,8 +77,43 @@ func (m Model) draw() string {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
+	return m.withInput(&b, input)
+}
+
+// withInput ends the live area in b with the input area, and places the
+// cursor in it.
+func (m Model) withInput(b *strings.Builder, input string) (string, *tea.Cursor) {
+	top := strings.Count(b.String(), "\n") // the input's first row
 	b.WriteString(input)
-	return b.String()
+	cur := m.cursorAt()
+	if cur != nil {
+		cur.Y += top
+	}
+	return b.String(), cur
+}
+
+// cursorAt is where the cursor goes in the input area: at the
+// insertion point of the input, or after the query of a history search.
+func (m Model) cursorAt() *tea.Cursor {
+	if m.search != nil {
+		label := "(reverse-i-search)'"
+		if m.search.s.Failed && m.search.s.Query != "" {
+			label = "(failed reverse-i-search)'"
+		}
+		x := ansi.StringWidth(label) + ansi.StringWidth(render.Sanitize(m.search.s.Query))
+		return tea.NewCursor(min(x, max(m.width-2, 0)), 0)
+	}
+	cur := m.input.Cursor()
+	if cur == nil {
+		return nil
+	}
+	if m.inputScrolls {
+		if above, _ := m.hiddenLines(m.input.ScrollYOffset(), m.input.Height()); above > 0 {
+			cur.Y++ // under the "↑ N more lines" row
+		}
+	}
+	cur.X = min(cur.X, max(m.width-2, 0))
+	return cur
 }
 
 // runningRows are the rows of the running command or agent turn: its
@@ -116,7 +156,7 @@ func (m Model) inputView() string {
 	if !m.inputScrolls {
 		return v
 	}
-	above, below := m.hiddenLines(inputOffset(m.input), m.input.Height())
+	above, below := m.hiddenLines(m.input.ScrollYOffset(), m.input.Height())
 	indent := strings.Repeat(" ", max(ansi.StringWidth(m.linePrompt(0))-2, 0)) // the "…" column
 	more := func(arrow string, n int) string {
 		s := fmt.Sprintf("%s%s %d more lines", indent, arrow, n)
@@ -151,25 +191,10 @@ func (m Model) hiddenLines(off, rows int) (above, below int) {
 	return above, below
 }
 
-// inputOffset is the first row of its text the textarea shows. Bubbles'
-// textarea (v1) keeps it in its viewport, an unexported field: it is read
-// with reflect, never written; a field gone (another bubbles) reads 0, and
-// TestInputSaysHowManyLinesAreHidden fails.
-func inputOffset(in textarea.Model) int {
-	vp := reflect.ValueOf(in).FieldByName("viewport")
-	if !vp.IsValid() || vp.Kind() != reflect.Pointer || vp.IsNil() {
-		return 0
-	}
-	y := vp.Elem().FieldByName("YOffset")
-	if !y.IsValid() || y.Kind() != reflect.Int {
-		return 0
-	}
-	return int(y.Int())
-}
-
 // panelRows is the most rows the task panel takes in a terminal of height
 // rows: a third of them, never less than six (issue 16, item 13): the
-// running command and the prompt keep the rest.
+// running command and the prompt keep the rest. Items in progress may take
+// more, while the terminal has room (issue 29, item 3).
 func panelRows(height int) int { return max(6, height/3) }
 
 // maxRows is the most rows the live area may take: the terminal's height
@@ -223,6 +248,20 @@ type panelCache struct {
 	panel       string
 }
 
+// Most of a person's own list the shell shows whole (see showWhole).
+const (
+	wholeMaxLines = 1000
+	wholeMaxBytes = 256 << 10
+)
+
+// showWhole reports whether full, a list a person asked to read that went
+// to an offload file, is shown whole: up to wholeMaxLines lines and
+// wholeMaxBytes bytes (a list of 50 todos and 50 tasks is about 100); a
+// longer one gets the offload pointer and preview as any result.
+func showWhole(full string) bool {
+	return full != "" && len(full) <= wholeMaxBytes && strings.Count(full, "\n") < wholeMaxLines
+}
+
 // fit cuts a line to the terminal's width less the one-column margin.
 func (m Model) fit(s string) string {
 	if m.width > 1 && ansi.StringWidth(s) > m.width-1 {
@@ -258,7 +297,11 @@ func (m Model) formatOutput(out router.Output) string {
 			parts = append(parts, m.styles.Dim.Render(render.Sanitize(t)))
 		}
 	}
-	if o := out.Offloaded; o != nil {
+	if out.Offloaded != nil && showWhole(out.Full) {
+		// A person's own list (TodoRead, TaskList, TaskGet): shown whole;
+		// the file holds it too, as a model's result would be.
+		parts = append(parts, cleanOutput(out.Full))
+	} else if o := out.Offloaded; o != nil {
 		parts = append(parts, m.styles.Accent.Render(render.Sanitize(out.Stdout)))
 		lines, more := previewLines(out)
 		for _, l := range lines {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -35,7 +35,7 @@ func TestLiveAreaKeepsToTheTerminal(t *testing.T) {
 			m = next.(Model)
 			m.running = &run{line: "make", lines: []string{"o1", "o2", "o3", "o4", "o5"}}
 			m.hint = "a hint"
-			lines := strings.Split(m.draw(), "\n")
+			lines := strings.Split(m.View().Content, "\n")
 			fixed := 3 // the running line, the hint, the prompt
 			if h > 0 && len(lines) > max(h-2, fixed) {
 				t.Fatalf("%d rows in a %d-row terminal:\n%s", len(lines), h, strings.Join(lines, "\n"))

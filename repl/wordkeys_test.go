@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 )
 
 // TestWordKeysReturn presses every word key (Alt+Left/Right, Alt+b/f/d,
@@ -18,21 +18,21 @@ import (
 func TestWordKeysReturn(t *testing.T) {
 	keys := []struct {
 		name string
-		msg  tea.KeyMsg
+		msg  tea.KeyPressMsg
 	}{
-		{"Alt+Left", tea.KeyMsg{Type: tea.KeyLeft, Alt: true}},
-		{"Alt+Right", tea.KeyMsg{Type: tea.KeyRight, Alt: true}},
-		{"Alt+b", tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("b"), Alt: true}},
-		{"Alt+f", tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("f"), Alt: true}},
-		{"Alt+d", tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d"), Alt: true}},
-		{"Alt+c", tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("c"), Alt: true}},
-		{"Alt+l", tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("l"), Alt: true}},
-		{"Alt+u", tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("u"), Alt: true}},
-		{"Ctrl+Left", tea.KeyMsg{Type: tea.KeyCtrlLeft}},
-		{"Ctrl+Right", tea.KeyMsg{Type: tea.KeyCtrlRight}},
-		{"Ctrl+W", tea.KeyMsg{Type: tea.KeyCtrlW}},
-		{"Alt+Backspace", tea.KeyMsg{Type: tea.KeyBackspace, Alt: true}},
-		{"Alt+Delete", tea.KeyMsg{Type: tea.KeyDelete, Alt: true}},
+		{"Alt+Left", tea.KeyPressMsg{Code: tea.KeyLeft, Mod: tea.ModAlt}},
+		{"Alt+Right", tea.KeyPressMsg{Code: tea.KeyRight, Mod: tea.ModAlt}},
+		{"Alt+b", tea.KeyPressMsg{Code: 'b', Mod: tea.ModAlt}},
+		{"Alt+f", tea.KeyPressMsg{Code: 'f', Mod: tea.ModAlt}},
+		{"Alt+d", tea.KeyPressMsg{Code: 'd', Mod: tea.ModAlt}},
+		{"Alt+c", tea.KeyPressMsg{Code: 'c', Mod: tea.ModAlt}},
+		{"Alt+l", tea.KeyPressMsg{Code: 'l', Mod: tea.ModAlt}},
+		{"Alt+u", tea.KeyPressMsg{Code: 'u', Mod: tea.ModAlt}},
+		{"Ctrl+Left", tea.KeyPressMsg{Code: tea.KeyLeft, Mod: tea.ModCtrl}},
+		{"Ctrl+Right", tea.KeyPressMsg{Code: tea.KeyRight, Mod: tea.ModCtrl}},
+		{"Ctrl+W", tea.KeyPressMsg{Code: 'w', Mod: tea.ModCtrl}},
+		{"Alt+Backspace", tea.KeyPressMsg{Code: tea.KeyBackspace, Mod: tea.ModAlt}},
+		{"Alt+Delete", tea.KeyPressMsg{Code: tea.KeyDelete, Mod: tea.ModAlt}},
 	}
 	inputs := []string{"", " ", "   ", "ls", "  ls", "ls  ", "echo one two", "日本 語 ",
 		"one\ntwo", "  \n  ", "\n\n", "  \n  x", "x\n   ", "\t"}
@@ -70,7 +70,7 @@ func TestWordLeftOverBlanks(t *testing.T) {
 	}
 	cfg, _ := testConfig(t)
 	for _, tc := range tests {
-		for _, k := range []tea.KeyMsg{{Type: tea.KeyLeft, Alt: true}, {Type: tea.KeyRunes, Runes: []rune("b"), Alt: true}, {Type: tea.KeyCtrlLeft}} {
+		for _, k := range []tea.KeyPressMsg{{Code: tea.KeyLeft, Mod: tea.ModAlt}, {Code: 'b', Mod: tea.ModAlt}, {Code: tea.KeyLeft, Mod: tea.ModCtrl}} {
 			m := New(cfg)
 			m.width, m.height = 60, 20
 			m.setInputCursor(tc.in, tc.at)
@@ -84,7 +84,7 @@ func TestWordLeftOverBlanks(t *testing.T) {
 
 // pressReturns sends msg to m and fails the test if Update does not return
 // (a watchdog against an endless loop, not a timing).
-func pressReturns(t *testing.T, m Model, msg tea.KeyMsg, name string) Model {
+func pressReturns(t *testing.T, m Model, msg tea.KeyPressMsg, name string) Model {
 	t.Helper()
 	done := make(chan Model, 1)
 	go func() {

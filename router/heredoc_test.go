@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/todo-shell/todo-shell/internal/bashline"
 )
 
 // TestWaitingHeredocs: a here-document keeps a bash line incomplete until
@@ -48,38 +50,22 @@ func TestWaitingHeredocs(t *testing.T) {
 		if got := Waiting(tc.text); got != tc.want {
 			t.Errorf("Waiting(%q) = %q, want %q", tc.text, got, tc.want)
 		}
-		// Line by line, the scanner agrees with the joined text.
-		s := Scanner{Heredocs: true}
-		lines := strings.Split(tc.text, "\n")
-		for i, l := range lines {
-			inc := s.Line(l)
-			if want := Waiting(strings.Join(lines[:i+1], "\n")) != ""; inc != want {
-				t.Errorf("%q after line %d: scanner %v, Waiting %v", tc.text, i, inc, want)
-			}
-		}
 	}
 }
 
 // TestHeredocProblem names the here-document left open.
 func TestHeredocProblem(t *testing.T) {
-	s := Scanner{Heredocs: true}
-	for _, l := range []string{"echo hi", "cat <<'EOF'", "body"} {
+	var s bashline.Scanner
+	defer s.Close()
+	first := 1
+	for i, l := range []string{"echo hi", "cat <<'EOF'", "body"} {
+		if !s.Incomplete() {
+			first = i + 1
+		}
 		s.Line(l)
 	}
-	if got, want := s.Problem(1), `the here-document opened on line 2 is never ended by a line "EOF"`; got != want {
+	if got, want := s.Status().Problem(first), `the here-document opened on line 2 is never ended by a line "EOF"`; got != want {
 		t.Errorf("Problem = %q, want %q", got, want)
-	}
-	s.Reset()
-	if !s.Heredocs {
-		t.Error("Reset forgot Heredocs")
-	}
-}
-
-// TestIncompleteIgnoresHeredocs: Incomplete (Split's rules) knows quotes
-// only.
-func TestIncompleteIgnoresHeredocs(t *testing.T) {
-	if Incomplete("cat <<EOF\nbody") {
-		t.Error("Incomplete follows here-documents")
 	}
 }
 

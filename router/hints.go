@@ -1,6 +1,10 @@
 package router
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/todo-shell/todo-shell/internal/bashline"
+)
 
 // The hints the shell adds to an error a person is likely to meet first.
 // They are the shell's: a tool_result keeps its own content.
@@ -34,7 +38,7 @@ func unquotedJSONHint(args, name string) string {
 	if len(example) > 60 || strings.ContainsAny(example, "'\n") {
 		example = "{...}"
 	}
-	return "Hint: wrap the JSON in single quotes, or the shell removes its double quotes: " + name + " '" + example + "'"
+	return "Hint: wrap the JSON in single quotes, or the shell removes its double quotes: " + name + " " + bashline.Quote(example)
 }
 
 // withHint adds a hint line to an error output.

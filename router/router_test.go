@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/todo-shell/todo-shell/internal/bashline"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
@@ -58,7 +59,8 @@ func TestClassify(t *testing.T) {
 	}
 }
 
-func TestSplit(t *testing.T) {
+// TestWords: an agent command's arguments are the words bash would pass.
+func TestWords(t *testing.T) {
 	tests := []struct {
 		in   string
 		want []string
@@ -78,19 +80,16 @@ func TestSplit(t *testing.T) {
 		{"# don't worry", nil, nil},
 		{"a # it's a comment\nb", []string{"a", "b"}, nil},
 		{`a#b '#c'`, []string{"a#b", "#c"}, nil},
-		{`'open`, nil, ErrIncomplete},
-		{`"open`, nil, ErrIncomplete},
-		{`"open\"`, nil, ErrIncomplete},
-		{`trailing\`, nil, ErrIncomplete},
+		{`'open`, nil, bashline.ErrIncomplete},
+		{`"open`, nil, bashline.ErrIncomplete},
+		{`"open\"`, nil, bashline.ErrIncomplete},
+		{`trailing\`, nil, bashline.ErrIncomplete},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			got, err := Split(tt.in)
+			got, err := bashline.Words(tt.in)
 			if !errors.Is(err, tt.err) || !reflect.DeepEqual(got, tt.want) {
 				t.Fatalf("got %q %v, want %q %v", got, err, tt.want, tt.err)
-			}
-			if Incomplete(tt.in) != (tt.err != nil) {
-				t.Fatalf("Incomplete disagrees")
 			}
 		})
 	}
@@ -111,7 +110,7 @@ func TestSeedMultiLineEqualsOneLine(t *testing.T) {
 			text += "\n"
 		}
 		text += l
-		if last := i == len(lines)-1; Incomplete(text) == last {
+		if last := i == len(lines)-1; (Waiting(text) != "") == last {
 			t.Fatalf("after line %d Incomplete=%v", i, !last)
 		}
 	}
@@ -130,36 +129,6 @@ func TestSeedMultiLineEqualsOneLine(t *testing.T) {
 	if strings.Contains(string(multi.Call.Input), "\n") || strings.Contains(string(multi.Call.Input), "[  {") {
 		t.Fatalf("multi-line input not compacted: %s", multi.Call.Input)
 	}
-}
-
-func FuzzSplit(f *testing.F) {
-	for _, s := range []string{`a 'b c' "d\"e"`, "x\\\ny", `'`, `"\`, seed002, "a # b'c\nd", `x\#y`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		words, err := Split(s)
-		var sc Scanner
-		for i, l := range strings.Split(s, "\n") {
-			if sc.Line(l) != Incomplete(strings.Join(strings.Split(s, "\n")[:i+1], "\n")) {
-				t.Fatal("the Scanner disagrees with Incomplete")
-			}
-		}
-		if Incomplete(s) != errors.Is(err, ErrIncomplete) {
-			t.Fatal("Incomplete disagrees with Split")
-		}
-		if err != nil {
-			return
-		}
-		// Quoting the words back and splitting again gives the same words.
-		var quoted []string
-		for _, w := range words {
-			quoted = append(quoted, "'"+strings.ReplaceAll(w, "'", `'\''`)+"'")
-		}
-		again, err := Split(strings.Join(quoted, " "))
-		if err != nil || !reflect.DeepEqual(again, words) {
-			t.Fatalf("%q: words %q, after quoting %q (%v)", s, words, again, err)
-		}
-	})
 }
 
 func newShell(t *testing.T) (*Shell, *todo.Store) {
@@ -315,39 +284,18 @@ func TestBuiltins(t *testing.T) {
 	}
 }
 
-// TestScannerAgreesWithIncomplete: feeding lines one by one gives what
-// Incomplete gives on the joined text.
-func TestScannerAgreesWithIncomplete(t *testing.T) {
-	for _, text := range []string{
-		"# a 'comment\necho 'x\ny'", "echo \"a\\\nb\" 'c", "a\\\n#b 'c", "x#y 'z", "'a'\"b\\\"\n\"'", "echo \\", "\"\\", "a # b'c\nd", "'''\n'", seed002,
-	} {
-		var s Scanner
-		lines := strings.Split(text, "\n")
-		for i := range lines {
-			joined := strings.Join(lines[:i+1], "\n")
-			if got := s.Line(lines[i]); got != Incomplete(joined) {
-				t.Fatalf("%q after line %d: scanner %v, Incomplete %v", text, i, got, !got)
-			}
-		}
+// TestOnOffloadHearsTheCommand: each offloaded result is told to OnOffload
+// with its tool_use id and the line as typed (issue 29, item 10); a short
+// result is not.
+func TestOnOffloadHearsTheCommand(t *testing.T) {
+	sh, _ := newShell(t)
+	var heard []string
+	sh.OnOffload = func(id, command string) { heard = append(heard, id+" "+command) }
+	for _, line := range []string{"seq 1 500", "echo short", "!seq 1 400", `Bash '{"command":"seq 1 300"}'`} {
+		sh.Run(context.Background(), Classify(line, sh.Executor), nil)
 	}
-}
-
-// TestScannerNamesTheOpenLine: the message names the line of the quote that
-// never closed.
-func TestScannerNamesTheOpenLine(t *testing.T) {
-	tests := []struct{ lines, want string }{
-		{"echo ok\necho 'it''s\nmore\nlines", "the single quote (') opened on line 2 is never closed"},
-		{"echo \"a\nb", `the double quote (") opened on line 1 is never closed`},
-		{"echo a \\", "a backslash ends line 1 with nothing after it"},
-		{"echo 'a\nb' \"c\n'd'", `the double quote (") opened on line 2 is never closed`},
-	}
-	for _, tt := range tests {
-		var s Scanner
-		for _, l := range strings.Split(tt.lines, "\n") {
-			s.Line(l)
-		}
-		if got := s.Problem(1); got != tt.want {
-			t.Errorf("%q: %q, want %q", tt.lines, got, tt.want)
-		}
+	want := []string{"toolu_01 seq 1 500", "toolu_03 !seq 1 400", `toolu_04 Bash '{"command":"seq 1 300"}'`}
+	if strings.Join(heard, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("heard %q, want %q", heard, want)
 	}
 }

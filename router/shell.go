@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/todo-shell/todo-shell/internal/bashline"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/bash"
 	"github.com/todo-shell/todo-shell/tools/offload"
@@ -17,6 +18,10 @@ import (
 type Shell struct {
 	Executor *tools.Executor
 	NewID    tools.IDGenerator // nil means tools.NewToolUseID
+	// OnOffload, when set, hears of each result offloaded to a file: its
+	// tool_use id and the command that made it (a session records them for
+	// /offloads of a later run).
+	OnOffload func(toolUseID, command string)
 }
 
 // Output is the shell form of one line.
@@ -32,6 +37,9 @@ type Output struct {
 	// Offloaded is set when Stdout is an offload pointer; its Preview holds
 	// the first lines of the full text.
 	Offloaded *tools.Offloaded
+	// Full, with Offloaded, is the text a person asked to read (TodoRead's
+	// list, TaskList, TaskGet), for an interactive shell to show whole.
+	Full string
 	// Warning tells why a long result could not be offloaded (the full text
 	// is shown instead).
 	Warning string
@@ -46,14 +54,35 @@ func (s *Shell) Run(ctx context.Context, line Line, live io.Writer) Output {
 	if live != nil {
 		ctx = tools.WithOutput(ctx, live)
 	}
+	var out Output
 	switch line.Kind {
 	case Bash:
-		out := s.runBash(ctx, line.Text)
-		return withHint(out, s.didYouMean(line.Text, out))
+		out = s.runBash(ctx, line.Text)
+		out = withHint(out, s.didYouMean(line.Text, out))
 	case Agent:
-		return s.runAgent(ctx, line)
+		out = s.runAgent(ctx, line)
+	default:
+		return Output{}
 	}
-	return Output{}
+	if out.Offloaded != nil && out.Call != nil && s.OnOffload != nil {
+		s.OnOffload(out.Call.ID, line.Command())
+	}
+	return out
+}
+
+// Command is the line as a person typed it: a bash line's command (with
+// its '!'), an agent command's name and arguments.
+func (l Line) Command() string {
+	switch l.Kind {
+	case Bash:
+		if l.Forced {
+			return "!" + l.Text
+		}
+		return l.Text
+	case Agent:
+		return strings.TrimSpace(l.Name + " " + l.Args)
+	}
+	return ""
 }
 
 // OffloadConfig is where this shell's long results go: the executor's
@@ -74,7 +103,7 @@ func (s *Shell) newID() string {
 func output(call tools.ShellCall) Output {
 	f := call.Form
 	out := Output{Stdout: f.Stdout, Stderr: f.Stderr, ExitCode: f.ExitCode, Exit: f.Exit,
-		Call: call.Use, Result: call.Result, Offloaded: f.Offloaded}
+		Call: call.Use, Result: call.Result, Offloaded: f.Offloaded, Full: f.Full}
 	if f.OffloadErr != nil {
 		out.Warning = offload.Warning(f.OffloadErr)
 	}
@@ -86,7 +115,7 @@ func (s *Shell) runBash(ctx context.Context, command string) Output {
 }
 
 func (s *Shell) runAgent(ctx context.Context, line Line) Output {
-	args, err := Split(line.Args)
+	args, err := bashline.Words(line.Args)
 	if err != nil {
 		return Output{Stderr: "Error: " + err.Error(), ExitCode: 1}
 	}

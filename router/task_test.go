@@ -25,6 +25,13 @@ func TestTaskCommands(t *testing.T) {
 		{`TaskGet '{"taskId":"1"}'`, "Task #1: Read the spec\nStatus: in_progress\nOwner: bob\nBlocks: #2\nDescription: (none)", "", 0},
 		{"TodoRead", "[>] #1 Read the spec @bob\n[ ] #2 Write ⊘ blocked by #1\n\n(0/2 completed)", "", 0},
 		{"TodoRead --json", `{"todos":[]}`, "", 0},
+		// Issue 29, item 19: JSON that is not an object gets the usage
+		// line, with the id given for a task id alone.
+		{"TaskGet 2", "", "Error: Validation failed\n- Input must be a JSON object\nUsage: TaskGet '{\"taskId\":\"2\"}'", 1},
+		{`TaskUpdate "3"`, "", "Error: Validation failed\n- Input must be a JSON object\nUsage: TaskUpdate '{\"taskId\":\"3\",\"status\":\"in_progress\"}'", 1},
+		{"TaskGet '[1]'", "", "Error: Validation failed\n- Input must be a JSON object\nUsage: TaskGet '{\"taskId\":\"1\"}'", 1},
+		{"TaskCreate true", "", "Error: Validation failed\n- Input must be a JSON object\nUsage: TaskCreate '{\"subject\":\"...\",\"description\":\"...\"}'", 1},
+		{"TodoWrite 2", "", "Error: Validation failed\n- Input must be a JSON object with a 'todos' array\nUsage: TodoWrite '{\"todos\":[...]}'", 1},
 	}
 	for _, tt := range tests {
 		out := sh.Run(context.Background(), Classify(tt.line, sh.Executor), nil)

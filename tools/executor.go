@@ -131,6 +131,9 @@ func (e *Executor) ExecuteShell(ctx context.Context, toolUseID, name string, inp
 	shown := e.offload(ToolResult{Type: "tool_result", ToolUseID: toolUseID, Content: form.Stdout})
 	call.Form.OffloadErr = shown.OffloadErr
 	if shown.Offloaded != nil {
+		if form.Whole {
+			call.Form.Full = form.Stdout
+		}
 		call.Form.Stdout, call.Form.Offloaded = shown.Content, shown.Offloaded
 	}
 	return call

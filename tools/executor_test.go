@@ -132,3 +132,38 @@ func TestSummary(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+// wholeTool's shell form is a text a person asked to read (Whole).
+type wholeTool struct{ echoTool }
+
+func (wholeTool) Definition() Definition {
+	return Definition{Name: "Whole", InputSchema: json.RawMessage(`{"type":"object"}`)}
+}
+
+func (wholeTool) ShellForm(args []string, _ ToolResult) ShellForm {
+	return ShellForm{Stdout: strings.Repeat(args[0]+"\n", 5), Whole: true}
+}
+
+// TestExecuteShellKeepsAWholeFormsText: a form a person asked to read is
+// offloaded as any (the file, the pointer), and its text is kept in Full
+// for an interactive shell to show (issue 29, item 14); a form that is not
+// Whole keeps none.
+func TestExecuteShellKeepsAWholeFormsText(t *testing.T) {
+	reg := NewRegistry()
+	for _, tool := range []Tool{echoTool{}, wholeTool{}} {
+		if err := reg.Add(tool); err != nil {
+			t.Fatal(err)
+		}
+	}
+	calls := 0
+	ex := NewExecutor(reg, countingOffloader{limit: 20, calls: &calls})
+	in, _ := ex.ShellInput("Whole", []string{"item"})
+	f := ex.ExecuteShell(context.Background(), "toolu_w", "Whole", in, []string{"item"}).Form
+	if f.Offloaded == nil || f.Stdout != "pointer toolu_w" || f.Full != strings.Repeat("item\n", 5) {
+		t.Fatalf("%+v", f)
+	}
+	in, _ = ex.ShellInput("Echo", []string{"a-word-long-enough"})
+	if f := ex.ExecuteShell(context.Background(), "toolu_e", "Echo", in, []string{"a-word-long-enough"}).Form; f.Offloaded == nil || f.Full != "" {
+		t.Fatalf("%+v", f)
+	}
+}

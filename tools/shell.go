@@ -27,6 +27,13 @@ type ShellForm struct {
 	// OffloadErr says why a long result is not where the offload policy
 	// puts it (in the fallback directory, or shown whole).
 	OffloadErr error
+	// Whole marks a form a person asked to read (TodoRead's list,
+	// TaskList, TaskGet): when its stdout is offloaded, Full keeps the
+	// text, for an interactive front end to show whole.
+	Whole bool
+	// Full is the text of a Whole form whose Stdout became an offload
+	// pointer.
+	Full string
 }
 
 // Shell is implemented by a tool that has its own shell form: how the words

@@ -49,8 +49,18 @@ type PermissionAsked struct{ Question Question }
 // PermissionAnswered reports the answer to the last question.
 type PermissionAnswered struct{ Answer Answer }
 
+// PermissionRefused reports a call refused without asking: a deny rule
+// forbids it, or it needs a person and there is none (agent -p). Message is
+// what the model is told, on one line; a front end with no one to ask
+// shows it to the person too.
+type PermissionRefused struct {
+	Use     tools.ToolUse
+	Message string
+}
+
 func (PermissionAsked) isEvent()    {}
 func (PermissionAnswered) isEvent() {}
+func (PermissionRefused) isEvent()  {}
 
 // permit decides whether use may run. When it may not, it returns the
 // is_error result that goes back to the model instead.
@@ -67,22 +77,14 @@ func (a *Agent) permit(ctx context.Context, use tools.ToolUse, emit func(Event))
 	case permission.Allowed:
 		return tools.ToolResult{}, true
 	case permission.Denied:
-		return refuse(fmt.Sprintf("Permission denied: the rule %s in the deny list forbids this call; do not try to get around it", d.Rule))
-	}
-	why := ""
-	if d.Why != "" {
-		why = " (" + d.Why + ")"
+		msg := fmt.Sprintf("Permission denied: the rule %s in the deny list forbids this %s call; do not try to get around it", d.Rule, use.Name)
+		emit(PermissionRefused{Use: use, Message: flatLine(msg)})
+		return refuse(msg)
 	}
 	if a.cfg.Ask == nil {
-		names := make([]string, len(d.Rules))
-		for i, r := range d.Rules {
-			names[i] = r.String()
-		}
-		rules := "The rule " + strings.Join(names, ", ") + " would allow it"
-		if len(names) > 1 {
-			rules = "The rules " + strings.Join(names, ", ") + " would allow it"
-		}
-		return refuse(fmt.Sprintf("Permission needed: this %s call is not allowed by any rule%s and there is no one to ask. %s (--allowedTools %q, or permissions.allow in .todo-shell/settings.json)", use.Name, why, rules, strings.Join(names, ",")))
+		msg := noOneToAsk(use.Name, d)
+		emit(PermissionRefused{Use: use, Message: flatLine(msg)})
+		return refuse(msg)
 	}
 	q := Question{Use: use, Rules: d.Always, Risky: d.Risky, Why: d.Why}
 	emit(PermissionAsked{Question: q})
@@ -105,4 +107,32 @@ func (a *Agent) permit(ctx context.Context, use tools.ToolUse, emit func(Event))
 		msg += ". They said: " + ans.Reason
 	}
 	return refuse(msg)
+}
+
+// noOneToAsk is what the model is told of a call that needs a person when
+// there is none (agent -p): why, and the rules that would allow it.
+func noOneToAsk(tool string, d permission.Decision) string {
+	why := ""
+	if d.Why != "" {
+		why = " (" + d.Why + ")"
+	}
+	names := make([]string, len(d.Rules))
+	for i, r := range d.Rules {
+		names[i] = r.String()
+	}
+	rules := "The rule " + strings.Join(names, ", ") + " would allow it"
+	if len(names) > 1 {
+		rules = "The rules " + strings.Join(names, ", ") + " would allow it"
+	}
+	if d.Protected != "" {
+		return fmt.Sprintf("Permission needed: this %s call writes %s (%s), which asks in every mode but bypassPermissions, and there is no one to ask. %s (--allowedTools %q)",
+			tool, d.Protected, d.ProtectedWhat, rules, strings.Join(names, ","))
+	}
+	return fmt.Sprintf("Permission needed: this %s call is not allowed by any rule%s and there is no one to ask. %s (--allowedTools %q, or permissions.allow in .todo-shell/settings.json)", tool, why, rules, strings.Join(names, ","))
+}
+
+// flatLine is msg on one line: a newline in a command it quotes is shown
+// as \n.
+func flatLine(msg string) string {
+	return strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(msg)
 }

@@ -66,8 +66,8 @@ func TestPermissionAnswers(t *testing.T) {
 		want string
 	}{
 		{"refused with a reason", func(context.Context, Question) Answer { return Answer{Kind: Refuse, Reason: "not my files"} }, "Refused by the person: they did not allow this call. They said: not my files"},
-		{"no one to ask", nil, "The rule Bash(rm:*) would allow it"},
-		{"no one to ask, compound", nil, "The rules Bash(ls:*), Bash(rm:*) would allow it"},
+		{"no one to ask", nil, "The rule Bash(" + rm + ") would allow it"},
+		{"no one to ask, compound", nil, "The rules Bash(ls:*), Bash(" + rm + ") would allow it"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			mk()

@@ -33,6 +33,7 @@ import (
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools/task"
+	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
 // Agent names of todo-shell's own plans.
@@ -82,8 +83,10 @@ type source struct {
 func (c *Config) sources() []source {
 	var s []source
 	if c.OffloadDir != "" {
+		// A session's todo list and its task plan: one entry, as the
+		// shell's panel shows them (the todos, then the tasks).
 		s = append(s, source{agent: agentSession, root: c.OffloadDir, depth: 1,
-			match: func(p string) bool { return filepath.Base(p) == session.JournalFile }})
+			match: func(p string) bool { b := filepath.Base(p); return b == session.JournalFile || b == task.JournalFile }})
 	}
 	if c.PlansDir != "" {
 		s = append(s, source{agent: agentPlan, root: c.PlansDir, depth: 1, journal: true,
@@ -133,8 +136,11 @@ type Watcher struct {
 	dirs    map[string]int // watched directory -> its source
 	tails   map[string]*tail
 	entries map[string]*Entry // by Path
-	gemini  map[string]string // Gemini CLI's short project names -> directories
-	oc      *opencodedb.DB    // opencode's database, once open
+	// sessions are the two parts of each todo-shell session's entry, by
+	// the session's directory.
+	sessions map[string]*sessionParts
+	gemini   map[string]string // Gemini CLI's short project names -> directories
+	oc       *opencodedb.DB    // opencode's database, once open
 }
 
 // New returns a Watcher for cfg; Close it.
@@ -149,7 +155,7 @@ func New(cfg Config) (*Watcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("watch --all: %w", err)
 	}
-	x := &Watcher{cfg: cfg, srcs: cfg.sources(), w: w, dirs: map[string]int{}, tails: map[string]*tail{}, entries: map[string]*Entry{}}
+	x := &Watcher{cfg: cfg, srcs: cfg.sources(), w: w, dirs: map[string]int{}, tails: map[string]*tail{}, entries: map[string]*Entry{}, sessions: map[string]*sessionParts{}}
 	x.gemini = geminiProjects(filepath.Join(cfg.Home, ".gemini", "projects.json"))
 	for i := range x.srcs {
 		if !x.addTree(i, x.srcs[i].root, 0) {
@@ -285,7 +291,7 @@ func (x *Watcher) update(src int, path string, mod time.Time) bool {
 		x.tails[path] = t
 	}
 	var last *plan.Version
-	if s.journal {
+	if s.journal || (s.agent == agentSession && filepath.Base(path) == task.JournalFile) {
 		if t.off == 0 {
 			t.tasks = task.NewState()
 		}
@@ -308,6 +314,9 @@ func (x *Watcher) update(src int, path string, mod time.Time) bool {
 			return false
 		}
 	}
+	if s.agent == agentSession {
+		return x.updateSession(src, path, last, mod)
+	}
 	e := x.entries[path]
 	if e == nil {
 		e = &Entry{Agent: s.agent, Path: path}
@@ -315,10 +324,58 @@ func (x *Watcher) update(src int, path string, mod time.Time) bool {
 	}
 	e.Version, e.Changed = last, mod
 	e.Project = x.project(src, path, &t.p)
-	if s.agent == agentSession {
-		e.Session = filepath.Base(filepath.Dir(path))
-	}
 	return true
+}
+
+// sessionParts are the newest versions of a todo-shell session's todo list
+// and of its task plan.
+type sessionParts struct{ todos, tasks *plan.Version }
+
+// updateSession takes v, the newest version of a session's todo list or
+// of its task plan (path says which), into the session's one entry: its
+// todos, then its tasks, as the shell's panel shows them. The entry's
+// Path is the session's todos.jsonl.
+func (x *Watcher) updateSession(src int, path string, v *plan.Version, mod time.Time) bool {
+	dir := filepath.Dir(path)
+	parts := x.sessions[dir]
+	if parts == nil {
+		parts = &sessionParts{}
+		x.sessions[dir] = parts
+	}
+	if filepath.Base(path) == task.JournalFile {
+		parts.tasks = v
+	} else {
+		parts.todos = v
+	}
+	key := filepath.Join(dir, session.JournalFile)
+	e := x.entries[key]
+	if e == nil {
+		e = &Entry{Agent: agentSession, Path: key, Session: filepath.Base(dir)}
+		x.entries[key] = e
+	}
+	e.Version = parts.merged()
+	if mod.After(e.Changed) {
+		e.Changed = mod
+	}
+	e.Project = x.project(src, key, &plan.Parser{})
+	return true
+}
+
+// merged is the session's plan as one list: the todos, then the tasks.
+// Its number counts the versions of both.
+func (p *sessionParts) merged() *plan.Version {
+	switch {
+	case p.tasks == nil:
+		return p.todos
+	case p.todos == nil:
+		return p.tasks
+	}
+	todos, tasks := plan.Display(p.todos), plan.Display(p.tasks)
+	v := *p.todos
+	v.N = p.todos.N + p.tasks.N
+	v.Todos = append(append(make([]todo.Item, 0, len(todos)+len(tasks)), todos...), tasks...)
+	v.Keys, v.Info = nil, nil
+	return &v
 }
 
 // updateTaskList reads the task list in dir, a source s watches, and

@@ -111,3 +111,46 @@ func TestStale(t *testing.T) {
 		t.Fatal("still live after an hour")
 	}
 }
+
+// TestSessionTodosAndTasksAreOneEntry: a todo-shell session's todo list
+// and task plan are one entry, the todos then the tasks, as the shell's
+// panel shows them (issue 29, item 7); a session with tasks only has one
+// too.
+func TestSessionTodosAndTasksAreOneEntry(t *testing.T) {
+	home := t.TempDir()
+	off := filepath.Join(home, "proj", ".offload")
+	mix, only := filepath.Join(off, "mix"), filepath.Join(off, "only")
+	os.MkdirAll(mix, 0o700)
+	os.MkdirAll(only, 0o700)
+	todos := `{"version":1,"time":"2026-11-28T08:57:08Z","tool_use_id":"toolu_1","todos":[{"content":"A","status":"completed","activeForm":"Doing A"},{"content":"B","status":"in_progress","activeForm":"Doing B"}]}` + "\n"
+	tasks := `{"version":1,"time":"2026-11-28T08:57:09Z","tool_use_id":"toolu_2","tool":"TaskCreate","input":{},"set":[{"id":"1","subject":"T1","description":"d","status":"in_progress","blocks":[],"blockedBy":[]}],"next_id":2}` + "\n"
+	os.WriteFile(filepath.Join(mix, "todos.jsonl"), []byte(todos), 0o600)
+	os.WriteFile(filepath.Join(mix, "tasks.jsonl"), []byte(tasks), 0o600)
+	os.WriteFile(filepath.Join(only, "todos.jsonl"), nil, 0o600)
+	os.WriteFile(filepath.Join(only, "tasks.jsonl"), []byte(tasks), 0o600)
+	w, err := New(Config{Home: home, ClaudeDir: filepath.Join(home, ".claude"), CodexDir: filepath.Join(home, ".codex"), OffloadDir: off})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	got := w.Entries()
+	if len(got) != 2 {
+		t.Fatalf("%d entries: %+v", len(got), got)
+	}
+	st := render.PlainStyles()
+	for _, e := range got {
+		box := Box(&e, 60, time.Now(), false, &st)
+		switch e.Session {
+		case "mix":
+			if len(e.Version.Todos) != 3 || !strings.Contains(box, " 1/3 ") || e.Path != filepath.Join(mix, "todos.jsonl") {
+				t.Errorf("mix: %+v\n%s", e.Version, box)
+			}
+		case "only":
+			if len(e.Version.Todos) != 1 || !strings.Contains(box, "● #1 T1") {
+				t.Errorf("only: %+v\n%s", e.Version, box)
+			}
+		default:
+			t.Errorf("entry %+v", e)
+		}
+	}
+}

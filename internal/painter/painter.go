@@ -38,10 +38,12 @@ type Painter struct {
 
 	mu      sync.Mutex
 	view    string
+	cursor  *Cursor
 	printed []string
 	clear   bool
 	width   int
 	rows    int
+	spare   int // rows the live area leaves free (SetSpare)
 
 	wake    chan struct{}
 	done    chan struct{}
@@ -51,22 +53,45 @@ type Painter struct {
 	// has the terminal.
 	drawMu sync.Mutex
 
-	// Owned by whoever holds drawMu. The cursor is parked at column 0 of
-	// the first of pad blank rows, above the live area drawn last.
+	// Owned by whoever holds drawMu. The park point is column 0 of the
+	// first of pad blank rows, above the live area drawn last; the cursor
+	// is there, or at the insertion point (at) when the view has one.
 	pad       int               // blank rows above the live area (see flush)
 	last      string            // the view drawn last
+	lastCur   *Cursor           // its cursor
 	lastLines []int             // the widths of its lines as drawn
 	prep      map[string]string // fit's results for the view drawn last
 	lastWidth int               // the width it was drawn at
+	lastTerm  int               // the terminal's width then
+	lastRows  int               // the terminal's height then
+	at        *Cursor           // where the cursor was left: rows under the park point, column
 }
+
+// Cursor is a place in the live area: column X of row Y (0 is the first
+// row of the view).
+type Cursor struct{ X, Y int }
 
 // New returns a Painter drawing to out. size, when not nil, reads the
 // terminal's size at the moment of drawing (Terminal.Size): between a
 // resize and the SetSize that follows it, a view made for the old width
 // is cut to the new one. Call Start, and Stop when done.
 func New(out io.Writer, size func() (width, rows int, err error)) *Painter {
-	return &Painter{out: out, size: size, wake: make(chan struct{}, 1), done: make(chan struct{}), stopped: make(chan struct{})}
+	return &Painter{out: out, size: size, spare: 2, wake: make(chan struct{}, 1), done: make(chan struct{}), stopped: make(chan struct{})}
 }
+
+// SetSpare sets how many rows under the terminal's height the live area
+// keeps free: 2 unless set (inline, they keep the prompt's row and the
+// one the terminal scrolls into clear). A view on the alternate screen,
+// with no scrollback to keep, takes every row: 0.
+func (p *Painter) SetSpare(rows int) {
+	p.mu.Lock()
+	p.spare = max(rows, 0)
+	p.mu.Unlock()
+	p.poke()
+}
+
+// Output is where the painter draws.
+func (p *Painter) Output() io.Writer { return p.out }
 
 // Start starts drawing.
 func (p *Painter) Start() { go p.run() }
@@ -79,30 +104,73 @@ func (p *Painter) Stop() {
 	<-p.stopped
 	p.drawMu.Lock()
 	defer p.drawMu.Unlock()
-	s := ansi.SetModeAutoWrap
+	s := p.toPark(p.termWidth()) + ansi.SetModeAutoWrap
 	if p.last != "" {
 		if down := p.pad + len(p.lastLines) - 1; down > 0 {
 			s += ansi.CursorDown(down)
 		}
 		s += "\r\n"
 	}
+	p.at = nil
 	p.write(s)
 }
 
-// SetView records the live area to show.
-func (p *Painter) SetView(view string) {
+// termWidth is the terminal's width now, as far as known.
+func (p *Painter) termWidth() int {
+	if p.size != nil {
+		if w, _, err := p.size(); err == nil && w > 0 {
+			return w
+		}
+	}
+	return p.lastTerm
+}
+
+// toPark is what brings the cursor from where the last frame left it back
+// to the park point, on a terminal width cells wide now. A terminal made
+// narrower since has split the rows of the live area wider than that
+// (tmux, xterm.js, VTE, kitty and iTerm2 rewrap on a resize, the cursor
+// with its line): the rows to climb are counted at the new width, from the
+// widths the rows were drawn at.
+func (p *Painter) toPark(width int) string {
+	at := p.at
+	if at == nil {
+		return ""
+	}
+	rows := at.Y
+	if width > 0 && width < p.lastTerm {
+		row := at.Y - p.pad // the cursor's row in the live area
+		for i := 0; i < row && i < len(p.lastLines); i++ {
+			rows += rowsAt(p.lastLines[i], width) - 1
+		}
+		rows += at.X / width
+	}
+	s := "\r"
+	if rows > 0 {
+		s += ansi.CursorUp(rows)
+	}
+	return s
+}
+
+// SetView records the live area to show, and where the terminal's cursor
+// goes in it (shown there, in the terminal's own style); nil hides it.
+func (p *Painter) SetView(view string, cursor *Cursor) {
 	p.mu.Lock()
-	changed := view != p.view
-	p.view = view
+	changed := view != p.view || !sameCursor(cursor, p.cursor)
+	p.view, p.cursor = view, cursor
 	p.mu.Unlock()
 	if changed {
 		p.poke()
 	}
 }
 
+func sameCursor(a, b *Cursor) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
+}
+
 // SetSize records the terminal's size the view was made for. Lines of the
 // live area are cut one column short of the width, and the live area
-// keeps to the height minus two rows (its top rows are left out).
+// keeps to the height minus two rows (its top rows are left out; see
+// SetSpare).
 func (p *Painter) SetSize(width, rows int) {
 	p.mu.Lock()
 	changed := width != p.width || rows != p.rows
@@ -173,11 +241,13 @@ func (p *Painter) write(s string) {
 // frameState is what one draw brings to the terminal.
 type frameState struct {
 	view      string
+	cursor    *Cursor
 	printed   []string
 	clear     bool
 	width     int // the width to draw at
 	termWidth int // the terminal's width now
 	rows      int
+	spare     int
 }
 
 // take takes what is pending; ok is false while the size is unknown
@@ -188,7 +258,7 @@ func (p *Painter) take(final bool) (f frameState, ok bool) {
 	if p.width <= 0 && !final {
 		return f, false
 	}
-	f = frameState{view: p.view, printed: p.printed, clear: p.clear, width: p.width, rows: p.rows}
+	f = frameState{view: p.view, cursor: p.cursor, printed: p.printed, clear: p.clear, width: p.width, rows: p.rows, spare: p.spare}
 	p.printed, p.clear = nil, false
 	if p.width <= 0 {
 		f.view = "" // never sized: only the printed lines
@@ -202,15 +272,20 @@ func (p *Painter) take(final bool) (f frameState, ok bool) {
 // emoji with a skin tone, a Devanagari cluster — is clipped rather than
 // wrapped, so each line of the live area takes exactly one row.
 //
-// After each frame the cursor is parked at column 0 of the live area's
-// first row (the terminal's cursor is hidden: the input draws its own). A
-// terminal that reflows its screen on a resize (tmux, VTE, kitty, iTerm2)
-// keeps the cursor at the start of that line, and tells the program the
-// new size only later: a draw that counted the rows to climb at the old
-// width — or at a width the program has not heard of yet — climbed too
-// few, and left rows of the old live area behind. From the top nothing
-// needs counting: everything from the cursor down is the live area, and
-// erasing below erases it all, however the terminal rewrapped it.
+// Each frame is drawn from the park point, column 0 of the live area's
+// first row, and ends with the terminal's own cursor shown at the view's
+// insertion point (issue 29, item 4: input methods and screen readers
+// follow it; without one the cursor stays hidden at the park point). The
+// next frame climbs back to the park point first (toPark). A terminal that
+// reflows its screen on a resize (tmux, xterm.js, VTE, kitty, iTerm2)
+// moves the cursor with its line, and tells the program the new size only
+// later: the rows to climb are counted at the width the terminal has now
+// (read at the moment of drawing), from the widths the rows were drawn
+// at, so a narrower window's split rows are climbed too. From the park
+// point everything down is the live area, and erasing below erases it
+// all, however the terminal rewrapped it. Any change of size redraws, a
+// change of height alone too (a shorter terminal may have cut rows under
+// the cursor).
 //
 // A terminal made narrower splits the live area's wide rows and, keeping
 // the bottom of its screen in place, pushes everything above them up,
@@ -241,10 +316,16 @@ func (p *Painter) flush(final bool) {
 			f.termWidth, f.width, f.rows = w, min(f.width, w), h
 		}
 	}
-	if f.view == p.last && len(f.printed) == 0 && !f.clear && f.width == p.lastWidth {
-		return
+	if f.view == p.last && len(f.printed) == 0 && !f.clear && f.width == p.lastWidth &&
+		sameCursor(f.cursor, p.lastCur) && f.termWidth == p.lastTerm && f.rows == p.lastRows {
+		return // nothing new; any change of size redraws (a terminal that got shorter may have cut the live area)
 	}
 	var b strings.Builder
+	if p.at != nil {
+		b.WriteString(ansi.HideCursor) // shown again at the insertion point
+	}
+	b.WriteString(p.toPark(f.termWidth))
+	p.at = nil
 	pad := p.pad
 	if f.clear {
 		b.WriteString(ansi.EraseEntireScreen + ansi.CursorHomePosition)
@@ -259,13 +340,14 @@ func (p *Painter) flush(final bool) {
 		pad -= rowsAt(ansi.StringWidth(line), f.termWidth)
 	}
 	p.drawView(&b, f, pad)
+	p.lastTerm, p.lastRows, p.lastCur = f.termWidth, f.rows, f.cursor
 	p.write(b.String())
 }
 
 // splitRows is how many rows the terminal added to the live area drawn
 // last when it rewrapped it at width: it splits lines wider than that.
 func (p *Painter) splitRows(width int) int {
-	if width <= 0 || width >= p.lastWidth {
+	if width <= 0 || width >= p.lastTerm {
 		return 0
 	}
 	n := 0
@@ -307,8 +389,10 @@ const eraseBelow = "\r" + ansi.EraseEntireLine + "\x1b[C" + ansi.EraseScreenBelo
 // Each line ends with its styles reset.
 func (p *Painter) drawView(b *strings.Builder, f frameState, pad int) {
 	lines := strings.Split(f.view, "\n")
-	if f.rows > 0 && len(lines) > max(f.rows-2, 1) {
-		lines = lines[len(lines)-max(f.rows-2, 1):]
+	cut := 0 // lines left out at the top
+	if f.rows > 0 && len(lines) > max(f.rows-f.spare, 1) {
+		cut = len(lines) - max(f.rows-f.spare, 1)
+		lines = lines[cut:]
 	}
 	if grew := len(lines) - len(p.lastLines); grew > 0 && p.lastLines != nil {
 		pad -= grew
@@ -340,6 +424,20 @@ func (p *Painter) drawView(b *strings.Builder, f frameState, pad int) {
 	}
 	b.WriteString(ansi.SetModeAutoWrap)
 	p.pad, p.last, p.lastLines, p.lastWidth, p.prep = pad, f.view, widths, f.width, prep
+	if c := f.cursor; c != nil && c.Y-cut >= 0 && c.Y-cut < len(lines) {
+		// The terminal's own cursor at the insertion point, shown: input
+		// methods and screen readers follow it, and it shows in every
+		// mode, without colour too.
+		at := &Cursor{X: max(min(c.X, f.width-1), 0), Y: pad + c.Y - cut}
+		if at.Y > 0 {
+			b.WriteString(ansi.CursorDown(at.Y))
+		}
+		if at.X > 0 {
+			b.WriteString(ansi.CursorForward(at.X))
+		}
+		b.WriteString(ansi.ShowCursor)
+		p.at = at
+	}
 }
 
 // fit prepares a line of the live area for a terminal width cells wide:
@@ -371,6 +469,7 @@ func (p *Painter) Suspend() {
 	p.printed = nil
 	p.mu.Unlock()
 	var b strings.Builder
+	b.WriteString(p.toPark(p.termWidth()))
 	b.WriteString(eraseBelow) // the cursor is on the live area's first row
 	for _, line := range printed {
 		b.WriteString(line)
@@ -379,7 +478,7 @@ func (p *Painter) Suspend() {
 	p.write(b.String())
 	// Nothing of the live area is left on the terminal; the next draw
 	// starts on the cursor's row, below the other program's output.
-	p.pad, p.last, p.lastLines = 0, "", nil
+	p.pad, p.last, p.lastLines, p.at, p.lastCur = 0, "", nil, nil, nil
 }
 
 // Resume starts drawing again, below whatever the other program left.

@@ -15,7 +15,7 @@ func TestPainterDraws(t *testing.T) {
 	var out bytes.Buffer
 	s := New(&out, nil)
 	s.SetSize(11, 24)
-	s.SetView("panel\nprompt ❯   ")
+	s.SetView("panel\nprompt ❯   ", nil)
 	s.Flush()
 	// Drawn from the cursor's row down, the cursor parked back on the
 	// first row of the live area.
@@ -28,7 +28,7 @@ func TestPainterDraws(t *testing.T) {
 		t.Fatalf("redrew an unchanged view: %q", out.String())
 	}
 	s.Print("printed line\nsecond")
-	s.SetView("prompt ❯ this line is far too long")
+	s.SetView("prompt ❯ this line is far too long", nil)
 	s.Flush()
 	want := eraseBelow + "printed line\r\nsecond\r\n" + liveArea(0, "prompt ❯ t")
 	if got := out.String(); got != want {
@@ -65,17 +65,31 @@ func TestPainterKeepsToTheHeight(t *testing.T) {
 	var out bytes.Buffer
 	s := New(&out, nil)
 	s.SetSize(80, 6)
-	s.SetView("1\n2\n3\n4\n5\n6\n7\nprompt")
+	s.SetView("1\n2\n3\n4\n5\n6\n7\nprompt", nil)
 	s.Flush()
 	if got := out.String(); got != eraseBelow+liveArea(0, "5", "6", "7", "prompt") {
 		t.Fatalf("%q", got)
 	}
 	out.Reset()
-	s.SetView("prompt")
+	s.SetView("prompt", nil)
 	s.Flush()
 	want := eraseBelow + liveArea(0, "prompt")
 	if got := out.String(); got != want {
 		t.Fatalf("shorter view:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestPainterWithoutSpareRowsTakesTheHeight: on the alternate screen
+// (SetSpare(0)) the view takes every row of the terminal, and no more.
+func TestPainterWithoutSpareRowsTakesTheHeight(t *testing.T) {
+	var out bytes.Buffer
+	s := New(&out, nil)
+	s.SetSpare(0)
+	s.SetSize(80, 6)
+	s.SetView("1\n2\n3\n4\n5\n6\n7\nlast", nil)
+	s.Flush()
+	if got := out.String(); got != eraseBelow+liveArea(0, "3", "4", "5", "6", "7", "last") {
+		t.Fatalf("%q", got)
 	}
 }
 
@@ -102,7 +116,7 @@ func TestPainterErasesFromTheTopOfTheLiveArea(t *testing.T) {
 			s := New(&out, func() (int, int, error) { return width, 30, nil })
 			s.SetSize(100, 30)
 			wide := strings.Repeat("x", 90)
-			s.SetView(wide + "\n" + wide + "\nprompt")
+			s.SetView(wide+"\n"+wide+"\nprompt", nil)
 			s.Flush()
 			if got := out.String(); !strings.HasSuffix(got, wide+"\r"+ansi.SetModeAutoWrap) {
 				t.Fatalf("not parked at the top: %q", got)
@@ -110,7 +124,7 @@ func TestPainterErasesFromTheTopOfTheLiveArea(t *testing.T) {
 			width = tc.width // resized; SetSize has not come yet
 			out.Reset()
 			s.Print("printed")
-			s.SetView(wide + "\n" + wide + "\nprompt 1")
+			s.SetView(wide+"\n"+wide+"\nprompt 1", nil)
 			s.Flush()
 			got := out.String()
 			if !strings.HasPrefix(got, eraseBelow+"printed\r\n") {
@@ -160,7 +174,7 @@ func TestPainterKeepsTheRowsANarrowerWindowAdded(t *testing.T) {
 			width, rows := 100, 30
 			s := New(&out, func() (int, int, error) { return width, rows, nil })
 			s.SetSize(100, 30)
-			s.SetView(wide + "\n" + wide + "\nprompt")
+			s.SetView(wide+"\n"+wide+"\nprompt", nil)
 			s.Flush()
 			width = tc.width
 			if strings.Contains(tc.name, "short window") {
@@ -170,7 +184,7 @@ func TestPainterKeepsTheRowsANarrowerWindowAdded(t *testing.T) {
 			for _, l := range tc.printed {
 				s.Print(l)
 			}
-			s.SetView(tc.view)
+			s.SetView(tc.view, nil)
 			s.Flush()
 			got := out.String()
 			prefix := eraseBelow
@@ -187,7 +201,7 @@ func TestPainterKeepsTheRowsANarrowerWindowAdded(t *testing.T) {
 			}
 			// The blank rows stay until something takes them.
 			out.Reset()
-			s.SetView(tc.view + " 2")
+			s.SetView(tc.view+" 2", nil)
 			s.Flush()
 			if again := out.String(); !strings.HasPrefix(again, eraseBelow+strings.Repeat("\r\n", tc.pad+len(lines)-1)+ansi.ResetModeAutoWrap) {
 				t.Fatalf("next draw %q, want %d blank rows kept", again, tc.pad)
@@ -204,7 +218,7 @@ func TestPainterDrawsTheLiveAreaUpwards(t *testing.T) {
 	var out bytes.Buffer
 	s := New(&out, nil)
 	s.SetSize(40, 20)
-	s.SetView("\x1b[1mtitle\n" + strings.Repeat("x", 30) + "\nprompt")
+	s.SetView("\x1b[1mtitle\n"+strings.Repeat("x", 30)+"\nprompt", nil)
 	s.Flush()
 	got := out.String()
 	drawn := got[strings.Index(got, ansi.ResetModeAutoWrap):]
@@ -228,7 +242,7 @@ func TestPainterPrintsLongLinesWhole(t *testing.T) {
 	s.SetSize(20, 10)
 	long := "/a/long/path/" + strings.Repeat("x", 40) + ".md"
 	s.Print(long)
-	s.SetView("prompt")
+	s.SetView("prompt", nil)
 	s.Flush()
 	got := out.String()
 	i := strings.Index(got, long+"\r\n")
@@ -249,7 +263,7 @@ func TestPainterNeverLeavesAutoWrapOff(t *testing.T) {
 	for _, v := range []string{"a", "ok 👍🏽\nक्षि", strings.Repeat("x", 50), ""} {
 		out.Reset()
 		s.Print("line")
-		s.SetView(v)
+		s.SetView(v, nil)
 		s.Flush()
 		got := out.String()
 		off, on := strings.LastIndex(got, ansi.ResetModeAutoWrap), strings.LastIndex(got, ansi.SetModeAutoWrap)
@@ -264,10 +278,10 @@ func TestPainterRunAndStop(t *testing.T) {
 	s := New(&out, nil)
 	s.SetSize(80, 24)
 	s.Start()
-	s.SetView("one")
+	s.SetView("one", nil)
 	waitUntil(t, func() bool { return strings.Contains(out.String(), "one") })
 	s.Print("done")
-	s.SetView("")
+	s.SetView("", nil)
 	s.Stop()
 	if got := out.String(); !strings.Contains(got, "one") || !strings.Contains(got, "done\r\n") {
 		t.Fatalf("%q", got)
@@ -309,7 +323,7 @@ func waitUntil(t *testing.T, ok func() bool) {
 func TestPainterDrawsNothingBeforeTheSize(t *testing.T) {
 	var out bytes.Buffer
 	s := New(&out, nil)
-	s.SetView(strings.Repeat("a wide line of the panel\n", 50) + "prompt")
+	s.SetView(strings.Repeat("a wide line of the panel\n", 50)+"prompt", nil)
 	s.Print("printed")
 	s.Flush()
 	if out.Len() != 0 {
@@ -324,7 +338,7 @@ func TestPainterDrawsNothingBeforeTheSize(t *testing.T) {
 	u := New(&out2, nil)
 	u.Start()
 	u.Print("bye")
-	u.SetView("prompt")
+	u.SetView("prompt", nil)
 	u.Stop()
 	if got := out2.String(); !strings.Contains(got, "bye\r\n") || strings.Contains(got, "prompt") {
 		t.Fatalf("stopped unsized: %q", got)
@@ -341,16 +355,76 @@ func TestPainterAfterHandoverErasesNothingOfTheProgram(t *testing.T) {
 	s := New(&out, func() (int, int, error) { return width, 24, nil })
 	s.SetSize(80, 24)
 	wide := strings.Repeat("x", 70)
-	s.SetView(wide + "\n" + wide + "\n" + wide + "\nprompt")
+	s.SetView(wide+"\n"+wide+"\n"+wide+"\nprompt", nil)
 	s.Flush()
 	s.Suspend()
 	out.Reset()
 	width = 60 // resized while the program had the terminal
 	s.Resume()
 	s.SetSize(60, 20)
-	s.SetView(wide + "\nprompt")
+	s.SetView(wide+"\nprompt", nil)
 	s.Flush()
 	if got := out.String(); !strings.HasPrefix(got, eraseBelow+"\r\n"+ansi.ResetModeAutoWrap) {
 		t.Fatalf("climbed over the program's output, or kept rows for it: %q", got)
+	}
+}
+
+// TestPainterShowsTheCursorAtTheInsertionPoint: after a frame the
+// terminal's own cursor is shown at the view's cursor; the next frame
+// climbs back to the live area's first row before it erases, counting the
+// rows a narrower terminal split above the cursor (issue 29, item 4).
+func TestPainterShowsTheCursorAtTheInsertionPoint(t *testing.T) {
+	var out bytes.Buffer
+	width := 100
+	s := New(&out, func() (int, int, error) { return width, 30, nil })
+	s.SetSize(100, 30)
+	wide := strings.Repeat("x", 90) // 2 rows at 60 columns
+	s.SetView(wide+"\n"+wide+"\nprompt ❯ abc", &Cursor{X: 12, Y: 2})
+	s.Flush()
+	got := out.String()
+	if !strings.HasSuffix(got, ansi.SetModeAutoWrap+ansi.CursorDown(2)+ansi.CursorForward(12)+ansi.ShowCursor) {
+		t.Fatalf("the cursor is not shown at the insertion point: %q", got)
+	}
+	for _, tc := range []struct {
+		width int
+		climb int
+	}{{100, 2}, {60, 4}} { // at 60 the two rows above the cursor take two rows each
+		width = tc.width
+		out.Reset()
+		s.SetView(wide+"\n"+wide+"\nprompt ❯ abcd", &Cursor{X: 13, Y: 2})
+		s.Flush()
+		want := ansi.HideCursor + "\r" + ansi.CursorUp(tc.climb) + eraseBelow
+		if got := out.String(); !strings.HasPrefix(got, want) {
+			t.Fatalf("at %d columns: %q, want it to start %q", tc.width, got, want)
+		}
+		s.SetSize(tc.width, 30)
+		s.Flush()
+	}
+	// Without a cursor (watch, replay) nothing is shown, nothing climbed.
+	out.Reset()
+	s.SetView("panel", nil)
+	s.Flush()
+	if got := out.String(); strings.Contains(got, ansi.ShowCursor) {
+		t.Fatalf("a view without a cursor showed it: %q", got)
+	}
+}
+
+// TestPainterRedrawsOnAChangeOfHeight: the same view in a terminal whose
+// height alone changed is drawn again (issue 29, item 2: a shorter tmux
+// pane cut the rows under the cursor, and nothing was redrawn until a key
+// was typed).
+func TestPainterRedrawsOnAChangeOfHeight(t *testing.T) {
+	var out bytes.Buffer
+	rows := 24
+	s := New(&out, func() (int, int, error) { return 80, rows, nil })
+	s.SetSize(80, 24)
+	s.SetView("panel\nprompt", &Cursor{X: 7, Y: 1})
+	s.Flush()
+	rows = 16
+	out.Reset()
+	s.SetSize(80, 16)
+	s.Flush()
+	if !strings.Contains(out.String(), "prompt") {
+		t.Fatalf("no redraw after a change of height: %q", out.String())
 	}
 }

@@ -3,6 +3,7 @@
 package painter
 
 import (
+	"os"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -46,4 +47,13 @@ func (t *Terminal) Inject(b []byte) (rest []byte) {
 		}
 	}
 	return nil
+}
+
+// queued is how many bytes f's input queue holds now.
+func queued(f *os.File) int {
+	n, err := unix.IoctlGetInt(int(f.Fd()), unix.TIOCINQ)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
 }

@@ -12,8 +12,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
+	"sync"
 )
 
 // Mode is how much is allowed without a rule.
@@ -114,18 +114,26 @@ func splitRules(s string) []string {
 // Policy decides tool calls. Build it with New; Allow adds rules as the
 // person grants them ("always").
 type Policy struct {
-	allow, deny []Rule
-	mode        Mode
-	dir, home   string
-	readOnly    func(tool string) bool
+	allow, ask, deny []Rule
+	mode             Mode
+	dir, home        string
+	configDirs       []string // todo-shell's own settings directories (protected)
+	readOnly         func(tool string) bool
+
+	mu    sync.Mutex          // guards words
+	words map[string][]string // a Bash rule's specifier → its words
 }
 
 // Config is what a Policy is made of.
 type Config struct {
-	Allow, Deny []Rule
-	Mode        Mode
-	Dir         string // the working directory
-	Home        string // for ~ in rules
+	Allow, Ask, Deny []Rule
+	Mode             Mode
+	Dir              string // the working directory
+	Home             string // for ~ in rules
+	// ConfigDir is the user's todo-shell settings directory
+	// ($XDG_CONFIG_HOME/todo-shell): a protected path, as every
+	// .todo-shell directory is.
+	ConfigDir string
 	// ReadOnly reports whether a tool changes nothing outside todo-shell's
 	// own state (tools.Definition.ReadOnly); such a tool never asks.
 	ReadOnly func(tool string) bool
@@ -143,7 +151,14 @@ func New(cfg Config) *Policy {
 	if d, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = d
 	}
-	return &Policy{allow: cfg.Allow, deny: cfg.Deny, mode: cfg.Mode, dir: dir, home: cfg.Home, readOnly: cfg.ReadOnly}
+	p := &Policy{allow: cfg.Allow, ask: cfg.Ask, deny: cfg.Deny, mode: cfg.Mode, dir: dir, home: cfg.Home, readOnly: cfg.ReadOnly}
+	for _, d := range []string{cfg.ConfigDir, filepath.Join(cfg.Home, ".config", "todo-shell")} {
+		if d == "" || !filepath.IsAbs(d) {
+			continue
+		}
+		p.configDirs = append(p.configDirs, p.resolve(d))
+	}
+	return p
 }
 
 // Mode returns the policy's mode.
@@ -179,8 +194,19 @@ type Decision struct {
 	// Rules less those of the Risky parts.
 	Always []Rule
 	// Risky are the parts no rule allows that are too dangerous to allow
-	// for a whole session (see Risky): they ask every time.
+	// for a whole session: they ask every time (rm, a write outside the
+	// working directory, a protected path, a command not known before it
+	// runs).
 	Risky []string
+	// Protected is the protected path the call writes, when that is why it
+	// asks, and ProtectedWhat what that path is ("todo-shell's own
+	// settings").
+	Protected, ProtectedWhat string
+}
+
+// askRule is the decision of a call an ask rule names: it asks each time.
+func askRule(r Rule) Decision {
+	return Decision{Verdict: Ask, Rule: r, Why: "the rule " + r.String() + " in the ask list asks each time"}
 }
 
 // ask is the Ask decision whose one needed rule is r.
@@ -207,6 +233,9 @@ func (p *Policy) Check(tool string, input json.RawMessage) Decision {
 	if r, ok := p.match(p.deny, tool, nil); ok {
 		return Decision{Verdict: Denied, Rule: r}
 	}
+	if r, ok := p.match(p.ask, tool, nil); ok {
+		return askRule(r)
+	}
 	if p.readOnly(tool) || p.mode == ModeBypass {
 		return Decision{Verdict: Allowed}
 	}
@@ -230,134 +259,6 @@ func (p *Policy) match(rules []Rule, tool string, ok func(spec string) bool) (Ru
 	return Rule{}, false
 }
 
-// checkBash: deny if any part matches a deny rule; allow if every part
-// matches an allow rule (or the mode bypasses); ask otherwise.
-func (p *Policy) checkBash(command string) Decision {
-	parts, ok := commands(command)
-	if !ok {
-		parts = []string{command}
-	}
-	for _, part := range append(parts, strings.TrimSpace(command)) {
-		if r, hit := p.match(p.deny, "Bash", func(spec string) bool { return bashMatch(spec, part) }); hit {
-			return Decision{Verdict: Denied, Rule: r}
-		}
-	}
-	if p.mode == ModeBypass {
-		return Decision{Verdict: Allowed}
-	}
-	if !ok {
-		return ask(Rule{Tool: "Bash", Specifier: strings.TrimSpace(command), HasSpec: true}, "the command could not be split into its parts")
-	}
-	// The whole line matched by one rule (an exact rule written for it).
-	if r, hit := p.match(p.allow, "Bash", func(spec string) bool {
-		return !strings.HasSuffix(spec, ":*") && spec == strings.TrimSpace(command)
-	}); hit && len(parts) > 0 {
-		return Decision{Verdict: Allowed, Rule: r}
-	}
-	var last Rule
-	d := Decision{Verdict: Ask}
-	var unallowed []string
-	for _, part := range parts {
-		r, hit := p.match(p.allow, "Bash", func(spec string) bool { return bashMatch(spec, part) })
-		if hit {
-			last = r
-			continue
-		}
-		unallowed = append(unallowed, part)
-		s := Suggest(part)
-		if !slices.Contains(d.Rules, s) {
-			d.Rules = append(d.Rules, s)
-		}
-		if Risky(part) {
-			d.Risky = append(d.Risky, part)
-		} else if !slices.Contains(d.Always, s) {
-			d.Always = append(d.Always, s)
-		}
-	}
-	if len(parts) == 0 {
-		return ask(Rule{Tool: "Bash"}, "")
-	}
-	if len(unallowed) == 0 {
-		return Decision{Verdict: Allowed, Rule: last}
-	}
-	// A risky part's rule may also be a safe part's (rm -i x && rm -rf /):
-	// it is not granted for the session then either.
-	for _, part := range d.Risky {
-		d.Always = slices.DeleteFunc(d.Always, func(r Rule) bool { return r == Suggest(part) })
-	}
-	d.Rule = d.Rules[0]
-	if len(parts) > 1 {
-		d.Why = quoteList(unallowed) + " is not allowed"
-		if len(unallowed) > 1 {
-			d.Why = quoteList(unallowed) + " are not allowed"
-		}
-	}
-	return d
-}
-
-// quoteList is "a", "a" and "b", "a", "b" and "c".
-func quoteList(items []string) string {
-	q := make([]string, len(items))
-	for i, s := range items {
-		q[i] = fmt.Sprintf("%q", s)
-	}
-	if len(q) == 1 {
-		return q[0]
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
-}
-
-// bashMatch: "prefix:*" matches the prefix alone or followed by a blank;
-// a specifier with * elsewhere is a wildcard pattern; otherwise the
-// command must be exactly the specifier.
-func bashMatch(spec, command string) bool {
-	command = strings.TrimSpace(command)
-	if prefix, ok := strings.CutSuffix(spec, ":*"); ok {
-		return command == prefix || strings.HasPrefix(command, prefix+" ") || strings.HasPrefix(command, prefix+"\t")
-	}
-	if strings.Contains(spec, "*") {
-		return wildcard(spec, command)
-	}
-	return command == spec
-}
-
-// wildcard matches s against pattern, where * stands for any text.
-func wildcard(pattern, s string) bool {
-	parts := strings.Split(pattern, "*")
-	if !strings.HasPrefix(s, parts[0]) {
-		return false
-	}
-	s = s[len(parts[0]):]
-	for i, part := range parts[1:] {
-		if i == len(parts)-2 {
-			return strings.HasSuffix(s, part)
-		}
-		j := strings.Index(s, part)
-		if j < 0 {
-			return false
-		}
-		s = s[j+len(part):]
-	}
-	return true
-}
-
-// Suggest is the rule that "always" adds for a command: its first word
-// (two for a command with subcommands such as git or npm) as a prefix.
-func Suggest(command string) Rule {
-	words := strings.Fields(command)
-	if len(words) == 0 {
-		return Rule{Tool: "Bash"}
-	}
-	n := 1
-	switch words[0] {
-	case "git", "npm", "go", "cargo", "make", "docker", "kubectl", "yarn", "pnpm", "pip", "apt", "apt-get":
-		if len(words) > 1 && !strings.HasPrefix(words[1], "-") {
-			n = 2
-		}
-	}
-	return Rule{Tool: "Bash", Specifier: strings.Join(words[:n], " ") + ":*", HasSpec: true}
-}
-
 // checkPath decides Read, Write and Edit by path.
 func (p *Policy) checkPath(tool, path string) Decision {
 	abs := p.resolve(path)
@@ -372,27 +273,20 @@ func (p *Policy) checkPath(tool, path string) Decision {
 			return Decision{Verdict: Denied, Rule: r}
 		}
 	}
-	if tool == "Read" {
+	for _, k := range kinds {
+		if r, hit := p.match(p.ask, k, pathOK); hit {
+			return askRule(r)
+		}
+	}
+	if tool == "Read" || p.mode == ModeBypass {
 		return Decision{Verdict: Allowed}
 	}
 	inside := within(abs, p.dir)
-	if p.mode == ModeBypass {
-		return Decision{Verdict: Allowed}
+	if prot, what := p.Protected(abs); prot {
+		return p.protectedWrite(tool, abs, kinds, what)
 	}
-	for _, k := range kinds {
-		for _, r := range p.allow {
-			if r.Tool != k {
-				continue
-			}
-			if inside && (!r.HasSpec || pathOK(r.Specifier)) {
-				return Decision{Verdict: Allowed, Rule: r}
-			}
-			// Outside the working directory only a rule that names the
-			// path (anchored at / or ~) allows it.
-			if !inside && r.HasSpec && anchored(r.Specifier) && pathOK(r.Specifier) {
-				return Decision{Verdict: Allowed, Rule: r}
-			}
-		}
+	if r, ok := p.allowedPath(kinds, abs, inside); ok {
+		return Decision{Verdict: Allowed, Rule: r}
 	}
 	if inside && p.mode == ModeAcceptEdits {
 		return Decision{Verdict: Allowed}
@@ -403,6 +297,59 @@ func (p *Policy) checkPath(tool, path string) Decision {
 		return ask(r, "outside the working directory")
 	}
 	return ask(r, "")
+}
+
+// protectedWrite decides a Write or Edit of a protected path: only a rule
+// that names the path itself allows it; else it asks, with no "always".
+func (p *Policy) protectedWrite(tool, abs string, kinds []string, what string) Decision {
+	for _, k := range kinds {
+		for _, r := range p.allow {
+			if r.Tool == k && r.HasSpec && !strings.Contains(r.Specifier, "*") && p.pathMatch(r.Specifier, abs) {
+				return Decision{Verdict: Allowed, Rule: r}
+			}
+		}
+	}
+	r := Rule{Tool: tool, Specifier: p.ruleSpec(abs), HasSpec: true}
+	return Decision{Verdict: Ask, Rule: r, Rules: []Rule{r}, Why: p.display(abs) + " is " + what + ": writing it asks in every mode but bypassPermissions",
+		Risky: []string{p.display(abs)}, Protected: p.display(abs), ProtectedWhat: what}
+}
+
+// allowedPath is the allow rule of one of kinds (Write, Edit) for abs:
+// inside the working directory a whole-tool rule or one whose path
+// matches; outside, only a rule that names the path (anchored at / or ~).
+func (p *Policy) allowedPath(kinds []string, abs string, inside bool) (Rule, bool) {
+	for _, k := range kinds {
+		for _, r := range p.allow {
+			if r.Tool != k {
+				continue
+			}
+			if inside && (!r.HasSpec || p.pathMatch(r.Specifier, abs)) {
+				return r, true
+			}
+			if !inside && r.HasSpec && anchored(r.Specifier) && p.pathMatch(r.Specifier, abs) {
+				return r, true
+			}
+		}
+	}
+	return Rule{}, false
+}
+
+// ruleSpec is the specifier of a rule naming abs alone: relative inside the
+// working directory, ~/… under the home directory, //abs elsewhere.
+func (p *Policy) ruleSpec(abs string) string {
+	if within(abs, p.dir) {
+		return p.display(abs)
+	}
+	if p.home != "" {
+		home := p.home
+		if h, err := filepath.EvalSymlinks(home); err == nil {
+			home = h
+		}
+		if rel, err := filepath.Rel(home, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			return "~/" + rel
+		}
+	}
+	return "/" + abs
 }
 
 // resolve makes path absolute (relative to the working directory) and
@@ -514,6 +461,7 @@ func within(path, dir string) bool {
 type Settings struct {
 	Permissions struct {
 		Allow []string `json:"allow"`
+		Ask   []string `json:"ask"`
 		Deny  []string `json:"deny"`
 	} `json:"permissions"`
 }
@@ -536,18 +484,21 @@ func SettingsPaths(dir string, getenv func(string) string) []string {
 }
 
 // ParseSettings reads a settings file's rules.
-func ParseSettings(data []byte) (allow, deny []Rule, err error) {
+func ParseSettings(data []byte) (allow, ask, deny []Rule, err error) {
 	var s Settings
 	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if allow, err = ParseRules(s.Permissions.Allow); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	if ask, err = ParseRules(s.Permissions.Ask); err != nil {
+		return nil, nil, nil, err
 	}
 	if deny, err = ParseRules(s.Permissions.Deny); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return allow, deny, nil
+	return allow, ask, deny, nil
 }
 
 // Home is the user's home directory for ~ in rules ("" when unknown).

@@ -8,33 +8,6 @@ import (
 	"testing"
 )
 
-func TestCommands(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
-		ok   bool
-	}{
-		{"git status", []string{"git status"}, true},
-		{"a && b || c; d | e & f", []string{"a", "b", "c", "d", "e", "f"}, true},
-		{"echo 'a && b' \"c; d\"", []string{"echo 'a && b' \"c; d\""}, true},
-		{"echo $(rm -rf ~/x)", []string{"rm -rf ~/x", "echo _"}, true},
-		{"echo \"$(whoami)\"", []string{"whoami", "echo \"$(whoami)\""}, true},
-		{"echo `id`", []string{"id", "echo _"}, true},
-		{"diff <(ls a) b", []string{"ls a", "diff _ b"}, true},
-		{"(cd x && make)", []string{"cd x", "make"}, true},
-		{"go test ./... 2>&1 | tail", []string{"go test ./... 2>&1", "tail"}, true},
-		{"echo $((1+2))", []string{"echo $((1+2))"}, true},
-		{"echo 'open", nil, false},
-		{"echo $(open", nil, false},
-	}
-	for _, tt := range tests {
-		got, ok := commands(tt.in)
-		if ok != tt.ok || (ok && !reflect.DeepEqual(got, tt.want)) {
-			t.Errorf("commands(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
-		}
-	}
-}
-
 func TestParseRule(t *testing.T) {
 	for in, want := range map[string]Rule{
 		"Bash":                 {Tool: "Bash"},
@@ -95,15 +68,15 @@ func TestCheck(t *testing.T) {
 		want        Verdict
 		rule        string // the deciding or suggested rule
 	}{
-		{"no rule asks", nil, nil, "", "Bash", bash("rm -rf ~/x"), Ask, "Bash(rm:*)"},
+		{"no rule asks", nil, nil, "", "Bash", bash("rm -rf ~/x"), Ask, "Bash(rm -rf ~/x)"},
 		{"exact", []string{"Bash(git status)"}, nil, "", "Bash", bash("git status"), Allowed, "Bash(git status)"},
 		{"exact is exact", []string{"Bash(git status)"}, nil, "", "Bash", bash("git status --short"), Ask, "Bash(git status:*)"},
 		{"prefix", []string{"Bash(npm run test:*)"}, nil, "", "Bash", bash("npm run test:unit -- -x"), Ask, "Bash(npm run:*)"},
 		{"prefix words", []string{"Bash(npm run test:*)"}, nil, "", "Bash", bash("npm run test --watch"), Allowed, "Bash(npm run test:*)"},
 		{"compound all allowed", []string{"Bash(git status)", "Bash(ls:*)"}, nil, "", "Bash", bash("git status && ls -la"), Allowed, "Bash(ls:*)"},
-		{"compound one not", []string{"Bash(git status)"}, nil, "", "Bash", bash("git status && rm -rf /"), Ask, "Bash(rm:*)"},
-		{"substitution", []string{"Bash(echo:*)"}, nil, "", "Bash", bash("echo $(rm -rf ~/x)"), Ask, "Bash(rm:*)"},
-		{"pipe", []string{"Bash(cat:*)"}, nil, "", "Bash", bash("cat f | sh"), Ask, "Bash(sh:*)"},
+		{"compound one not", []string{"Bash(git status)"}, nil, "", "Bash", bash("git status && rm -rf /"), Ask, "Bash(rm -rf /)"},
+		{"substitution", []string{"Bash(echo:*)"}, nil, "", "Bash", bash("echo $(rm -rf ~/x)"), Ask, "Bash(rm -rf ~/x)"},
+		{"pipe", []string{"Bash(cat:*)"}, nil, "", "Bash", bash("cat f | sh"), Ask, "Bash(cat f | sh)"},
 		{"deny wins", []string{"Bash"}, []string{"Bash(rm:*)"}, "", "Bash", bash("ls; rm -rf x"), Denied, "Bash(rm:*)"},
 		{"deny wins over bypass", nil, []string{"Bash(rm:*)"}, ModeBypass, "Bash", bash("rm x"), Denied, "Bash(rm:*)"},
 		{"bypass", nil, nil, ModeBypass, "Bash", bash("rm -rf ~/x"), Allowed, "Bash"},
@@ -141,9 +114,9 @@ func TestCheck(t *testing.T) {
 }
 
 func TestSettings(t *testing.T) {
-	allow, deny, err := ParseSettings([]byte(`{"permissions":{"allow":["Bash(git diff:*)"],"deny":["Read(~/.ssh/**)"]},"other":1}`))
-	if err != nil || len(allow) != 1 || len(deny) != 1 || allow[0].String() != "Bash(git diff:*)" {
-		t.Fatalf("%v %v %v", allow, deny, err)
+	allow, ask, deny, err := ParseSettings([]byte(`{"permissions":{"allow":["Bash(git diff:*)"],"ask":["Bash(git push:*)"],"deny":["Read(~/.ssh/**)"]},"other":1}`))
+	if err != nil || len(allow) != 1 || len(ask) != 1 || len(deny) != 1 || allow[0].String() != "Bash(git diff:*)" {
+		t.Fatalf("%v %v %v %v", allow, ask, deny, err)
 	}
 	env := map[string]string{"HOME": "/h"}
 	if got := SettingsPaths("/p", func(k string) string { return env[k] }); !reflect.DeepEqual(got, []string{"/h/.config/todo-shell/settings.json", "/p/.todo-shell/settings.json"}) {
@@ -165,13 +138,13 @@ func TestCheckCompoundNamesEveryPart(t *testing.T) {
 		risky   []string
 	}{
 		{"both parts", nil, "cat hello.py && head -n 3 notes.txt", `"cat hello.py" and "head -n 3 notes.txt" are not allowed`, []string{"Bash(cat:*)", "Bash(head:*)"}, []string{"Bash(cat:*)", "Bash(head:*)"}, nil},
-		{"trial: cat then rm", nil, "cat hello.py && rm -f notes.txt", `"cat hello.py" and "rm -f notes.txt" are not allowed`, []string{"Bash(cat:*)", "Bash(rm:*)"}, []string{"Bash(cat:*)"}, []string{"rm -f notes.txt"}},
-		{"one part allowed", []string{"Bash(cat:*)"}, "cat hello.py && rm -f notes.txt", `"rm -f notes.txt" is not allowed`, []string{"Bash(rm:*)"}, nil, []string{"rm -f notes.txt"}},
+		{"trial: cat then rm", nil, "cat hello.py && rm -f notes.txt", `"cat hello.py" and "rm -f notes.txt" are not allowed`, []string{"Bash(cat:*)", "Bash(rm -f notes.txt)"}, []string{"Bash(cat:*)"}, []string{"rm -f notes.txt"}},
+		{"one part allowed", []string{"Bash(cat:*)"}, "cat hello.py && rm -f notes.txt", `"rm -f notes.txt" is not allowed`, []string{"Bash(rm -f notes.txt)"}, nil, []string{"rm -f notes.txt"}},
 		{"three parts", nil, "ls; wc -l a | sort", `"ls", "wc -l a" and "sort" are not allowed`, []string{"Bash(ls:*)", "Bash(wc:*)", "Bash(sort:*)"}, []string{"Bash(ls:*)", "Bash(wc:*)", "Bash(sort:*)"}, nil},
 		{"same rule twice", nil, "git status && git status --short", `"git status" and "git status --short" are not allowed`, []string{"Bash(git status:*)"}, []string{"Bash(git status:*)"}, nil},
-		{"a risky part's rule is not granted for a safe one", nil, "echo a; echo b > notes.txt", `"echo a" and "echo b > notes.txt" are not allowed`, []string{"Bash(echo:*)"}, nil, []string{"echo b > notes.txt"}},
+		{"a risky part asks alone", nil, "echo a; echo b > /dev/full/x", `"echo a" and "echo b > /dev/full/x" are not allowed: writes outside the working directory: /dev/full/x`, []string{"Bash(echo:*)", "Bash(echo b > /dev/full/x)"}, []string{"Bash(echo:*)"}, []string{"echo b > /dev/full/x"}},
 		{"single command", nil, "go test ./...", "", []string{"Bash(go test:*)"}, []string{"Bash(go test:*)"}, nil},
-		{"single risky command", nil, "sudo apt install x", "", []string{"Bash(sudo:*)"}, nil, []string{"sudo apt install x"}},
+		{"single risky command", nil, "sudo apt install x", "", []string{"Bash(sudo apt install x)"}, nil, []string{"sudo apt install x"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -190,39 +163,5 @@ func TestCheckCompoundNamesEveryPart(t *testing.T) {
 					d.Verdict, d.Why, str(d.Rules), str(d.Always), d.Risky, tt.why, tt.rules, tt.always, tt.risky)
 			}
 		})
-	}
-}
-
-func TestRisky(t *testing.T) {
-	tests := []struct {
-		part string
-		want bool
-	}{
-		{"rm -f notes.txt", true},
-		{"/bin/rm x", true},
-		{"rmdir d", true},
-		{"sudo apt install x", true},
-		{"apt install x && sudo", true},
-		{"env FOO=1 xargs -0 rm", true},
-		{"LANG=C chmod 777 x", true},
-		{"mkfs.ext4 /dev/sda", true},
-		{"find . -name '*.o' -delete", true},
-		{"find . -exec sh -c x \\;", true},
-		{"echo hi > notes.txt", true},
-		{"echo hi >>notes.txt", true},
-		{"go test ./... &> log", true},
-		{"cat a", false},
-		{"go test ./... 2>&1", false},
-		{"grep x f > /dev/null", false},
-		{"echo 'a > b'", false},
-		{"echo \"sudo\"x", false},
-		{"find . -name '*.go'", false},
-		{"git rm --cached x", false}, // git's own subcommand: git rm:* is narrow
-		{"ls -l", false},
-	}
-	for _, tt := range tests {
-		if got := Risky(tt.part); got != tt.want {
-			t.Errorf("Risky(%q) = %v, want %v", tt.part, got, tt.want)
-		}
 	}
 }

@@ -9,9 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 
 	"github.com/todo-shell/todo-shell/internal/painter"
 	"github.com/todo-shell/todo-shell/internal/plan"
@@ -40,7 +38,7 @@ func (pl *player) draw(v *plan.Version) {
 		}
 		view += pl.styles.Dim.Render(render.Fit(pl.status, pl.width-1))
 	}
-	pl.pnt.SetView(view)
+	pl.pnt.SetView(view, nil)
 }
 
 // line returns an event as the shell shows it ("" for none).
@@ -115,8 +113,8 @@ func play(ctx context.Context, o Options, f *os.File, in, out *os.File) error {
 	if tty.In != nil {
 		go painter.ReadKeys(tty.In, keys)
 	}
-	pnt := painter.New(out, tty.Size)
-	pl := &player{pnt: pnt, styles: styles(out, o.NoColor), limits: o.Limits, width: 80, rows: 24}
+	pnt := painter.New(painter.Writer(out, os.Environ()), tty.Size)
+	pl := &player{pnt: pnt, styles: styles(o.NoColor), limits: o.Limits, width: 80, rows: 24}
 	if w, h, err := tty.Size(); err == nil && w > 0 && h > 0 {
 		pl.width, pl.rows = w, h
 	}
@@ -346,12 +344,11 @@ func (pl *player) redrawTo(events []plan.Event, at int) {
 	pl.draw(pl.prev)
 }
 
-// styles are the colours to draw with on the terminal f.
-func styles(f *os.File, noColor bool) render.Styles {
-	r := lipgloss.NewRenderer(f)
-	if noColor {
-		r.SetColorProfile(termenv.Ascii)
-	}
-	r.SetHasDarkBackground(true)
-	return render.DefaultStyles(r)
+// styles are the colours to draw with: none with noColor, else for the
+// background COLORFGBG tells (dark when it tells nothing; replay asks the
+// terminal nothing).
+func styles(noColor bool) render.Styles {
+	st := render.StylesFor(noColor, painter.DarkFromEnv(os.Getenv))
+	st.Anchored = true // on a terminal (see render/cells.go)
+	return st
 }

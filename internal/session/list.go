@@ -57,12 +57,13 @@ type Info struct {
 // request and no response: nothing to continue.
 func (i *Info) HasWork() bool { return i.journalBytes > 0 || i.tasksBytes > 0 || i.conversation }
 
-// HasPlan reports whether the session has written a plan version.
-func (i *Info) HasPlan() bool { return i.journalBytes > 0 }
+// HasPlan reports whether the session has written a plan version: of its
+// todo list or of its task plan (the shell's panel shows both).
+func (i *Info) HasPlan() bool { return i.journalBytes > 0 || i.tasksBytes > 0 }
 
 // known are the files of the format; anything else not hidden is an
 // offloaded result.
-var known = map[string]bool{TodosFile: true, JournalFile: true, MetaFile: true, LockFile: true, TranscriptFile: true,
+var known = map[string]bool{TodosFile: true, JournalFile: true, MetaFile: true, LockFile: true, TranscriptFile: true, OffloadsFile: true,
 	// The task plan's files (package tools/task).
 	"tasks.json": true, tasksJournal: true, "tasks.lock": true}
 

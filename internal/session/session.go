@@ -30,7 +30,14 @@ const (
 	MetaFile       = "session.json"
 	LockFile       = "lock"
 	TranscriptFile = "transcript.jsonl"
+	// OffloadsFile records the command that made each offloaded result
+	// (NoteOffload), for /offloads of a later run.
+	OffloadsFile = "offloads.jsonl"
 )
+
+// MaxNotedCommand is the most bytes of a command NoteOffload records: a
+// listing shows its start.
+const MaxNotedCommand = 1024
 
 // Modes: the front end a session was run with.
 const (
@@ -282,6 +289,45 @@ func (s *Session) CountTurn() error {
 	return s.writeMetaLocked()
 }
 
+// OffloadNote is one line of offloads.jsonl: the command (the line typed,
+// at most MaxNotedCommand bytes) whose result went to the file named after
+// ToolUseID.
+type OffloadNote struct {
+	ToolUseID string    `json:"tool_use_id"`
+	Command   string    `json:"command"`
+	Time      time.Time `json:"time"`
+}
+
+// NoteOffload records, in offloads.jsonl, that the result of command went
+// to the offload file named after toolUseID: /offloads shows the command
+// when the session is resumed. A closed session records nothing.
+func (s *Session) NoteOffload(toolUseID, command string) error {
+	if len(command) > MaxNotedCommand {
+		command = strings.ToValidUTF8(command[:MaxNotedCommand], "")
+	}
+	line, err := json.Marshal(OffloadNote{ToolUseID: toolUseID, Command: command, Time: s.now().UTC()})
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	f, err := s.root.OpenFile(OffloadsFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", OffloadsFile, err)
+	}
+	_, err = f.Write(append(line, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", OffloadsFile, err)
+	}
+	return nil
+}
+
 // Close writes what is pending, stops recording and releases the lock. It
 // is safe to call more than once.
 func (s *Session) Close() error {
@@ -313,7 +359,7 @@ func (s *Session) empty() bool {
 	}
 	for _, name := range names {
 		switch name {
-		case LockFile, MetaFile, TodosFile:
+		case LockFile, MetaFile, TodosFile, OffloadsFile:
 			continue
 		case JournalFile, TranscriptFile:
 			if fi, err := os.Lstat(filepath.Join(s.path, name)); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -373,4 +374,37 @@ func TestFaultKilledHolderIsNotLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
+}
+
+// TestNoteOffload: each note is a line of offloads.jsonl; a long command
+// is cut to MaxNotedCommand bytes, whole characters; a closed session
+// writes nothing; the file alone leaves a session empty.
+func TestNoteOffload(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir, "s1", Options{Mode: ModeShell})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.NoteOffload("toolu_1", "seq 1 5000"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.NoteOffload("toolu_2", strings.Repeat("界", 1000)); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(s.Path(), OffloadsFile))
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	var n OffloadNote
+	if len(lines) != 2 || json.Unmarshal([]byte(lines[0]), &n) != nil || n.ToolUseID != "toolu_1" || n.Command != "seq 1 5000" {
+		t.Fatalf("%q", b)
+	}
+	if json.Unmarshal([]byte(lines[1]), &n) != nil || len(n.Command) > MaxNotedCommand || !utf8.ValidString(n.Command) || n.Command == "" {
+		t.Fatalf("%q", lines[1])
+	}
+	if !s.empty() {
+		t.Fatal("offloads.jsonl alone made the session something to come back to")
+	}
+	s.Close()
+	if err := s.NoteOffload("toolu_3", "late"); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -82,7 +82,7 @@ func allScreen(ctx context.Context, o AllOptions, out *os.File, updates <-chan [
 	ages := time.NewTimer(time.Minute)
 	defer ages.Stop()
 	for {
-		scr.pnt.SetView(v.String(time.Now()))
+		scr.pnt.SetView(v.String(time.Now()), nil)
 		if v.open == "" {
 			ages.Reset(time.Minute)
 		}
@@ -147,8 +147,8 @@ func (v *allView) key(k allKey) {
 	}
 }
 
-// String draws the view at now; the painter keeps a one-column margin and
-// two spare rows.
+// String draws the view at now; the painter keeps a one-column margin (and
+// no spare row on the alternate screen).
 func (v *allView) String(now time.Time) string {
 	width := max(v.width-1, 20)
 	if v.open != "" {
@@ -157,13 +157,13 @@ func (v *allView) String(now time.Time) string {
 				e := &v.entries[i]
 				head := v.st.Dim.Render(render.Fit(render.Sanitize(e.Agent+" · "+e.Project)+" · "+allplans.Age(now, e.Changed)+" · Esc back · q quits", width))
 				snap := todo.Snapshot{Items: plan.Display(e.Version), Version: uint64(e.Version.N)}
-				return head + "\n" + strings.TrimSuffix(render.TaskBoxIn(snap, width, max(v.height-3, 3), &v.st), "\n")
+				return head + "\n" + strings.TrimSuffix(render.TaskBoxIn(snap, width, max(v.height-1, 1), &v.st), "\n")
 			}
 		}
 		v.open = "" // it dropped out
 	}
 	v.sel = min(v.sel, max(len(v.entries)-1, 0))
-	return allplans.Screen(v.entries, v.sel, width, max(v.height-2, 3), now, &v.st)
+	return allplans.Screen(v.entries, v.sel, width, max(v.height, 3), now, &v.st)
 }
 
 // allKey is a key of `watch --all`.

@@ -24,7 +24,8 @@ func openAltScreen(in io.Reader, out *os.File) (*altScreen, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &altScreen{tty: tty, pnt: painter.New(out, tty.Size), sizes: make(chan [2]int, 1)}
+	s := &altScreen{tty: tty, pnt: painter.New(painter.Writer(out, os.Environ()), tty.Size), sizes: make(chan [2]int, 1)}
+	s.pnt.SetSpare(0) // no scrollback to keep: every row is the view's
 	tty.OnResize(func(w, h int) {
 		select {
 		case <-s.sizes: // only the newest matters

@@ -15,9 +15,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 
 	"github.com/todo-shell/todo-shell/internal/follow"
 	"github.com/todo-shell/todo-shell/internal/painter"
@@ -167,7 +165,7 @@ func screen(ctx context.Context, o Options, out *os.File, updates <-chan follow.
 		case <-ctx.Done():
 			return nil
 		}
-		scr.pnt.SetView(v.String())
+		scr.pnt.SetView(v.String(), nil)
 	}
 }
 
@@ -209,7 +207,7 @@ func (v *view) String() string {
 	w := max(v.width-1, 20) // the painter keeps a one-column margin
 	rows := 0
 	if v.rows > 0 {
-		rows = max(v.rows-3, 3) // the header, and the painter's two spare rows
+		rows = max(v.rows-1, 1) // under the header: the painter keeps no spare row on the alternate screen
 	}
 	last := v.last
 	if last.Note == "" {
@@ -362,10 +360,7 @@ func Styles(out io.Writer, noColor bool) (render.Styles, int) {
 	if w, _, err := painter.SizeOf(f); err == nil && w > 0 {
 		width = w
 	}
-	r := lipgloss.NewRenderer(f)
-	if noColor {
-		r.SetColorProfile(termenv.Ascii)
-	}
-	r.SetHasDarkBackground(true)
-	return render.DefaultStyles(r), width
+	st := render.StylesFor(noColor, painter.DarkFromEnv(os.Getenv))
+	st.Anchored = true // a terminal (see render/cells.go)
+	return st, width
 }

@@ -14,9 +14,10 @@ import (
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
-// TestViewKeepsToTheRows: the header and the panel keep to the rows the
-// painter draws (the height less two), the panel collapsing with the item
-// in progress shown.
+// TestViewKeepsToTheRows: the header and the panel keep to the rows of
+// the alternate screen and, when the panel must collapse, take all of them
+// (issue 29, item 3: no blank rows under a cut box), the item in progress
+// shown.
 func TestViewKeepsToTheRows(t *testing.T) {
 	var items []todo.Item
 	for i := range 30 {
@@ -30,7 +31,7 @@ func TestViewKeepsToTheRows(t *testing.T) {
 		v := view{st: render.PlainStyles(), what: "sessions in x", width: 60, rows: rows,
 			last: follow.Update{Source: "s1", Version: &plan.Version{N: 3, Todos: items}}}
 		got := v.String()
-		if n := strings.Count(got, "\n") + 1; n > rows-2 {
+		if n := strings.Count(got, "\n") + 1; n != rows {
 			t.Errorf("%d rows: %d lines:\n%s", rows, n, got)
 		}
 		if !strings.HasPrefix(got, "watching s1 · v3 · q quits") || !strings.Contains(got, "● Doing 10") {

@@ -5,13 +5,14 @@
 package complete
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/todo-shell/todo-shell/internal/bashline"
 )
 
 // Completer completes lines. Fields left nil or empty are not offered.
@@ -222,8 +223,8 @@ func (c *Completer) paths(partial string, quote byte) []Candidate {
 		if isDir {
 			display += "/"
 			insert = quoteWord(dirPart+name+"/", quote)
-			if quote != 0 {
-				insert = strings.TrimSuffix(insert, string(quote)) // keep typing inside the quotes
+			if q := insert[len(insert)-1]; (q == '\'' || q == '"') && !strings.HasSuffix(insert, `\`+string(q)) {
+				insert = insert[:len(insert)-1] // keep typing inside the quotes
 			}
 		} else {
 			insert += " "
@@ -234,34 +235,27 @@ func (c *Completer) paths(partial string, quote byte) []Candidate {
 	return out
 }
 
-// shellSpecial are the bytes quoteWord escapes with a backslash.
-const shellSpecial = " \t\n'\"\\$`!&|;<>()*?[]#{}"
-
 // quoteWord quotes s for the shell: inside the quote the word was begun
-// with (closing it), else with backslashes before special bytes. A leading
-// ~/ stays bare so the shell expands it.
+// with (closing it), else as bashline.Quote quotes a word (single quotes,
+// or bash's $'...' for control bytes, which do not survive typing). A
+// leading ~/ stays bare so the shell expands it.
 func quoteWord(s string, quote byte) string {
-	if hasControl(s) {
-		// A backslash before a newline is a line continuation, and other
-		// control bytes do not survive typing: bash's $'...' quoting
-		// spells them out.
-		return ansiCQuote(s)
+	if quote == 0 || hasControl(s) {
+		if rest, ok := strings.CutPrefix(s, "~/"); ok {
+			if rest == "" {
+				return "~/"
+			}
+			return "~/" + bashline.Quote(rest)
+		}
+		return bashline.Quote(s)
 	}
 	switch quote {
 	case '\'':
 		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-	case '"':
+	default: // '"'
 		r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`")
 		return `"` + r.Replace(s) + `"`
 	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if strings.IndexByte(shellSpecial, s[i]) >= 0 {
-			b.WriteByte('\\')
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 // common is the longest common prefix of the candidates' inserts, without a
@@ -279,7 +273,7 @@ func common(cs []Candidate) string {
 		p = p[:n]
 	}
 	if len(cs) > 1 {
-		if strings.HasSuffix(p, " ") && !strings.HasSuffix(p, `\ `) {
+		if _, err := bashline.Words(p); strings.HasSuffix(p, " ") && !strings.HasSuffix(p, `\ `) && err == nil {
 			p = p[:len(p)-1] // a word's end, which the candidates do not share
 		}
 		if strings.HasSuffix(p, `\`) && !strings.HasSuffix(p, `\\`) {
@@ -386,35 +380,4 @@ func hasControl(s string) bool {
 		}
 	}
 	return false
-}
-
-// ansiCQuote quotes s as bash's $'...' does: \n, \t, \r and \xHH for
-// the control bytes, \\ and \' for the backslash and the quote. A leading ~/
-// stays bare so the shell expands it.
-func ansiCQuote(s string) string {
-	var b strings.Builder
-	if strings.HasPrefix(s, "~/") {
-		b.WriteString("~/")
-		s = s[2:]
-	}
-	b.WriteString("$'")
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '\\' || c == '\'':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c == '\n':
-			b.WriteString(`\n`)
-		case c == '\t':
-			b.WriteString(`\t`)
-		case c == '\r':
-			b.WriteString(`\r`)
-		case c < 0x20 || c == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.WriteByte('\'')
-	return b.String()
 }

@@ -56,8 +56,8 @@ func TestComplete(t *testing.T) {
 		{"!Todo", "", ""},
 		{"cat no", "notes.", "notes.md notes.txt"},
 		{"cat notes.t", "notes.txt ", "notes.txt"},
-		{"cd sr", `src\ dir/`, "src dir/"},
-		{"cat spa", `spaced\ `, "spaced one spaced two"},
+		{"cd sr", `'src dir/`, "src dir/"},
+		{"cat spa", `'spaced `, "spaced one spaced two"},
 		{"cd 'sr", `'src dir/`, "src dir/"},
 		{"cat ~/pr", "~/projects/", "projects/"},
 		{"cat .h", ".hidden ", ".hidden"},
@@ -183,7 +183,8 @@ func TestQuoteControlBytes(t *testing.T) {
 		{"it's\r\\", 0, `$'it\'s\r\\'`},
 		{"del\x7f", 0, `$'del\x7f'`},
 		{"~/a\nb", 0, `~/$'a\nb'`},
-		{"plain name", 0, `plain\ name`},
+		{"plain name", 0, `'plain name'`},
+		{"it's here", 0, `"it's here"`},
 		{"plain name", '\'', `'plain name'`},
 	}
 	_, bashErr := exec.LookPath("bash")

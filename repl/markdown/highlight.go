@@ -3,7 +3,7 @@ package markdown
 import (
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/lipgloss/v2"
 )
 
 // Highlighting: a small lexer for code blocks, enough to tell keywords,

@@ -11,7 +11,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -34,30 +34,47 @@ type Styles struct {
 	Keyword, String, Number, Comment lipgloss.Style
 }
 
-// DefaultStyles returns the styles drawn by r (nil: lipgloss's default).
-func DefaultStyles(r *lipgloss.Renderer) Styles {
-	if r == nil {
-		r = lipgloss.DefaultRenderer()
-	}
-	accent := lipgloss.AdaptiveColor{Light: "33", Dark: "75"}
-	gray := lipgloss.AdaptiveColor{Light: "245", Dark: "243"}
-	code := lipgloss.AdaptiveColor{Light: "161", Dark: "209"}
+// DefaultStyles returns the styles for a dark background (dark) or a
+// light one.
+func DefaultStyles(dark bool) Styles {
+	c := lipgloss.LightDark(dark)
+	accent := c(lipgloss.Color("33"), lipgloss.Color("75"))
+	gray := c(lipgloss.Color("245"), lipgloss.Color("243"))
+	code := c(lipgloss.Color("161"), lipgloss.Color("209"))
+	n := lipgloss.NewStyle
 	return Styles{
-		H1:        r.NewStyle().Bold(true).Underline(true).Foreground(accent),
-		Heading:   r.NewStyle().Bold(true).Foreground(accent),
-		Strong:    r.NewStyle().Bold(true),
-		Emph:      r.NewStyle().Italic(true),
-		Code:      r.NewStyle().Foreground(code),
-		CodeBlock: r.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "238", Dark: "252"}),
-		Link:      r.NewStyle().Foreground(accent).Underline(true),
-		Quote:     r.NewStyle().Foreground(gray),
-		Bullet:    r.NewStyle().Foreground(accent),
-		Rule:      r.NewStyle().Foreground(gray),
-		Keyword:   r.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "127", Dark: "176"}).Bold(true),
-		String:    r.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "28", Dark: "114"}),
-		Number:    r.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "130", Dark: "215"}),
-		Comment:   r.NewStyle().Foreground(gray).Italic(true),
+		H1:        n().Bold(true).Underline(true).Foreground(accent),
+		Heading:   n().Bold(true).Foreground(accent),
+		Strong:    n().Bold(true),
+		Emph:      n().Italic(true),
+		Code:      n().Foreground(code),
+		CodeBlock: n().Foreground(c(lipgloss.Color("238"), lipgloss.Color("252"))),
+		Link:      n().Foreground(accent).Underline(true),
+		Quote:     n().Foreground(gray),
+		Bullet:    n().Foreground(accent),
+		Rule:      n().Foreground(gray),
+		Keyword:   n().Foreground(c(lipgloss.Color("127"), lipgloss.Color("176"))).Bold(true),
+		String:    n().Foreground(c(lipgloss.Color("28"), lipgloss.Color("114"))),
+		Number:    n().Foreground(c(lipgloss.Color("130"), lipgloss.Color("215"))),
+		Comment:   n().Foreground(gray).Italic(true),
 	}
+}
+
+// PlainStyles returns styles that draw no escape codes (--no-color).
+func PlainStyles() Styles {
+	n := lipgloss.NewStyle
+	return Styles{
+		H1: n(), Heading: n(), Strong: n(), Emph: n(), Code: n(), CodeBlock: n(), Link: n(),
+		Quote: n(), Bullet: n(), Rule: n(), Keyword: n(), String: n(), Number: n(), Comment: n(),
+	}
+}
+
+// StylesFor is PlainStyles without colour, else DefaultStyles(dark).
+func StylesFor(noColor, dark bool) Styles {
+	if noColor {
+		return PlainStyles()
+	}
+	return DefaultStyles(dark)
 }
 
 // Renderer renders Markdown at a width.

@@ -4,15 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 )
 
 func plain() Styles {
-	r := lipgloss.NewRenderer(nil)
-	r.SetColorProfile(termenv.Ascii)
-	return DefaultStyles(r)
+	return PlainStyles()
 }
 
 func TestRender(t *testing.T) {
@@ -42,9 +38,7 @@ func TestRender(t *testing.T) {
 }
 
 func TestRenderStyles(t *testing.T) {
-	r := lipgloss.NewRenderer(nil)
-	r.SetColorProfile(termenv.ANSI256)
-	out := New(DefaultStyles(r), 80).Render("**bold**")
+	out := New(DefaultStyles(true), 80).Render("**bold**")
 	if !strings.Contains(out, "\x1b[1m") || ansi.Strip(out) != "bold" {
 		t.Fatalf("%q", out)
 	}
@@ -67,9 +61,7 @@ func TestSplitDone(t *testing.T) {
 }
 
 func TestHighlight(t *testing.T) {
-	r := lipgloss.NewRenderer(nil)
-	r.SetColorProfile(termenv.ANSI256)
-	st := DefaultStyles(r)
+	st := DefaultStyles(true)
 	out := New(st, 80).Render("```go\nfunc main() { x := \"hi\" // note\n\treturn 42 }\n```")
 	if got := ansi.Strip(out); got != "go\n  func main() { x := \"hi\" // note\n      return 42 }" {
 		t.Fatalf("text changed: %q", got)

@@ -4,6 +4,7 @@ package offloads
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/todo-shell/todo-shell/internal/bashline"
 	"github.com/todo-shell/todo-shell/internal/readgate"
 )
 
@@ -21,12 +23,21 @@ type Entry struct {
 	Size    int64
 	Lines   int
 	ModTime time.Time
-	Command string // the line that made it; "" when not known (an earlier run)
+	Command string // the line that made it; "" when not known
+	// Earlier is set when Command was recorded by an earlier run of the
+	// session (offloads.jsonl), not this one.
+	Earlier bool
 }
+
+// notesFile is where a session records the command of each offloaded
+// result (session.OffloadsFile).
+const notesFile = "offloads.jsonl"
 
 // List returns the .md files in dir, oldest first, without their line
 // counts (see CountLines). commands maps a file's base name without .md
-// (its tool_use id) to the line that made it.
+// (its tool_use id) to the line that made it in this run; the commands of
+// earlier runs come from the session's offloads.jsonl (read through the
+// reading gate; a bad line is skipped).
 func List(dir string, commands map[string]string) ([]Entry, error) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
@@ -35,6 +46,7 @@ func List(dir string, commands map[string]string) ([]Entry, error) {
 		}
 		return nil, err
 	}
+	earlier := notes(filepath.Join(dir, notesFile))
 	var out []Entry
 	for _, de := range des {
 		if de.IsDir() || !strings.HasSuffix(de.Name(), ".md") {
@@ -45,13 +57,36 @@ func List(dir string, commands map[string]string) ([]Entry, error) {
 			continue
 		}
 		p := filepath.Join(dir, de.Name())
-		out = append(out, Entry{
-			Path: p, Size: info.Size(), ModTime: info.ModTime(),
-			Command: commands[strings.TrimSuffix(de.Name(), ".md")],
-		})
+		id := strings.TrimSuffix(de.Name(), ".md")
+		e := Entry{Path: p, Size: info.Size(), ModTime: info.ModTime(), Command: commands[id]}
+		if e.Command == "" {
+			e.Command, e.Earlier = earlier[id], earlier[id] != ""
+		}
+		out = append(out, e)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].ModTime.Before(out[j].ModTime) })
 	return out, nil
+}
+
+// notes reads a session's offloads.jsonl: the command of each tool_use id.
+func notes(path string) map[string]string {
+	f, _, err := readgate.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer func() { _ = f.Close() }() // only read
+	out := map[string]string{}
+	_, _ = readgate.ScanLines(f, readgate.SmallFile, func(_ int, line []byte) error {
+		var n struct {
+			ToolUseID string `json:"tool_use_id"`
+			Command   string `json:"command"`
+		}
+		if json.Unmarshal(line, &n) == nil && n.ToolUseID != "" {
+			out[n.ToolUseID] = n.Command
+		}
+		return nil
+	})
+	return out
 }
 
 // CountLines fills in the entries' line counts, reading each file.
@@ -95,19 +130,28 @@ func Format(entries []Entry) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%3s  %8s  %8s  %s\n", "#", "size", "lines", "command → file")
 	for i, e := range entries {
-		cmd := e.Command
-		if cmd == "" {
-			cmd = "(from an earlier run)"
+		cmd := strings.ReplaceAll(e.Command, "\n", " ")
+		most := 60
+		if e.Earlier {
+			most -= len([]rune(earlierMark))
 		}
-		cmd = strings.ReplaceAll(cmd, "\n", " ")
-		if r := []rune(cmd); len(r) > 60 {
-			cmd = string(r[:59]) + "…"
+		if r := []rune(cmd); len(r) > most {
+			cmd = string(r[:most-1]) + "…"
+		}
+		switch {
+		case e.Command == "":
+			cmd = "(from an earlier run)"
+		case e.Earlier:
+			cmd += earlierMark
 		}
 		fmt.Fprintf(&b, "%3d  %8s  %8d  %s\n%3s  %8s  %8s  %s\n", i+1, HumanSize(e.Size), e.Lines, cmd, "", "", "", "→ "+e.Path)
 	}
 	b.WriteString("Open one with /open N (the last with /open).")
 	return b.String()
 }
+
+// earlierMark follows a command recorded by an earlier run of the session.
+const earlierMark = "  ↺ earlier run"
 
 // HumanSize is a byte count in B, KB, MB or GB (of 1024): the one form
 // /offloads, sessions and clean all print.
@@ -146,9 +190,5 @@ func PagerCommand(pager, path string) string {
 	if strings.TrimSpace(pager) == "" || pager == "cat" {
 		pager = "less -R"
 	}
-	return pager + " " + shellQuote(path)
-}
-
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return pager + " " + bashline.Quote(path)
 }

@@ -40,7 +40,47 @@ func TestListFormatPick(t *testing.T) {
 			t.Fatalf("/open %s accepted", bad)
 		}
 	}
-	if got := PagerCommand("", "/a b/it's.md"); got != `less -R '/a b/it'\''s.md'` {
+	if got := PagerCommand("", "/a b/it's.md"); got != `less -R "/a b/it's.md"` {
 		t.Fatal(got)
+	}
+}
+
+// TestListShowsCommandsOfEarlierRuns: the commands an earlier run recorded
+// in offloads.jsonl are shown, marked as from an earlier run; this run's
+// own win; a file with no record, and a bad line, still say "(from an
+// earlier run)" (issue 29, item 10).
+func TestListShowsCommandsOfEarlierRuns(t *testing.T) {
+	dir := t.TempDir()
+	for _, id := range []string{"toolu_a", "toolu_b", "toolu_c", "toolu_d"} {
+		os.WriteFile(filepath.Join(dir, id+".md"), []byte("x\n"), 0o600)
+	}
+	notes := `{"tool_use_id":"toolu_a","command":"seq 1 5000","time":"2026-11-28T09:00:00Z"}
+not json
+{"tool_use_id":"toolu_b","command":"old","time":"2026-11-28T09:00:00Z"}
+{"tool_use_id":"toolu_d","command":"` + strings.Repeat("long ", 30) + `","time":"2026-11-28T09:00:00Z"}
+`
+	os.WriteFile(filepath.Join(dir, "offloads.jsonl"), []byte(notes), 0o600)
+	es, err := List(dir, map[string]string{"toolu_b": "new"})
+	if err != nil || len(es) != 4 {
+		t.Fatalf("%v %v", es, err)
+	}
+	byID := map[string]Entry{}
+	for _, e := range es {
+		byID[strings.TrimSuffix(filepath.Base(e.Path), ".md")] = e
+	}
+	if e := byID["toolu_a"]; e.Command != "seq 1 5000" || !e.Earlier {
+		t.Errorf("a: %+v", e)
+	}
+	if e := byID["toolu_b"]; e.Command != "new" || e.Earlier {
+		t.Errorf("b: %+v", e)
+	}
+	if e := byID["toolu_c"]; e.Command != "" {
+		t.Errorf("c: %+v", e)
+	}
+	out := Format(es)
+	for _, want := range []string{"seq 1 5000  ↺ earlier run", "  new\n", "(from an earlier run)", "long…  ↺ earlier run"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
 	}
 }

@@ -22,7 +22,7 @@ const GitIgnore = ".gitignore"
 // the session directory use it too.
 func SessionDir(root, session string) (string, error) {
 	if err := CheckID("session id", session); err != nil {
-		return "", err
+		return "", fmt.Errorf("offload: %w", err)
 	}
 	if err := makeRoot(root); err != nil {
 		return "", err

@@ -20,10 +20,20 @@ type Error struct {
 	Dropped  int64   // bytes dropped from the middle of the output
 	Head     int64   // bytes kept from the start, when Dropped > 0
 	Tail     int64   // bytes kept from the end, when Dropped > 0
+	// Capped is the cap of an offload file (Config.MaxFile) when the
+	// output passed it: the file holds Head bytes, the line marking the
+	// cut and Tail bytes; Dropped bytes (DroppedLines of its Lines lines)
+	// were cut. Failures, when set, say why the file is File instead.
+	Capped       int64
+	Lines        int64
+	DroppedLines int64
 }
 
 // Error says it all in one line.
 func (e *Error) Error() string {
+	if e.Capped > 0 {
+		return e.cut()
+	}
 	var b strings.Builder
 	if e.Off {
 		b.WriteString("offloading is off")
@@ -48,11 +58,51 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
+// cut is Error for an output cut by the cap.
+func (e *Error) cut() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the output (%s, %d lines) passed the %s an offload file holds (--offload-max-mib): %s (%d lines) cut from its middle, the file keeps the first %s and the last %s",
+		Size(e.Total), e.Lines, Size(e.Capped), Size(e.Dropped), e.DroppedLines, Size(e.Head), Size(e.Tail))
+	if e.File != "" && len(e.Failures) > 0 {
+		b.WriteString("; it is in " + e.File + ": could not write")
+		for i, f := range e.Failures {
+			if i > 0 {
+				b.WriteString(" nor")
+			}
+			b.WriteString(" " + f.Error())
+		}
+	}
+	return b.String()
+}
+
+// Size is n bytes for a person: "512 B", "3.5 KiB", "64 MiB", "1.2 GiB".
+func Size(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	v, suffix := float64(n)/unit, "KiB"
+	for _, s := range []string{"MiB", "GiB", "TiB"} {
+		if v < unit {
+			break
+		}
+		v, suffix = v/unit, s
+	}
+	text := strconv.FormatFloat(v, 'f', 1, 64)
+	return strings.TrimSuffix(text, ".0") + " " + suffix
+}
+
 // Unwrap returns the failures.
 func (e *Error) Unwrap() []error { return e.Failures }
 
 // Marker is the line put in place of the dropped middle of an output.
 func (e *Error) Marker() string {
+	if e.Capped > 0 {
+		return "\n[todo-shell: " + strconv.FormatInt(e.Dropped, 10) + " bytes (" + strconv.FormatInt(e.DroppedLines, 10) +
+			" lines) of output cut here: the output passed the " + Size(e.Capped) +
+			" an offload file holds (--offload-max-mib); kept the first " + strconv.FormatInt(e.Head, 10) +
+			" and the last " + strconv.FormatInt(e.Tail, 10) + " of " + strconv.FormatInt(e.Total, 10) + " bytes]\n"
+	}
 	why := "offloading is off"
 	if !e.Off {
 		parts := make([]string, len(e.Failures))

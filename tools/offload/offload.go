@@ -113,7 +113,7 @@ func ShouldOffload(content string, threshold int) bool {
 // pass CheckID; any tool_use id names a file.
 func Path(outputDir, sessionID, toolUseID string) (string, error) {
 	if err := CheckID("session id", sessionID); err != nil {
-		return "", err
+		return "", fmt.Errorf("offload: %w", err)
 	}
 	abs, err := filepath.Abs(filepath.Join(outputDir, sessionID, FileName(toolUseID)))
 	if err != nil {
@@ -158,18 +158,20 @@ func uniqueName(name string, i int) string {
 }
 
 // CheckID accepts ids of 1 to 128 characters from [A-Za-z0-9_-], the tool_use
-// id alphabet, so an id can never climb out of its directory.
+// id alphabet, so an id can never climb out of its directory. Its error
+// names what (a "session id", a "plan name") in a person's words, with no
+// package prefix: it is shown to the one who typed the id.
 func CheckID(what, id string) error {
 	if id == "" {
-		return fmt.Errorf("offload: %s is empty", what)
+		return fmt.Errorf("%s is empty", what)
 	}
 	if len(id) > 128 {
-		return fmt.Errorf("offload: %s is longer than 128 characters", what)
+		return fmt.Errorf("%s is longer than 128 characters", what)
 	}
 	for i := 0; i < len(id); i++ {
 		c := id[i]
 		if (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (c < '0' || c > '9') && c != '_' && c != '-' {
-			return fmt.Errorf("offload: %s %q may hold only letters, digits, '_' and '-'", what, id)
+			return fmt.Errorf("%s %q may hold only letters, digits, '_' and '-'", what, id)
 		}
 	}
 	return nil
@@ -201,7 +203,7 @@ func offload(msg Message, sessionID string, roots []string, w FileWriter) (Resul
 	}
 	block := msg.Content[at]
 	if err := CheckID("session id", sessionID); err != nil {
-		return Result{}, err
+		return Result{}, fmt.Errorf("offload: %w", err)
 	}
 	var content ResultContent
 	if block.Content != nil {

@@ -15,6 +15,10 @@ type Config struct {
 	Dir       string // the offload root, ".offload" by default
 	Session   string // the session's id
 	Threshold int    // characters; 0 turns offloading off
+	// MaxFile is the most bytes an offload file holds (0: no cap). An
+	// output past it keeps its start and its end in the file, with a line
+	// in the middle saying how much was cut there (see Spool).
+	MaxFile int64
 
 	// FallbackDir is the root used when Dir cannot be written; ""
 	// means DefaultFallbackDir().
@@ -51,6 +55,13 @@ const (
 	// written it still has them (8 MiB in all).
 	HeadBytes = 4 << 20
 	TailBytes = 4 << 20
+	// DefaultMaxFile is the default Config.MaxFile: 64 MiB.
+	DefaultMaxFile = 64 << 20
+	// minMaxFile is the smallest cap honoured; a smaller one is raised to
+	// it (room for a head, the marker line and a tail).
+	minMaxFile = 4 << 10
+	// markerRoom is what a cap keeps free for the line that marks the cut.
+	markerRoom = 512
 )
 
 // Spool is an io.Writer for a tool's output that may be huge. It keeps the
@@ -66,6 +77,12 @@ const (
 // line saying exactly how many bytes were dropped and why (bytes that cannot
 // be read back are dropped and counted the same way). With offloading off
 // the output is kept the same way. Close finishes the file.
+//
+// A file is capped at Config.MaxFile bytes: past its head (the cap less a
+// tail of up to TailBytes and room for a line) the output is counted but
+// only its end is kept, in memory, and Close writes the line that marks
+// the cut and that end after the head. Summary.Err (an *Error with Capped
+// set) says what was cut.
 type Spool struct {
 	cfg   Config
 	fs    FS
@@ -86,6 +103,13 @@ type Spool struct {
 	tailPos int    // where the next byte goes in tail
 	ringLen int64  // bytes held in the ring
 	ringEnd int64  // output offset just past the ring's last byte
+
+	// The cap: bytes of the output from capHead on (0: no cap) are not
+	// written to the file; capped is set once some were not.
+	capHead   int64
+	capTail   int64 // bytes of the end a capped file keeps
+	capped    bool
+	headLines int64 // newlines in the bytes before capHead, once capped
 
 	spilled  bool
 	stage    int    // index in roots of the current file's place
@@ -122,7 +146,7 @@ func NewSpool(cfg Config, toolUseID string) (*Spool, error) {
 	s := &Spool{cfg: cfg, fs: cfg.fs()}
 	if cfg.Threshold > 0 {
 		if err := CheckID("session id", cfg.Session); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("offload: %w", err)
 		}
 		s.name = FileName(toolUseID)
 		for _, r := range cfg.roots() {
@@ -131,6 +155,11 @@ func NewSpool(cfg Config, toolUseID string) (*Spool, error) {
 				return nil, fmt.Errorf("offload: resolve output directory %q: %w", r, err)
 			}
 			s.roots = append(s.roots, abs)
+		}
+		if cfg.MaxFile > 0 {
+			most := max(cfg.MaxFile, minMaxFile) - markerRoom
+			s.capTail = min(most/2, TailBytes)
+			s.capHead = most - s.capTail
 		}
 	}
 	return s, nil
@@ -241,8 +270,25 @@ func (s *Spool) keepAt(off int64, p []byte) {
 }
 
 // toFile sends p, the output from offset off, to the file a buffer at a
-// time, or keeps it in memory once no file is left.
+// time, or keeps it in memory once no file is left. Past the cap's head,
+// only the end is kept, in memory.
 func (s *Spool) toFile(off int64, p []byte) {
+	if s.capHead > 0 && off+int64(len(p)) > s.capHead {
+		k := max(s.capHead-off, 0)
+		s.toFile0(off, p[:k])
+		if !s.capped {
+			s.capped = true
+			// Lines of the head: all seen so far but those past it.
+			s.headLines = s.lines - int64(bytes.Count(p[k:], []byte{'\n'}))
+		}
+		s.keepAt(off+k, p[k:])
+		return
+	}
+	s.toFile0(off, p)
+}
+
+// toFile0 is toFile without the cap.
+func (s *Spool) toFile0(off int64, p []byte) {
 	for len(p) > 0 {
 		if s.sink == nil {
 			s.keepAt(off, p)
@@ -327,6 +373,10 @@ func (s *Spool) open(from *sink) *sink {
 func (s *Spool) recover(from *sink) {
 	pending := s.pending
 	s.pending = nil
+	if s.capped {
+		s.recoverCapped(from)
+		return
+	}
 	if from == nil {
 		s.keepAt(0, pending)
 		return
@@ -357,6 +407,68 @@ func (s *Spool) recover(from *sink) {
 	s.keepAt(start, tail[:n])
 	if n < len(tail) {
 		s.failures = append(s.failures, failure(from.final, "read back", fmt.Errorf("only %d of %d bytes could be read back: %w", start+int64(n), from.written, err)))
+	}
+}
+
+// recoverCapped is recover for a capped output, whose end is in memory
+// already: the start is read back from from's file; what lies between is
+// dropped (and counted by kept).
+func (s *Spool) recoverCapped(from *sink) {
+	if from == nil || from.written == 0 {
+		return
+	}
+	r, err := s.fs.Open(from.f.Name())
+	if err != nil {
+		s.failures = append(s.failures, failure(from.final, "read back", err))
+		return
+	}
+	defer func() { _ = r.Close() }() // only read
+	head := make([]byte, min(from.written, s.capHead, HeadBytes))
+	n, err := r.ReadAt(head, 0)
+	s.head = head[:n]
+	if n < len(head) {
+		s.failures = append(s.failures, failure(from.final, "read back", fmt.Errorf("only %d of %d bytes could be read back: %w", n, from.written, err)))
+	}
+}
+
+// writeCut writes, after the head of a capped output, the line that marks
+// the cut and the end kept in memory.
+func (s *Spool) writeCut() {
+	if e := s.cutError(); e.Dropped > 0 {
+		s.put([]byte(e.Marker()))
+	}
+	// The ring's last bytes, in its order: at most two pieces of it.
+	n := int(min(s.ringLen, s.capTail))
+	start := (s.tailPos - n + TailBytes) % TailBytes
+	if start+n <= TailBytes {
+		s.put(s.tail[start : start+n])
+	} else {
+		s.put(s.tail[start:])
+		s.put(s.tail[:s.tailPos])
+	}
+	s.flush()
+}
+
+// put sends p to the file a buffer at a time (nothing once no file is
+// left: what a capped output keeps is in memory already).
+func (s *Spool) put(p []byte) {
+	for len(p) > 0 && s.sink != nil {
+		n := min(len(p), fileBufferSize-len(s.pending))
+		s.pending = append(s.pending, p[:n]...)
+		p = p[n:]
+		if len(s.pending) == fileBufferSize {
+			s.flush()
+		}
+	}
+}
+
+// cutError is the account of what the cap cut from the output.
+func (s *Spool) cutError() *Error {
+	tail := s.tailBytes(min(s.ringLen, s.capTail))
+	head := min(s.capHead, s.bytes-int64(len(tail)))
+	return &Error{
+		Capped: s.cfg.MaxFile, Total: s.bytes, Head: head, Tail: int64(len(tail)),
+		Dropped: s.bytes - head - int64(len(tail)), Lines: s.lines, DroppedLines: s.lines - s.headLines - int64(bytes.Count(tail, []byte{'\n'})),
 	}
 }
 
@@ -425,6 +537,12 @@ func (s *Spool) Close() Summary {
 	if s.bytes > 0 && s.last != '\n' {
 		sum.Lines++
 	}
+	if s.capped && s.sink != nil {
+		s.flush()
+		if s.sink != nil {
+			s.writeCut()
+		}
+	}
 	for s.sink != nil {
 		s.flush()
 		k := s.sink
@@ -449,6 +567,12 @@ func (s *Spool) Close() Summary {
 		sum.Offloaded, sum.File = true, path
 		if len(s.failures) > 0 {
 			sum.Err = &Error{Failures: s.failures, File: path, Total: s.bytes}
+		}
+		if e := s.cutError(); s.capped && e.Dropped > 0 {
+			if len(s.failures) > 0 {
+				e.Failures, e.File = s.failures, path
+			}
+			sum.Err = e
 		}
 		s.release()
 		return sum

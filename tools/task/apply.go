@@ -203,6 +203,9 @@ func checkInProgressLimit(s State, old, t Task, limits todo.Limits) error {
 	if len(others) < limits.MaxInProgress {
 		return nil
 	}
+	if old.Status == StatusInProgress && old.Owner != t.Owner {
+		return ownerChangeErr(old, t, others, limits)
+	}
 	who := "at a time"
 	if t.Owner != "" {
 		who = "at a time for " + t.Owner
@@ -211,6 +214,34 @@ func checkInProgressLimit(s State, old, t Task, limits todo.Limits) error {
 		return planErr("Only one task can be in_progress %s (%s is); complete it or set it back to pending first", who, others[0])
 	}
 	return planErr("At most %d tasks can be in_progress %s (%s are)", limits.MaxInProgress, who, strings.Join(others, ", "))
+}
+
+// ownerChangeErr is why the owner of t, a task in progress, cannot change
+// from old's: the new owner (or, for an owner cleared, the tasks with no
+// owner, which count as one owner) has as many tasks in progress as the
+// limit allows. It says what is refused and the call that does it: the
+// owner change with the task set back to pending.
+func ownerChangeErr(old, t Task, others []string, limits todo.Limits) error {
+	has := others[0] + " is one"
+	nth := "a second"
+	if len(others) > 1 || limits.MaxInProgress > 1 {
+		has, nth = strings.Join(others, ", ")+" are", "one more"
+	}
+	limit := "one in_progress task per owner"
+	if limits.MaxInProgress > 1 {
+		limit = fmt.Sprintf("%d in_progress tasks per owner", limits.MaxInProgress)
+	}
+	var what, fix, verb string
+	if t.Owner == "" {
+		what = fmt.Sprintf("clearing its owner (%s) would make it %s in_progress task with no owner (%s); the limit is %s, the tasks with no owner counting as one",
+			old.Owner, nth, has, limit)
+		fix, verb = `"owner":""`, "Clear the owner"
+	} else {
+		what = fmt.Sprintf("giving it to %s would make it %s in_progress task of %s (%s); the limit is %s", t.Owner, nth, t.Owner, has, limit)
+		fix, verb = fmt.Sprintf(`"owner":%q`, t.Owner), "Give it"
+	}
+	return planErr("Task #%s is in_progress: %s. %s and set it back to pending together: TaskUpdate '{\"taskId\":\"%s\",%s,\"status\":\"pending\"}'",
+		t.ID, what, verb, t.ID, fix)
 }
 
 // update is one TaskUpdate in the making: the task it changes, private

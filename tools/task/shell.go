@@ -80,15 +80,36 @@ func (t Tool) ShellInput(args []string) (json.RawMessage, *tools.ShellForm) {
 	return compact, nil
 }
 
-// ShellForm lists every validation message of a rejected input; anything
+// ShellForm lists every validation message of a rejected input, with the
+// usage line when the argument is not a JSON object (`TaskGet 2`); anything
 // else is the generic form.
-func (t Tool) ShellForm(_ []string, res tools.ToolResult) tools.ShellForm {
+func (t Tool) ShellForm(args []string, res tools.ToolResult) tools.ShellForm {
 	rep, _ := res.Meta.(Report)
 	var list *ValidationError
 	if errors.As(rep.Err, &list) && len(list.Messages) > 0 {
-		return tools.ShellForm{Stderr: "Error: Validation failed\n" + todo.ListErrors(list.Messages), ExitCode: 1}
+		msg := "Error: Validation failed\n" + todo.ListErrors(list.Messages)
+		if len(args) == 1 && !strings.HasPrefix(strings.TrimSpace(args[0]), "{") {
+			msg += "\n" + t.usageFor(args[0])
+		}
+		return tools.ShellForm{Stderr: msg, ExitCode: 1}
 	}
-	return tools.GenericForm(res)
+	form := tools.GenericForm(res)
+	form.Whole = t.def.Name == ListName || t.def.Name == GetName // read by a person
+	return form
+}
+
+// usageFor is the usage line for a line whose argument, arg, is JSON but
+// not an object: for a task id alone (`TaskGet 2`, `TaskUpdate "3"`), the
+// call with that id.
+func (t Tool) usageFor(arg string) string {
+	id := strings.Trim(strings.TrimSpace(arg), `"`)
+	if (t.def.Name == GetName || t.def.Name == UpdateName) && id != "" && strings.Trim(id, "0123456789") == "" {
+		if t.def.Name == GetName {
+			return fmt.Sprintf(`Usage: TaskGet '{"taskId":%q}'`, id)
+		}
+		return fmt.Sprintf(`Usage: TaskUpdate '{"taskId":%q,"status":"in_progress"}'`, id)
+	}
+	return t.usage()
 }
 
 // where says at which line and column of text parsing failed.

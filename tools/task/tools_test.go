@@ -188,3 +188,23 @@ func TestResultsUseToolUseID(t *testing.T) {
 		t.Fatalf("%q", ids)
 	}
 }
+
+// TestOwnerChangeOfATaskInProgress: clearing or changing the owner of a
+// task in progress is refused only when its new owner (for "", the tasks
+// with no owner) is at the limit, and then says so, with the call that
+// does it; that call works (issue 29, item 12).
+func TestOwnerChangeOfATaskInProgress(t *testing.T) {
+	reg, store := newTools(t, Options{Limits: todo.Limits{MaxItems: 10, MaxContentLength: 20, MaxInProgress: 1}})
+	run(t, reg, store, []step{
+		create("a"), create("b"), create("c"), create("d"),
+		{tool: UpdateName, input: `{"taskId":"4","status":"in_progress"}`, want: "Updated task #4 status"},
+		{caller: "bob", tool: UpdateName, input: `{"taskId":"3","status":"in_progress"}`, want: "Updated task #3 status, owner"},
+		{caller: "ann", tool: UpdateName, input: `{"taskId":"2","status":"in_progress"}`, want: "Updated task #2 status, owner"},
+		{tool: UpdateName, input: `{"taskId":"3","owner":""}`, want: `Task #3 is in_progress: clearing its owner (bob) would make it a second in_progress task with no owner (#4 is one); the limit is one in_progress task per owner, the tasks with no owner counting as one. Clear the owner and set it back to pending together: TaskUpdate '{"taskId":"3","owner":"","status":"pending"}'`, isErr: true},
+		{tool: UpdateName, input: `{"taskId":"2","owner":"bob"}`, want: `Task #2 is in_progress: giving it to bob would make it a second in_progress task of bob (#3 is one); the limit is one in_progress task per owner. Give it and set it back to pending together: TaskUpdate '{"taskId":"2","owner":"bob","status":"pending"}'`, isErr: true},
+		{tool: UpdateName, input: `{"taskId":"3","owner":"","status":"pending"}`, want: "Updated task #3 status, owner"},
+		{tool: UpdateName, input: `{"taskId":"2","owner":"bob"}`, want: "Updated task #2 owner"},
+		{tool: UpdateName, input: `{"taskId":"4","owner":"carol"}`, want: "Updated task #4 owner"},
+		{tool: UpdateName, input: `{"taskId":"2","owner":""}`, want: "Updated task #2 owner"},
+	})
+}

@@ -126,7 +126,11 @@ func (WriteTool) ShellForm(args []string, res tools.ToolResult) tools.ShellForm 
 		}
 		return invalidJSON(arg, syn)
 	case errors.As(rep.Err, &list):
-		return tools.ShellForm{Stderr: withHint("Error: Validation failed\n"+ListErrors(list.Messages), oldShapeHint(list.Messages)), ExitCode: 1}
+		msg := withHint("Error: Validation failed\n"+ListErrors(list.Messages), oldShapeHint(list.Messages))
+		if len(args) == 1 && !strings.HasPrefix(strings.TrimSpace(args[0]), "{") {
+			msg += "\n" + WriteUsageShort // not an object at all (`TodoWrite 2`)
+		}
+		return tools.ShellForm{Stderr: msg, ExitCode: 1}
 	case res.IsError:
 		return tools.ShellForm{Stderr: "Error: " + res.Content, ExitCode: 1}
 	}
@@ -203,7 +207,7 @@ func (t ReadTool) ShellForm(args []string, res tools.ToolResult) tools.ShellForm
 	if len(args) > 0 || !ok || t.Plain == nil {
 		return tools.ShellForm{Stdout: res.Content}
 	}
-	return tools.ShellForm{Stdout: t.Plain(snap)}
+	return tools.ShellForm{Stdout: t.Plain(snap), Whole: true} // a person's own list
 }
 
 // oldShapeHint is said when a TodoWrite list has the fields of Claude
