@@ -208,7 +208,7 @@ func recordBinary(t *testing.T) string {
 		recordPath = filepath.Join(filepath.Dir(binary), "record")
 		out, err := exec.Command("go", "build", "-o", recordPath, "../internal/plan/testdata/record").CombinedOutput()
 		if err != nil {
-			recordErr = fmt.Errorf("build the fake API: %v\n%s", err, out)
+			recordErr = fmt.Errorf("build the fake API: %w\n%s", err, out)
 		}
 	})
 	if recordErr != nil {

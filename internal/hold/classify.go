@@ -239,56 +239,74 @@ func readUser(p *fastjson.Parser, b []byte, sidechains bool) (userKind, string, 
 	if err != nil || v.Type() != fastjson.TypeObject {
 		return userOther, "", time.Time{}
 	}
-	when := func(key string) time.Time {
-		t, _ := time.Parse(time.RFC3339Nano, string(v.GetStringBytes(key)))
-		return t
-	}
+	var kind userKind
+	var id string
 	switch string(v.GetStringBytes("type")) {
 	case "user":
-		if v.Exists("message") { // Claude Code
-			if v.GetBool("isMeta") || v.GetBool("isCompactSummary") || v.GetBool("isSidechain") && !sidechains {
-				return userOther, "", time.Time{}
-			}
-			text, ok := claudeText(v.Get("message", "content"))
-			if !ok {
-				return userOther, "", time.Time{}
-			}
-			if strings.HasPrefix(strings.TrimSpace(text), interruptText) {
-				return userInterrupt, "", when("timestamp")
-			}
-			id := string(v.GetStringBytes("promptId"))
-			if id == "" {
-				id = string(v.GetStringBytes("uuid"))
-			}
-			return userPrompt, id, when("timestamp")
+		if v.Exists("message") {
+			kind, id = claudeUser(v, sidechains)
+		} else if v.Exists("content") && v.Exists("id") {
+			kind, id = geminiUser(v)
 		}
-		if v.Exists("content") && v.Exists("id") { // Gemini CLI
-			for _, part := range v.GetArray("content") {
-				// A tool's result, or a held stop's reason, which
-				// Gemini CLI sends as the next user message.
-				if part.Exists("functionResponse") || strings.HasPrefix(string(part.GetStringBytes("text")), ReasonLead) {
-					return userOther, "", time.Time{}
-				}
-			}
-			return userPrompt, string(v.GetStringBytes("id")), when("timestamp")
-		}
-	case "event_msg": // Codex
-		switch string(v.GetStringBytes("payload", "type")) {
-		case "task_started":
-			// A turn starts: the person's prompt (Codex 0.171 writes no
-			// user_message event; a Stop hook's continuation starts none).
-			id := string(v.GetStringBytes("payload", "turn_attribution", "turn_id"))
-			if id == "" {
-				id = string(v.GetStringBytes("payload", "turn_id"))
-			}
-			return userPrompt, id, when("timestamp")
-		case "user_message":
-			return userPrompt, "", when("timestamp")
-		case "turn_aborted":
-			return userInterrupt, "", when("timestamp")
+	case "event_msg":
+		kind, id = codexEvent(v)
+	}
+	if kind == userOther {
+		return userOther, "", time.Time{}
+	}
+	t, _ := time.Parse(time.RFC3339Nano, string(v.GetStringBytes("timestamp")))
+	return kind, id, t
+}
+
+// claudeUser reads a Claude Code user record.
+func claudeUser(v *fastjson.Value, sidechains bool) (userKind, string) {
+	if v.GetBool("isMeta") || v.GetBool("isCompactSummary") || v.GetBool("isSidechain") && !sidechains {
+		return userOther, ""
+	}
+	text, ok := claudeText(v.Get("message", "content"))
+	if !ok {
+		return userOther, ""
+	}
+	if strings.HasPrefix(strings.TrimSpace(text), interruptText) {
+		return userInterrupt, ""
+	}
+	id := string(v.GetStringBytes("promptId"))
+	if id == "" {
+		id = string(v.GetStringBytes("uuid"))
+	}
+	return userPrompt, id
+}
+
+// geminiUser reads a Gemini CLI user message: a prompt unless it holds a
+// tool's result, or a held stop's reason (Gemini CLI sends it as the next
+// user message).
+func geminiUser(v *fastjson.Value) (userKind, string) {
+	for _, part := range v.GetArray("content") {
+		if part.Exists("functionResponse") || strings.HasPrefix(string(part.GetStringBytes("text")), ReasonLead) {
+			return userOther, ""
 		}
 	}
-	return userOther, "", time.Time{}
+	return userPrompt, string(v.GetStringBytes("id"))
+}
+
+// codexEvent reads a Codex event: a turn started (the person's prompt:
+// Codex 0.171 writes no user_message event, and a Stop hook's
+// continuation starts no turn), a user message (earlier versions), an
+// interrupted turn.
+func codexEvent(v *fastjson.Value) (userKind, string) {
+	switch string(v.GetStringBytes("payload", "type")) {
+	case "task_started":
+		id := string(v.GetStringBytes("payload", "turn_attribution", "turn_id"))
+		if id == "" {
+			id = string(v.GetStringBytes("payload", "turn_id"))
+		}
+		return userPrompt, id
+	case "user_message":
+		return userPrompt, ""
+	case "turn_aborted":
+		return userInterrupt, ""
+	}
+	return userOther, ""
 }
 
 // claudeText is the text of a Claude Code user message's content (a

@@ -1,6 +1,7 @@
 package hold
 
 import (
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -138,7 +139,7 @@ func TestSharedPlanAlone(t *testing.T) {
 	if len(v.Items) != 2 || v.Items[0].Status != todo.StatusInProgress {
 		t.Fatalf("%+v", v)
 	}
-	if _, err := Open(Store{Dir: dir}, Source{}, 0, false); err != ErrNoSource {
+	if _, err := Open(Store{Dir: dir}, Source{}, 0, false); !errors.Is(err, ErrNoSource) {
 		t.Fatalf("no source: %v", err)
 	}
 }
