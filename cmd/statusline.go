@@ -8,9 +8,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
 
 	"github.com/todo-shell/todo-shell/internal/follow"
 	"github.com/todo-shell/todo-shell/internal/hold"
@@ -50,9 +53,14 @@ It reads only what the transcript gained since the last call (its state is share
 		Example: `  $ todo-shell hook --print      # the statusLine setting, with the hooks
   $ echo '{"transcript_path":"/home/me/.claude/projects/-home-me-app/6f1c.jsonl"}' | todo-shell statusline`,
 		Args: noArgs,
-		RunE: func(*cobra.Command, []string) error { return statusLineRun(so) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !cmd.Flags().Changed("width") {
+				so.Width = statusLineWidth(so.Getenv)
+			}
+			return statusLineRun(so)
+		},
 	}
-	cmd.Flags().IntVar(&so.Width, "width", statusline.DefaultWidth, "the most cells the line takes")
+	cmd.Flags().IntVar(&so.Width, "width", statusline.DefaultWidth, "the most cells the line takes (default: the width of Claude Code's terminal, less its margin)")
 	return cmd
 }
 
@@ -123,6 +131,33 @@ func statusLineRun(so *StatusOptions) error {
 		format = statusline.Plain
 	}
 	return statusPrint(so, src, format)
+}
+
+// statusLineWidth is the width Claude Code's terminal leaves the status
+// line. Claude Code cuts a longer line at the terminal's edge (losing its
+// end, the dropped count), so the line is fitted to the terminal: its
+// width as Claude Code 2.1.332 passes it (COLUMNS; the command has no
+// terminal of its own), else the controlling terminal's, less Claude
+// Code's margins; DefaultWidth without either.
+// statusLineMargin is what Claude Code 2.1.332 keeps around its status
+// line: two columns before it, two after (a line of COLUMNS-4 cells shows
+// whole at 60, 80 and 100 columns).
+const statusLineMargin = 4
+
+func statusLineWidth(getenv func(string) string) int {
+	if n, err := strconv.Atoi(getenv("COLUMNS")); err == nil && n >= 10 {
+		return n - statusLineMargin
+	}
+	f, err := os.OpenFile("/dev/tty", os.O_RDONLY|syscall.O_NOCTTY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return statusline.DefaultWidth
+	}
+	defer func() { _ = f.Close() }()
+	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
+	if err != nil || ws.Col < 10 {
+		return statusline.DefaultWidth
+	}
+	return int(ws.Col) - statusLineMargin
 }
 
 // claudeTaskDir is the Claude Code task list of a session whose transcript

@@ -19,14 +19,52 @@ import (
 // plan's first step (the fake API holds the next turn until the test has
 // seen it), then "Tasks 3/3" once the plan is done.
 func TestRealClaudeCodeStatusLine(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		skipUnlessCI(t, "tmux is not installed: the terminal tests need a real tmux (apt-get install tmux)")
-	}
-	s := claudeScenario(t, []turn{
+	c := startClaudeInTmux(t, 100, 30, []turn{
 		{call("TodoWrite", todos("Write the parser=c", "Add tests=i", "Update the docs=p"))},
 		{call("TodoWrite", todos("Write the parser=c", "Add tests=c", "Update the docs=c"))},
 		text("All done."),
-	}, "CLAUDE_CODE_ENABLE_TASKS=0", "TERM=xterm-256color")
+	})
+	c.prompt("Write a parser")
+	c.step(0)
+	c.waitBottom("Tasks 1/3 ▸ Doing Add tests")
+	c.step(1)
+	c.waitBottom("Tasks 3/3 ✓")
+	c.step(2)
+}
+
+// TestRealClaudeCodeStatusLineNarrow: at 60 columns a long item in
+// progress is cut so that the dropped count still shows (Claude Code cuts
+// a line too long at the terminal's edge, and passes the width in
+// COLUMNS).
+func TestRealClaudeCodeStatusLineNarrow(t *testing.T) {
+	c := startClaudeInTmux(t, 60, 20, []turn{
+		{call("TodoWrite", todos("Write the parser=c", "Add tests=i", "Update the docs=p"))},
+		// Add tests dropped; the docs item reworded (the same item).
+		{call("TodoWrite", todos("Write the parser=c", "Update the docs for the config option=i"))},
+		text("All done."),
+	})
+	c.prompt("Write a parser")
+	c.step(0)
+	c.step(1)
+	c.waitBottom("Tasks 1/2 ▸ Doing Update the docs for the c… · 1 dropped")
+}
+
+// claudeInTmux is Claude Code, interactive, in a tmux of its own.
+type claudeInTmux struct {
+	t      *testing.T
+	s      *cliScenario
+	socket string
+}
+
+// startClaudeInTmux starts Claude Code in a cols×rows tmux with
+// todo-shell's hooks and status line, the fake API holding each turn until
+// step lets it go, and waits for its prompt.
+func startClaudeInTmux(t *testing.T, cols, rows int, script []turn) *claudeInTmux {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		skipUnlessCI(t, "tmux is not installed: the terminal tests need a real tmux (apt-get install tmux)")
+	}
+	s := claudeScenario(t, script, "CLAUDE_CODE_ENABLE_TASKS=0", "TERM=xterm-256color")
 	s.run.HoldDir = filepath.Join(s.dir, "hold")
 	os.MkdirAll(s.run.HoldDir, 0o700)
 	// The first run's questions answered: onboarding, the API key, the
@@ -41,45 +79,58 @@ func TestRealClaudeCodeStatusLine(t *testing.T) {
 	s.write("home/.claude.json", string(conf))
 	s.run.Command = append(s.run.Command, "--model", "claude-sonnet-4-5")
 
-	socket := filepath.Join(s.dir, "tmux.sock")
-	tmux := func(args ...string) string {
-		out, err := exec.Command("tmux", append([]string{"-S", socket}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("tmux %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
+	c := &claudeInTmux{t: t, s: s, socket: filepath.Join(s.dir, "tmux.sock")}
 	pane := fmt.Sprintf("env %s=%s %s", envOuter, s.config(), os.Args[0])
-	tmux("-f", tmuxConfig(t), "new-session", "-d", "-s", "t", "-x", "100", "-y", "30", pane)
-	t.Cleanup(func() { exec.Command("tmux", "-S", socket, "kill-server").Run() })
-	screen := func() string { return tmux("capture-pane", "-p", "-t", "t") }
-	bottom := func() string {
-		rows := strings.Split(strings.TrimRight(screen(), "\n"), "\n")
-		return strings.Join(rows[max(0, len(rows)-4):], "\n")
-	}
-	wait := func(what string, ok func() bool) {
-		t.Helper()
-		testwait.For(t, 60*time.Second, what, ok, func() string { return "the terminal shows:\n" + screen() })
-	}
-	held := func(n int) bool {
-		_, err := os.Stat(filepath.Join(s.run.HoldDir, fmt.Sprintf("held-%d", n)))
-		return err == nil
-	}
-	release := func(n int) { os.WriteFile(filepath.Join(s.run.HoldDir, fmt.Sprintf("go-%d", n)), nil, 0o600) }
+	c.tmux("-f", tmuxConfig(t), "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), pane)
+	t.Cleanup(func() {
+		exec.Command("tmux", "-S", c.socket, "kill-server").Run()
+		if how, _ := os.ReadFile(s.run.Note); len(how) > 0 {
+			t.Logf("ran in %s", how)
+		}
+	})
+	c.wait("Claude Code's prompt", func() bool { return strings.Contains(c.screen(), "❯") })
+	return c
+}
 
-	wait("Claude Code's prompt", func() bool { return strings.Contains(screen(), "❯") })
-	tmux("send-keys", "-t", "t", "-l", "Write a parser")
-	tmux("send-keys", "-t", "t", "Enter")
-	wait("the first turn asked for", func() bool { return held(0) })
-	release(0)
-	wait("the second turn asked for", func() bool { return held(1) })
-	wait("'Tasks 1/3' in the bottom rows", func() bool { return strings.Contains(bottom(), "Tasks 1/3 ▸ Doing Add tests") })
-	release(1)
-	wait("the third turn asked for", func() bool { return held(2) })
-	wait("'Tasks 3/3' in the bottom rows", func() bool { return strings.Contains(bottom(), "Tasks 3/3 ✓") })
-	release(2)
-	t.Logf("bottom rows at the end:\n%s", bottom())
-	if how, _ := os.ReadFile(s.run.Note); len(how) > 0 {
-		t.Logf("ran in %s", how)
+func (c *claudeInTmux) tmux(args ...string) string {
+	c.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-S", c.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		c.t.Fatalf("tmux %v: %v\n%s", args, err, out)
 	}
+	return string(out)
+}
+
+func (c *claudeInTmux) screen() string { return c.tmux("capture-pane", "-p", "-t", "t") }
+
+// bottom is the window's last four rows: the prompt's frame, the status
+// line and the mode line.
+func (c *claudeInTmux) bottom() string {
+	rows := strings.Split(strings.TrimRight(c.screen(), "\n"), "\n")
+	return strings.Join(rows[max(0, len(rows)-4):], "\n")
+}
+
+func (c *claudeInTmux) wait(what string, ok func() bool) {
+	c.t.Helper()
+	testwait.For(c.t, 60*time.Second, what, ok, func() string { return "the terminal shows:\n" + c.screen() })
+}
+
+func (c *claudeInTmux) prompt(text string) {
+	c.t.Helper()
+	c.tmux("send-keys", "-t", "t", "-l", text)
+	c.tmux("send-keys", "-t", "t", "Enter")
+}
+
+// step waits for the model's turn n to be asked for and lets it go.
+func (c *claudeInTmux) step(n int) {
+	c.t.Helper()
+	held := filepath.Join(c.s.run.HoldDir, fmt.Sprintf("held-%d", n))
+	c.wait(fmt.Sprintf("turn %d asked for", n), func() bool { _, err := os.Stat(held); return err == nil })
+	os.WriteFile(filepath.Join(c.s.run.HoldDir, fmt.Sprintf("go-%d", n)), nil, 0o600)
+}
+
+// waitBottom waits for want in the bottom rows.
+func (c *claudeInTmux) waitBottom(want string) {
+	c.t.Helper()
+	c.wait(fmt.Sprintf("%q in the bottom rows", want), func() bool { return strings.Contains(c.bottom(), want) })
 }
