@@ -204,3 +204,25 @@ func TestStatusLine(t *testing.T) {
 		t.Fatalf("--format html: %d", r.code)
 	}
 }
+
+// TestHookSubagentStop: SubagentStop reads the sub-agent's own transcript
+// (agent_transcript_path, its records marked isSidechain), not the
+// session's.
+func TestHookSubagentStop(t *testing.T) {
+	dir := t.TempDir()
+	main := filepath.Join(dir, "main.jsonl")
+	os.WriteFile(main, fixtureLines(t, 3), 0o600)
+	agent := filepath.Join(dir, "subagents", "agent-a1.jsonl")
+	os.MkdirAll(filepath.Dir(agent), 0o700)
+	os.WriteFile(agent, []byte(strings.Join([]string{
+		`{"isSidechain":true,"agentId":"a1","type":"user","message":{"role":"user","content":"Look around"},"uuid":"u1","timestamp":"2026-11-28T09:00:00.000Z"}`,
+		`{"isSidechain":true,"agentId":"a1","type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"TodoWrite","input":{"todos":[{"content":"List the files","status":"in_progress","activeForm":"Listing the files"}]}}]},"timestamp":"2026-11-28T09:00:01.000Z"}`,
+		`{"isSidechain":true,"agentId":"a1","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]},"timestamp":"2026-11-28T09:00:02.000Z"}`,
+	}, "\n")+"\n"), 0o600)
+	in, _ := json.Marshal(map[string]any{"session_id": "s1", "transcript_path": main, "hook_event_name": "SubagentStop",
+		"stop_hook_active": false, "agent_id": "a1", "agent_transcript_path": agent, "agent_type": "general-purpose"})
+	r := runIn(t, dir, string(in), map[string]string{"XDG_STATE_HOME": filepath.Join(dir, "state")}, "hook")
+	if r.code != 0 || !strings.Contains(r.stdout, `"decision":"block"`) || !strings.Contains(r.stdout, "'List the files' is still in progress") {
+		t.Fatalf("%d %q %q", r.code, r.stdout, r.stderr)
+	}
+}
