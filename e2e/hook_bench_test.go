@@ -63,11 +63,22 @@ func runWith(b *testing.B, state, stdin string, args ...string) string {
 }
 
 func benchProcess(b *testing.B, args []string, stdin func(path string) string, cold bool, check string) {
+	benchProcessAfter(b, args, stdin, cold, check, nil, nil)
+}
+
+// benchProcessAfter is benchProcess with the state first made by
+// another command (warmArgs with warmIn), as the hook makes it for the
+// status line.
+func benchProcessAfter(b *testing.B, args []string, stdin func(path string) string, cold bool, check string, warmArgs []string, warmIn func(string) string) {
 	path, round := bigTranscript(b)
 	state := b.TempDir()
 	in := stdin(path)
 	if !cold {
-		runWith(b, state, in, args...)
+		if warmArgs != nil {
+			runWith(b, state, warmIn(path), warmArgs...)
+		} else {
+			runWith(b, state, in, args...)
+		}
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -111,9 +122,28 @@ func BenchmarkProcessStatusLineAppend(b *testing.B) {
 	benchProcess(b, []string{"statusline"}, statusInputFor, false, "Tasks ")
 }
 
+// BenchmarkProcessStatusLineAppendAfterHook is the status line after an
+// append to a transcript the hook has read (its state made by the hook:
+// what a session with the hooks in place has).
+func BenchmarkProcessStatusLineAppendAfterHook(b *testing.B) {
+	benchProcessAfter(b, []string{"statusline"}, statusInputFor, false, "Tasks ", []string{"hook"}, stopInputFor)
+}
+
 func BenchmarkProcessVersion(b *testing.B) {
 	for b.Loop() {
 		if err := exec.Command(binary, "version").Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkProcessWcBig is `wc -l` of the transcript: reading all of it
+// once, the floor of a read from its start (the Task tools' cold read).
+func BenchmarkProcessWcBig(b *testing.B) {
+	path, _ := bigTranscript(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := exec.Command("wc", "-l", path).Run(); err != nil {
 			b.Fatal(err)
 		}
 	}
