@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -55,6 +56,11 @@ type cliRun struct {
 // runCLIHelper runs this process as a helper when the environment says
 // so, and reports its exit code.
 func runCLIHelper() (int, bool) {
+	if os.Getenv(envOuter) != "" || os.Getenv(envInner) != "" {
+		// A signal from the terminal (Ctrl+C, a hang-up) is for the CLI:
+		// the helpers wait for it to end, so nothing of it outlives them.
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGINT, syscall.SIGQUIT, syscall.SIGHUP, syscall.SIGTERM)
+	}
 	if cfg := os.Getenv(envOuter); cfg != "" {
 		return outerHelper(cfg), true
 	}

@@ -83,6 +83,7 @@ func startClaudeInTmux(t *testing.T, cols, rows int, script []turn) *claudeInTmu
 	pane := fmt.Sprintf("env %s=%s %s", envOuter, s.config(), os.Args[0])
 	c.tmux("-f", tmuxConfig(t), "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), pane)
 	t.Cleanup(func() {
+		c.quit()
 		exec.Command("tmux", "-S", c.socket, "kill-server").Run()
 		if how, _ := os.ReadFile(s.run.Note); len(how) > 0 {
 			t.Logf("ran in %s", how)
@@ -90,6 +91,23 @@ func startClaudeInTmux(t *testing.T, cols, rows int, script []turn) *claudeInTmu
 	})
 	c.wait("Claude Code's prompt", func() bool { return strings.Contains(c.screen(), "❯") })
 	return c
+}
+
+// quit ends Claude Code as a person does (Ctrl+C twice) and waits for it
+// and the helpers around it to be gone, so that nothing writes in the
+// test's directories once the test is over. Turns still held are let go.
+func (c *claudeInTmux) quit() {
+	for n := 0; n < 16; n++ {
+		os.WriteFile(filepath.Join(c.s.run.HoldDir, fmt.Sprintf("go-%d", n)), nil, 0o600)
+	}
+	testwait.For(c.t, 30*time.Second, "Claude Code to exit", func() bool {
+		out, err := exec.Command("tmux", "-S", c.socket, "display-message", "-p", "-t", "t", "#{pane_dead}").Output()
+		if err != nil || strings.TrimSpace(string(out)) == "1" {
+			return true
+		}
+		exec.Command("tmux", "-S", c.socket, "send-keys", "-t", "t", "C-c").Run()
+		return false
+	}, func() string { return "the terminal shows:\n" + c.screen() })
 }
 
 func (c *claudeInTmux) tmux(args ...string) string {
