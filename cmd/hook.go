@@ -53,7 +53,10 @@ $XDG_STATE_HOME/todo-shell/hooks/).
 
 --print shows the settings that register the hook (and the status line, for Claude Code);
 --install merges them into .claude/settings.local.json (Codex: .codex/hooks.json, Gemini
-CLI: .gemini/settings.json), keeping everything else in the file.`
+CLI: .gemini/settings.json), keeping everything else in the file.
+
+An error (bad input, bad usage) exits 1 with the message on standard error, never 2: to
+the agents a hook's 2 holds the stop, and a hook that cannot answer lets the agent go on.`
 
 const hookExample = `  $ todo-shell hook --print
   $ todo-shell hook --install
@@ -74,15 +77,18 @@ func newCmdHook(o *Options) *cobra.Command {
 			if ho.Print && ho.Install {
 				return &UsageError{fmt.Errorf("--print and --install cannot be used together")}
 			}
-			if ho.MaxBlocks < 0 {
-				return &UsageError{fmt.Errorf("--max-blocks must be 0 or more, got %d", ho.MaxBlocks)}
-			}
 			if ho.Print || ho.Install {
+				if ho.MaxBlocks < 0 {
+					return &UsageError{fmt.Errorf("--max-blocks must be 0 or more, got %d", ho.MaxBlocks)}
+				}
 				return hookSettingsRun(ho)
 			}
-			return hookRun(ho)
+			return notADecision(hookRun(ho))
 		},
 	}
+	// The agent runs the command its settings name: a flag it cannot
+	// parse must not be taken for a held stop either.
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return notADecision(&UsageError{err}) })
 	f := cmd.Flags()
 	f.IntVar(&ho.MaxBlocks, "max-blocks", hold.DefaultMaxBlocks, "hold a stop at most N times in one prompt; 0 never holds (overrides "+EnvMaxBlocks+")")
 	f.StringVar(&ho.Owner, "owner", "", "who the agent is in the shared plan (default: the name its MCP client gives: claude-code, codex-mcp-client, gemini-cli-mcp-client)")
@@ -133,8 +139,35 @@ func defaultOwner(a hook.Agent) string {
 // pruneAge is how long a transcript's state is kept once not used.
 const pruneAge = 30 * 24 * time.Hour
 
-// hookRun answers one hook call.
-func hookRun(ho *HookOptions) error {
+// hookFailure is an error of `todo-shell hook`: it exits 1, never 2. To
+// Claude Code, Codex and Gemini CLI a hook's exit status 2 is a decision
+// (the stop is held, standard error is the reason), so a hook that cannot
+// answer, even for bad usage, must fail in the way that lets the agent go
+// on (exit 1: the person sees the message, the stop goes through).
+type hookFailure struct{ error }
+
+func (e hookFailure) Unwrap() error { return e.error }
+
+// notADecision makes err, if any, a hookFailure.
+func notADecision(err error) error {
+	if err == nil {
+		return nil
+	}
+	return hookFailure{err}
+}
+
+// hookRun answers one hook call. A panic is an error like any other: Go
+// ends a panicking program with status 2, which the agent would take for
+// a held stop.
+func hookRun(ho *HookOptions) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("hook: internal error: %v", p)
+		}
+	}()
+	if ho.MaxBlocks < 0 {
+		return &UsageError{fmt.Errorf("--max-blocks must be 0 or more, got %d", ho.MaxBlocks)}
+	}
 	limit, err := maxBlocks(ho)
 	if err != nil {
 		return err

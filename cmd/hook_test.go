@@ -41,7 +41,8 @@ func stopInput(transcript string, active bool) string {
 
 // TestHookStop: the stop at the fixture's "All done." is held twice with
 // the reason naming both items, then let through with a note for the
-// person; TODO_SHELL_HOOK_MAX_BLOCKS and --max-blocks set the cap.
+// person; TODO_SHELL_HOOK_MAX_BLOCKS and --max-blocks set the cap; bad
+// usage exits 1, never 2.
 func TestHookStop(t *testing.T) {
 	dir := t.TempDir()
 	transcript := filepath.Join(dir, "s.jsonl")
@@ -76,9 +77,24 @@ func TestHookStop(t *testing.T) {
 	if r := runIn(t, dir, stopInput(transcript, false), env, "hook", "--max-blocks", "0"); r.stdout != "" || r.code != 0 {
 		t.Fatalf("--max-blocks 0: %d %q", r.code, r.stdout)
 	}
-	env[EnvMaxBlocks] = "lots"
-	if r := runIn(t, dir, stopInput(transcript, false), env, "hook"); r.code != ExitUsage || !strings.Contains(r.stderr, EnvMaxBlocks) {
-		t.Fatalf("bad %s: %d %q", EnvMaxBlocks, r.code, r.stderr)
+	// Bad usage fails with 1, no answer: to the agents a hook's 2 is a
+	// held stop, with standard error as the reason.
+	for _, tc := range []struct {
+		name, env string
+		args      []string
+		want      string
+	}{
+		{"bad " + EnvMaxBlocks, "lots", []string{"hook"}, EnvMaxBlocks},
+		{"bad --max-blocks", "", []string{"hook", "--max-blocks", "lots"}, "--max-blocks"},
+		{"negative --max-blocks", "", []string{"hook", "--max-blocks", "-1"}, "--max-blocks"},
+		{"unknown flag", "", []string{"hook", "--bogus"}, "--bogus"},
+		{"bad --plan", "", []string{"hook", "--plan", "../x"}, "../x"},
+	} {
+		env[EnvMaxBlocks] = tc.env
+		r := runIn(t, dir, stopInput(transcript, false), env, tc.args...)
+		if r.code != ExitFailed || r.stdout != "" || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%s: %d %q %q", tc.name, r.code, r.stdout, r.stderr)
+		}
 	}
 }
 
