@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // runIn runs todo-shell in dir with stdin and env.
@@ -240,5 +241,61 @@ func TestHookSubagentStop(t *testing.T) {
 	r := runIn(t, dir, string(in), map[string]string{"XDG_STATE_HOME": filepath.Join(dir, "state")}, "hook")
 	if r.code != 0 || !strings.Contains(r.stdout, `"decision":"block"`) || !strings.Contains(r.stdout, "'List the files' is still in progress") {
 		t.Fatalf("%d %q %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestStatusSources: status shows the same line for each source it takes:
+// the newest Claude Code session of a directory (an older one beside it
+// is not shown), a shared plan, a todo-shell session; a source with
+// nothing in it prints nothing.
+func TestStatusSources(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	config := filepath.Join(dir, "claude")
+	app := filepath.Join(dir, "app")
+	os.MkdirAll(app, 0o700)
+	env := map[string]string{"XDG_STATE_HOME": state, "CLAUDE_CONFIG_DIR": config, "NO_COLOR": "1"}
+
+	// Claude Code keeps the sessions of app in projects/<app, every
+	// character not a letter or digit a dash>.
+	project := filepath.Join(config, "projects", strings.Map(func(r rune) rune {
+		if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' {
+			return r
+		}
+		return '-'
+	}, app))
+	os.MkdirAll(project, 0o700)
+	older := filepath.Join(project, "older.jsonl")
+	os.WriteFile(older, fixtureLines(t, 3), 0o600)
+	os.Chtimes(older, time.Now().Add(-time.Hour), time.Now().Add(-time.Hour))
+	os.WriteFile(filepath.Join(project, "newer.jsonl"), fixtureLines(t, 33), 0o600)
+
+	journal := filepath.Join(state, "todo-shell", "plans", "build", "tasks.jsonl")
+	os.MkdirAll(filepath.Dir(journal), 0o700)
+	os.WriteFile(journal, []byte(`{"version":1,"time":"2026-11-28T09:00:00Z","tool":"TaskCreate","by":"codex","input":{},"set":[{"id":"1","subject":"Write the lexer","description":"","activeForm":"Writing the lexer","status":"in_progress","blocks":[],"blockedBy":[]},{"id":"2","subject":"Test the lexer","description":"","status":"pending","blocks":[],"blockedBy":[]}],"next_id":3}`+"\n"), 0o600)
+
+	offloads := filepath.Join(dir, "off")
+	if r := runIn(t, dir, "", env, "--offload-dir", offloads, "--session", "s-1", "-c",
+		`TodoWrite '{"todos":[{"content":"Run tests","activeForm":"Running tests","status":"completed"},{"content":"Fix the build","activeForm":"Fixing the build","status":"pending"}]}'`); r.code != 0 {
+		t.Fatalf("the todo-shell session: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"--claude", []string{"--claude", app}, "Tasks 1/2 ▸ Updating the docs · 1 dropped\n"},
+		{"--plan", []string{"--plan", "build"}, "Tasks 0/2 ▸ #1 Writing the lexer\n"},
+		{"--session", []string{"--session", "s-1", "--offload-dir", offloads}, "Tasks 1/2 ▸ next: Fix the build\n"},
+		{"--claude, no session", []string{"--claude", dir}, ""},
+		{"--plan, no such plan", []string{"--plan", "none"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runIn(t, dir, "", env, append([]string{"status"}, tc.args...)...)
+			if r.code != 0 || r.stdout != tc.want || r.stderr != "" {
+				t.Errorf("%d %q %q, want %q", r.code, r.stdout, r.stderr, tc.want)
+			}
+		})
 	}
 }
