@@ -123,17 +123,36 @@ func TestRealClaudeCodeStopHookTodoWrite(t *testing.T) {
 }
 
 // TestRealClaudeCodeNeverFinishes: a model that never finishes is held
-// exactly N times (2 by default; TODO_SHELL_HOOK_MAX_BLOCKS=3), then let go.
+// exactly N times, then let go: 2 by default, 3 with
+// TODO_SHELL_HOOK_MAX_BLOCKS=3, 1 with --max-blocks 1 in the hook's
+// command (the settings `hook --print --max-blocks 1` prints).
 func TestRealClaudeCodeNeverFinishes(t *testing.T) {
-	for _, n := range []int{2, 3} {
-		t.Run(fmt.Sprint(n), func(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		n     int
+		env   string
+		print []string
+	}{
+		{"default", 2, "", nil},
+		{"env", 3, "TODO_SHELL_HOOK_MAX_BLOCKS=3", nil},
+		{"flag", 1, "", []string{"--max-blocks", "1"}},
+	} {
+		n := tc.n
+		t.Run(tc.name, func(t *testing.T) {
 			env := []string{"CLAUDE_CODE_ENABLE_TASKS=0"}
-			if n != 2 {
-				env = append(env, fmt.Sprintf("TODO_SHELL_HOOK_MAX_BLOCKS=%d", n))
+			if tc.env != "" {
+				env = append(env, tc.env)
 			}
 			// After the plan, the script is over: the fake API says
 			// "Done." to every request.
 			s := claudeScenario(t, []turn{{call("TodoWrite", todos("Write the parser=i", "Add tests=p"))}}, env...)
+			if tc.print != nil {
+				settings, err := exec.Command(binary, append([]string{"hook", "--print"}, tc.print...)...).Output()
+				if err != nil || !strings.Contains(string(settings), " hook --max-blocks 1") {
+					t.Fatalf("hook --print %v: %v\n%s", tc.print, err, settings)
+				}
+				s.write("home/.claude/settings.json", string(settings))
+			}
 			out := s.print("Write a parser")
 			reqs := s.requests()
 			want := []int{}
