@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -130,6 +131,36 @@ func TestRealAgentsStopHook(t *testing.T) {
 			reqs = s.requests()
 			if len(reqs) != 4 || !equalInts(held(reqs), []int{2, 3}) {
 				t.Fatalf("never finishing: %d requests, held at %v, want 4 and [2 3]:\n%s\n%s", len(reqs), held(reqs), dump(reqs), out)
+			}
+		})
+	}
+}
+
+// TestRealAgentsGetTheSharedPlan: with a shared plan named
+// (TODO_SHELL_PLAN), the real Codex (SessionStart, UserPromptSubmit) and
+// Gemini CLI (SessionStart, BeforeAgent) send the model the plan's tasks
+// with the first request; a task of another agent's is not this one's to
+// finish, so its stop goes through.
+func TestRealAgentsGetTheSharedPlan(t *testing.T) {
+	for _, agent := range []string{"codex", "gemini"} {
+		t.Run(agent, func(t *testing.T) {
+			plan := fmt.Sprintf("agents-%d", os.Getpid())
+			scenario := codexScenario
+			if agent == "gemini" {
+				scenario = geminiScenario
+			}
+			s := scenario(t, []turn{text("Hello.")}, "TODO_SHELL_PLAN="+plan)
+			s.write(filepath.Join("state", "todo-shell", "plans", plan, "tasks.jsonl"),
+				`{"version":1,"time":"2026-11-28T09:00:00Z","tool":"TaskCreate","by":"claude-code","input":{},"set":[{"id":"1","subject":"Write the lexer","description":"","activeForm":"Writing the lexer","status":"in_progress","owner":"claude-code","blocks":[],"blockedBy":[]}],"next_id":2}`+"\n")
+			out := s.runToEnd()
+			reqs := s.requests()
+			if len(reqs) != 1 || len(held(reqs)) != 0 {
+				t.Fatalf("%d requests, held at %v, want 1, none held:\n%s\n%s", len(reqs), held(reqs), dump(reqs), out)
+			}
+			for _, w := range []string{`todo-shell task plan "` + plan + `"`, "#1 Write the lexer"} {
+				if !strings.Contains(reqs[0].body, jsonString(w)) {
+					t.Errorf("the first request lacks %q:\n%s", w, reqs[0].body)
+				}
 			}
 		})
 	}
