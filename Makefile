@@ -2,8 +2,10 @@
 GO       ?= go
 BIN      ?= bin/todo-shell
 FUZZTIME ?= 1000000x
-# FuzzTranscript writes files and reads them eight times an input: a tenth.
-HOLDFUZZTIME ?= 100000x
+# The targets that write files or open SQLite for each input run slower:
+# their own count (FuzzTranscript writes files and reads them eight times
+# an input).
+FUZZTIME_FILES ?= 50000x
 BENCHCOUNT ?= 6
 DIFFLINES ?= 20000
 # The version `todo-shell version` prints: the nearest tag, commits since,
@@ -39,7 +41,8 @@ faults:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count $(BENCHCOUNT) ./...
 
-# Each fuzz target for FUZZTIME; go test -fuzz takes one target at a time.
+# Each fuzz target for FUZZTIME (FUZZTIME_FILES for the slow ones); go
+# test -fuzz takes one target at a time.
 # FUZZTIME is a count of inputs (Nx), not a duration: with a duration, Go
 # before 1.27 can fail a target with a bare "context deadline exceeded" as
 # the time runs out on a loaded machine (golang/go#75804; CI saw it once on
@@ -54,8 +57,13 @@ fuzz:
 	# The differential test against bash, longer than CI's and with a new seed each time.
 	TODO_SHELL_DIFF_LINES=$(DIFFLINES) TODO_SHELL_DIFF_SEED=$$(date +%s) $(GO) test -count=1 -run '^TestDifferentialAgainstBash$$' -v -timeout 30m ./internal/permission
 	$(GO) test -run '^$$' -fuzz '^FuzzAppendJSONString$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./tools
+	$(GO) test -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/plan
+	$(GO) test -run '^$$' -fuzz '^FuzzLines$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/readgate
+	$(GO) test -run '^$$' -fuzz '^FuzzTaskTools$$' -fuzztime $(FUZZTIME_FILES) -fuzzminimizetime 5s ./tools/task
+	$(GO) test -run '^$$' -fuzz '^FuzzJournal$$' -fuzztime $(FUZZTIME_FILES) -fuzzminimizetime 5s ./tools/task
+	$(GO) test -run '^$$' -fuzz '^FuzzDatabase$$' -fuzztime $(FUZZTIME_FILES) -fuzzminimizetime 5s ./internal/opencodedb
 	$(GO) test -run '^$$' -fuzz '^FuzzMerge$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/hook
-	$(GO) test -run '^$$' -fuzz '^FuzzTranscript$$' -fuzztime $(HOLDFUZZTIME) -fuzzminimizetime 5s ./internal/hold
+	$(GO) test -run '^$$' -fuzz '^FuzzTranscript$$' -fuzztime $(FUZZTIME_FILES) -fuzzminimizetime 5s ./internal/hold
 
 # The linters, at a pinned version (installed into Go's bin directory on
 # first use); their configuration is .golangci.yml.
