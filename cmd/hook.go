@@ -172,16 +172,9 @@ func hookRun(ho *HookOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	b, err := io.ReadAll(io.LimitReader(ho.Streams.In, hook.MaxInput+1))
+	in, err := readHookInput(ho.Streams.In)
 	if err != nil {
-		return fmt.Errorf("hook: read the input: %w", err)
-	}
-	if len(b) > hook.MaxInput {
-		return fmt.Errorf("hook: the input is more than %d bytes", hook.MaxInput)
-	}
-	in, err := hook.ParseInput(b)
-	if err != nil {
-		return fmt.Errorf("hook: %w", err)
+		return err
 	}
 	out := ho.Streams.Out
 	kind := in.Kind()
@@ -215,6 +208,23 @@ func hookRun(ho *HookOptions) (err error) {
 	}
 	_, err = out.Write(answer)
 	return err
+}
+
+// readHookInput reads and parses the hook's JSON, at most hook.MaxInput
+// bytes of it.
+func readHookInput(r io.Reader) (hook.Input, error) {
+	b, err := io.ReadAll(io.LimitReader(r, hook.MaxInput+1))
+	if err != nil {
+		return hook.Input{}, fmt.Errorf("hook: read the input: %w", err)
+	}
+	if len(b) > hook.MaxInput {
+		return hook.Input{}, fmt.Errorf("hook: the input is more than %d bytes", hook.MaxInput)
+	}
+	in, err := hook.ParseInput(b)
+	if err != nil {
+		return hook.Input{}, fmt.Errorf("hook: %w", err)
+	}
+	return in, nil
 }
 
 // hookAnswer is the answer to in, given the session's plan: a stop held
