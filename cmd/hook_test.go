@@ -169,7 +169,7 @@ func TestHookInstall(t *testing.T) {
 	}
 	b, _ := os.ReadFile(path)
 	first := string(b)
-	for _, w := range []string{`"Bash(ls:*)"`, `"say done"`, ` hook --plan build"`, ` statusline --plan build"`, `"UserPromptSubmit"`} {
+	for _, w := range []string{`"Bash(ls:*)"`, `"say done"`, ` hook --plan build"`, ` statusline --plan build"`, `"UserPromptSubmit"`, `"refreshInterval": 2`} {
 		if !strings.Contains(first, w) {
 			t.Errorf("no %s in\n%s", w, first)
 		}

@@ -47,6 +47,15 @@ type Want struct {
 	StatusLine string
 }
 
+// StatusLineRefresh is how often (seconds) Claude Code is asked to run the
+// status line besides after each message (statusLine.refreshInterval,
+// Claude Code 2.1.97 and later). Claude Code writes its transcript after
+// it has run the status line for a message at times: without a refresh
+// the line would show the plan before that message until the next one,
+// which can be minutes away (a long tool call, a turn held by the API).
+// A run reads only what the transcript gained, in about 10 ms.
+const StatusLineRefresh = 2
+
 // Quote makes s one word for the shell the agents run hook commands with.
 func Quote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
@@ -118,7 +127,8 @@ func Merge(old []byte, w Want) ([]byte, []string, error) {
 			Type    string `json:"type"`
 			Command string `json:"command"`
 			Padding int    `json:"padding"`
-		}{"command", w.StatusLine, 0})
+			Refresh int    `json:"refreshInterval"`
+		}{"command", w.StatusLine, 0, StatusLineRefresh})
 		if raw, ok := doc.get("statusLine"); ok {
 			var sl struct {
 				Command string `json:"command"`
