@@ -3,7 +3,8 @@ GO       ?= go
 BIN      ?= bin/todo-shell
 FUZZTIME ?= 1000000x
 # The targets that write files or open SQLite for each input run slower:
-# their own count.
+# their own count (FuzzTranscript writes files and reads them eight times
+# an input).
 FUZZTIME_FILES ?= 50000x
 BENCHCOUNT ?= 6
 DIFFLINES ?= 20000
@@ -63,6 +64,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzTaskTools$$' -fuzztime $(FUZZTIME_FILES) -fuzzminimizetime 5s ./tools/task
 	$(GO) test -run '^$$' -fuzz '^FuzzJournal$$' -fuzztime $(FUZZTIME_FILES) -fuzzminimizetime 5s ./tools/task
 	$(GO) test -run '^$$' -fuzz '^FuzzDatabase$$' -fuzztime $(FUZZTIME_FILES) -fuzzminimizetime 5s ./internal/opencodedb
+	$(GO) test -run '^$$' -fuzz '^FuzzMerge$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/hook
+	$(GO) test -run '^$$' -fuzz '^FuzzTranscript$$' -fuzztime $(FUZZTIME_FILES) -fuzzminimizetime 5s ./internal/hold
 
 # The linters, at a pinned version (installed into Go's bin directory on
 # first use); their configuration is .golangci.yml.

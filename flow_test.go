@@ -16,7 +16,10 @@ import (
 var (
 	module = "github.com/todo-shell/todo-shell"
 	views  = []string{"render", "repl", "repl/...", "internal/painter", "internal/watchui", "internal/replayui", "internal/termprogress", "internal/statusline"}
-	wiring = []string{"", "cmd", "e2e"} // main, the cobra commands, the end-to-end tests
+	// main, the cobra commands, the end-to-end tests; and the hooks' front
+	// end: internal/hold still writes the Stop hook's reason with render
+	// (moving that into internal/hook leaves hold to the engine).
+	wiring = []string{"", "cmd", "e2e", "internal/hook", "internal/hold"}
 	charm  = []string{"charm.land/bubbletea/v2", "charm.land/bubbles/v2/...", "charm.land/lipgloss/v2"}
 )
 
