@@ -2,6 +2,9 @@
 GO       ?= go
 BIN      ?= bin/todo-shell
 FUZZTIME ?= 1000000x
+# The targets that write files or open SQLite for each input run slower:
+# their own count.
+FUZZTIME_FILES ?= 50000x
 BENCHCOUNT ?= 6
 DIFFLINES ?= 20000
 # The version `todo-shell version` prints: the nearest tag, commits since,
@@ -37,7 +40,8 @@ faults:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count $(BENCHCOUNT) ./...
 
-# Each fuzz target for FUZZTIME; go test -fuzz takes one target at a time.
+# Each fuzz target for FUZZTIME (FUZZTIME_FILES for the slow ones); go
+# test -fuzz takes one target at a time.
 # FUZZTIME is a count of inputs (Nx), not a duration: with a duration, Go
 # before 1.27 can fail a target with a bare "context deadline exceeded" as
 # the time runs out on a loaded machine (golang/go#75804; CI saw it once on
@@ -52,6 +56,11 @@ fuzz:
 	# The differential test against bash, longer than CI's and with a new seed each time.
 	TODO_SHELL_DIFF_LINES=$(DIFFLINES) TODO_SHELL_DIFF_SEED=$$(date +%s) $(GO) test -count=1 -run '^TestDifferentialAgainstBash$$' -v -timeout 30m ./internal/permission
 	$(GO) test -run '^$$' -fuzz '^FuzzAppendJSONString$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./tools
+	$(GO) test -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/plan
+	$(GO) test -run '^$$' -fuzz '^FuzzLines$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/readgate
+	$(GO) test -run '^$$' -fuzz '^FuzzTaskTools$$' -fuzztime $(FUZZTIME_FILES) -fuzzminimizetime 5s ./tools/task
+	$(GO) test -run '^$$' -fuzz '^FuzzJournal$$' -fuzztime $(FUZZTIME_FILES) -fuzzminimizetime 5s ./tools/task
+	$(GO) test -run '^$$' -fuzz '^FuzzDatabase$$' -fuzztime $(FUZZTIME_FILES) -fuzzminimizetime 5s ./internal/opencodedb
 
 # The linters, at a pinned version (installed into Go's bin directory on
 # first use); their configuration is .golangci.yml.

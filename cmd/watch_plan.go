@@ -32,6 +32,9 @@ func planVersion(st task.State, rec task.Record) *plan.Version {
 // uses it): watching leaves nothing behind.
 func watchSharedPlan(wo *WatchOptions, name, dir string, limits todo.Limits) error {
 	info, ok := plans.Stat(dir)
+	if wo.Once && ok && info.Problem != "" {
+		return fmt.Errorf("watch: %s", render.Sanitize(info.Problem)) // its journal refused by the read gate
+	}
 	if wo.Once && (!ok || info.Version == 0) {
 		return fmt.Errorf("watch: no plan %s in %s (see todo-shell sessions)", render.Sanitize(name), filepath.Dir(dir))
 	}

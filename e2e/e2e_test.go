@@ -24,6 +24,9 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	if os.Getenv(launchEnv) != "" {
+		launch(os.Args[len(os.Args)-1])
+	}
 	dir, err := os.MkdirTemp("", "todo-shell-e2e-")
 	if err != nil {
 		panic(err)

@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -114,7 +115,7 @@ func (c *Config) sources() []source {
 		name := filepath.Base(c.OpencodeDB)
 		s = append(s, source{agent: "opencode", root: filepath.Dir(c.OpencodeDB), depth: 0, opencode: true, match: func(p string) bool {
 			b := filepath.Base(p)
-			return b == name || b == name+"-wal"
+			return b == name || b == name+"-wal" || b == name+"-journal"
 		}})
 	}
 	return s
@@ -139,8 +140,10 @@ type Watcher struct {
 	// sessions are the two parts of each todo-shell session's entry, by
 	// the session's directory.
 	sessions map[string]*sessionParts
-	gemini   map[string]string // Gemini CLI's short project names -> directories
-	oc       *opencodedb.DB    // opencode's database, once open
+	gemini   map[string]string    // Gemini CLI's short project names -> directories
+	oc       *opencodedb.DB       // opencode's database, once open
+	ocInfo   os.FileInfo          // its file then
+	names    map[[2]uint64]string // the name each file (device, inode) is read under
 }
 
 // New returns a Watcher for cfg; Close it.
@@ -155,7 +158,7 @@ func New(cfg Config) (*Watcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("watch --all: %w", err)
 	}
-	x := &Watcher{cfg: cfg, srcs: cfg.sources(), w: w, dirs: map[string]int{}, tails: map[string]*tail{}, entries: map[string]*Entry{}, sessions: map[string]*sessionParts{}}
+	x := &Watcher{cfg: cfg, srcs: cfg.sources(), w: w, dirs: map[string]int{}, tails: map[string]*tail{}, entries: map[string]*Entry{}, sessions: map[string]*sessionParts{}, names: map[[2]uint64]string{}}
 	x.gemini = geminiProjects(filepath.Join(cfg.Home, ".gemini", "projects.json"))
 	for i := range x.srcs {
 		if !x.addTree(i, x.srcs[i].root, 0) {
@@ -167,9 +170,6 @@ func New(cfg Config) (*Watcher, error) {
 
 // Close stops watching.
 func (x *Watcher) Close() error {
-	if x.oc != nil {
-		_ = x.oc.Close()
-	}
 	return x.w.Close()
 }
 
@@ -265,6 +265,10 @@ func (x *Watcher) handle(ev fsnotify.Event) bool {
 		}
 		return false
 	}
+	if s.opencode {
+		// The database, its WAL, or its journal gone (a commit done).
+		return x.update(src, ev.Name, x.cfg.Now())
+	}
 	info, err := os.Lstat(ev.Name)
 	if err != nil {
 		if s.taskList {
@@ -284,6 +288,9 @@ func (x *Watcher) update(src int, path string, mod time.Time) bool {
 	}
 	if s.taskList {
 		return x.updateTaskList(s, filepath.Dir(path), mod)
+	}
+	if !x.own(path) {
+		return false // a hard link to a file read under another name
 	}
 	t := x.tails[path]
 	if t == nil {
@@ -330,6 +337,29 @@ func (x *Watcher) update(src int, path string, mod time.Time) bool {
 // sessionParts are the newest versions of a todo-shell session's todo list
 // and of its task plan.
 type sessionParts struct{ todos, tasks *plan.Version }
+
+// own reports whether path is the name its file is read under: the first
+// name seen of a file hard-linked under several (each file is read once,
+// however many names it has). A file that cannot be looked at is its
+// own.
+func (x *Watcher) own(path string) bool {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return true
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return true
+	}
+	k := [2]uint64{uint64(st.Dev), st.Ino} //nolint:unconvert // Dev is not uint64 everywhere
+	if owner, seen := x.names[k]; seen && owner != path {
+		if _, err := os.Lstat(owner); err == nil {
+			return false
+		}
+	}
+	x.names[k] = path
+	return true
+}
 
 // updateSession takes v, the newest version of a session's todo list or
 // of its task plan (path says which), into the session's one entry: its
@@ -403,40 +433,35 @@ func (x *Watcher) updateTaskList(s *source, dir string, mod time.Time) bool {
 }
 
 // updateOpencode reads opencode's database: an entry for each session
-// updated within MaxAge that has a plan (keyed database#session).
+// updated within MaxAge that has a plan (keyed database#session). A read
+// that fails (a damaged file, one checkpointed during every try) changes
+// nothing; the next change reads again.
 func (x *Watcher) updateOpencode(db string) bool {
+	if fi, err := os.Lstat(db); err != nil || (x.ocInfo != nil && !os.SameFile(fi, x.ocInfo)) {
+		x.oc, x.ocInfo = nil, nil // gone or replaced: what was read of it is no use
+	}
 	if x.oc == nil {
 		oc, err := opencodedb.Open(db)
 		if err != nil {
 			return false
 		}
-		x.oc = oc
+		fi, err := os.Lstat(db)
+		if err != nil {
+			return false
+		}
+		x.oc, x.ocInfo = oc, fi
 	}
-	if x.oc.Refresh() != nil {
-		// A damaged file, or a checkpoint racing the read; a replaced
-		// database is opened anew. The next change reads again.
-		_ = x.oc.Close()
-		x.oc = nil
-		return false
-	}
-	sessions, err := x.oc.Sessions("")
+	now := x.cfg.Now()
+	sessions, versions, err := x.oc.Live(now.Add(-x.cfg.MaxAge))
+	_ = x.oc.Skipped() // the panel has no room for them; watch --opencode says them
 	if err != nil {
 		return false
 	}
 	changed := false
-	now := x.cfg.Now()
-	for _, ss := range sessions {
-		if now.Sub(ss.Updated) >= x.cfg.MaxAge {
-			break // the most recently updated first
-		}
+	for i, ss := range sessions {
 		key := db + "#" + ss.ID
 		e := x.entries[key]
-		// Read again whatever the session's time says (a part's change
-		// need not touch it): what was read before is kept, so it is cheap.
-		vs, err := x.oc.Versions(ss.ID)
-		if err != nil || len(vs) == 0 {
-			continue
-		}
+		vs := versions[i]
 		last := vs[len(vs)-1]
 		if e != nil && e.Version.N == last.N && plan.SameList(e.Version, last) && e.Changed.Equal(ss.Updated) {
 			continue

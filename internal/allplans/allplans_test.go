@@ -2,6 +2,7 @@ package allplans
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -152,5 +153,36 @@ func TestSessionTodosAndTasksAreOneEntry(t *testing.T) {
 		default:
 			t.Errorf("entry %+v", e)
 		}
+	}
+}
+
+// TestHardLinksReadOnce: 50 Claude Code transcripts that are hard links to
+// one are read once, shown once.
+func TestHardLinksReadOnce(t *testing.T) {
+	home := t.TempDir()
+	proj := filepath.Join(home, ".claude", "projects", "-src-app")
+	if err := os.MkdirAll(proj, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile("../plan/testdata/claude-code-2.1.330_todowrite.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := filepath.Join(proj, "00000000-0000-0000-0000-000000000000.jsonl")
+	if err := os.WriteFile(first, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < 50; i++ {
+		if err := os.Link(first, filepath.Join(proj, fmt.Sprintf("00000000-0000-0000-0000-%012d.jsonl", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x, err := New(Config{Home: home, ClaudeDir: filepath.Join(home, ".claude"), CodexDir: filepath.Join(home, ".codex"), MaxAge: 1000 * time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	if got := x.Entries(); len(got) != 1 || len(x.tails) != 1 {
+		t.Fatalf("%d entries, %d files read", len(got), len(x.tails))
 	}
 }

@@ -46,6 +46,9 @@ type Update struct {
 	// NoPlan is set when the followed transcript says its session has no
 	// plan tool (a Claude Code 2.1 session without its plan tools).
 	NoPlan bool
+	// Recovered is set when the source was read again after a read that
+	// failed: a warning about that failure no longer holds.
+	Recovered bool
 }
 
 // MaxBatch is the most versions one Update carries in New.

@@ -7,12 +7,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/todo-shell/todo-shell/internal/opencodedb"
 	"github.com/todo-shell/todo-shell/internal/plan"
 	"github.com/todo-shell/todo-shell/internal/readgate"
+	"github.com/todo-shell/todo-shell/internal/sqliteview"
 	"github.com/todo-shell/todo-shell/render"
 )
 
@@ -60,7 +62,9 @@ func (s *ocState) close() {
 }
 
 // read reads the database as it is now and returns the update to send,
-// if any (ok false: nothing new).
+// if any (ok false: nothing new). A read that fails (a damaged file, one
+// that changed during every try) is said once, in a warning beside the
+// last good version, which stays on screen.
 func (s *ocState) read() (u Update, ok bool) {
 	gone, err := s.open()
 	if gone {
@@ -69,26 +73,29 @@ func (s *ocState) read() (u Update, ok bool) {
 	if err != nil {
 		return s.warn(err)
 	}
-	sessions, err := s.db.Sessions(s.o.Dir)
+	sess, vs, found, err := s.db.Newest(s.o.Dir)
 	if err != nil {
 		return s.warn(err)
 	}
+	recovered := s.refused != ""
 	s.refused = ""
-	if len(sessions) == 0 {
+	if !found {
+		if recovered {
+			return Update{Source: s.o.name(s.cur), Version: s.last, Recovered: true}, true
+		}
 		return Update{}, false
 	}
 	note := ""
-	if id := sessions[0].ID; id != s.cur {
+	if id := sess.ID; id != s.cur {
 		if s.cur != "" {
 			note = "switched from " + s.o.name(s.cur) + " to " + s.o.name(id) + ": a newer session"
 		}
 		s.cur, s.sent, s.last = id, 0, nil
 	}
-	vs, err := s.db.Versions(s.cur)
-	if err != nil {
-		return s.warn(err)
+	u = Update{Source: s.o.name(s.cur), Note: note, Recovered: recovered}
+	for _, w := range s.db.Skipped() {
+		u.Warnings = append(u.Warnings, render.Sanitize(w))
 	}
-	u = Update{Source: s.o.name(s.cur), Note: note}
 	switch {
 	case len(vs) > s.sent:
 		u.New = vs[s.sent:]
@@ -97,7 +104,7 @@ func (s *ocState) read() (u Update, ok bool) {
 		}
 	case len(vs) > 0 && !plan.SameList(vs[len(vs)-1], s.last):
 		u.New = vs[len(vs)-1:] // the newest changed (a call that was running failed)
-	case note == "" && s.sent > 0:
+	case note == "" && s.sent > 0 && len(u.Warnings) == 0 && !recovered:
 		return Update{}, false
 	}
 	s.sent = len(vs)
@@ -108,8 +115,8 @@ func (s *ocState) read() (u Update, ok bool) {
 	return u, true
 }
 
-// open opens the database (anew when the file was replaced) and brings
-// it up to date; gone is true when there is no file.
+// open opens the database (anew when the file was replaced); gone is true
+// when there is no file.
 func (s *ocState) open() (gone bool, err error) {
 	fi, err := os.Lstat(s.o.DB)
 	if err != nil {
@@ -117,7 +124,7 @@ func (s *ocState) open() (gone bool, err error) {
 		return true, nil
 	}
 	if s.db != nil && !os.SameFile(fi, s.info) {
-		s.close() // replaced: open the new one
+		s.close() // replaced: what was read of the old one is no use
 	}
 	if s.db == nil {
 		db, err := opencodedb.Open(s.o.DB)
@@ -126,25 +133,58 @@ func (s *ocState) open() (gone bool, err error) {
 		}
 		s.db, s.info = db, fi
 	}
-	return false, s.db.Refresh()
+	return false, nil
 }
 
-// warn makes an update of a read that failed, once for each reason: a
-// checkpoint racing the read, or a damaged file. The next change reads
-// again.
+// warn makes an update of a read that failed, once for each reason (a
+// damaged file, one checkpointed during every try): the last good version
+// stays, with the reason beside it. The next change reads again.
 func (s *ocState) warn(err error) (Update, bool) {
 	why := readgate.Reason(err)
 	if errors.Is(err, fs.ErrNotExist) || why == s.refused {
 		return Update{}, false
 	}
 	s.refused = why
-	return Update{Source: s.o.name(s.cur), Version: s.last, Warnings: []string{render.Sanitize(s.o.DB) + " not read: " + render.Sanitize(why)}}, true
+	// The file's name, not its path, and what went wrong first, so that
+	// it fits the header (the path is in what watch says it watches).
+	say := filepath.Base(s.o.DB) + " not read: " + why
+	for _, k := range []struct {
+		err  error
+		what string
+	}{
+		{sqliteview.ErrCorrupt, " damaged: "},
+		{opencodedb.ErrNotOpencode, " has no opencode tables: "},
+		{sqliteview.ErrChanging, " busy: "},
+		{sqliteview.ErrTimeout, " too slow: "},
+		{readgate.ErrTooLarge, " too large: "},
+		{readgate.ErrNotRegular, " refused: "},
+	} {
+		if !errors.Is(err, k.err) {
+			continue
+		}
+		// "not a valid SQLite database (database disk image is
+		// malformed)": what is in the parentheses.
+		detail := strings.TrimSpace(strings.TrimPrefix(why, k.err.Error()))
+		if inner, ok := strings.CutPrefix(detail, "("); ok && strings.HasSuffix(inner, ")") {
+			detail = strings.TrimSuffix(inner, ")")
+		}
+		if detail == "" {
+			detail = k.err.Error()
+		}
+		say = filepath.Base(s.o.DB) + k.what + detail
+		break
+	}
+	return Update{Source: s.o.name(s.cur), Version: s.last, Warnings: []string{render.Sanitize(say)}}, true
 }
 
 func (o Opencode) once() (Update, error) {
 	s := &ocState{o: o}
 	defer s.close()
 	u, _ := s.read()
+	if s.refused != "" {
+		// The one read failed: there is no version to show beside it.
+		return Update{}, fmt.Errorf("%s not read: %s", render.Sanitize(o.DB), render.Sanitize(s.refused))
+	}
 	if len(u.New) > 2 {
 		u.New = u.New[len(u.New)-2:]
 	}
@@ -181,8 +221,11 @@ func (o Opencode) follow(ctx context.Context, send func(Update)) error {
 	})
 }
 
-// isDB reports whether name is the database or its WAL.
-func (o Opencode) isDB(name string) bool { return name == o.DB || name == o.DB+"-wal" }
+// isDB reports whether name is the database, its WAL or its rollback
+// journal (a read waits while one holds a commit: its removal reads again).
+func (o Opencode) isDB(name string) bool {
+	return name == o.DB || name == o.DB+"-wal" || name == o.DB+"-journal"
+}
 
 // drainEvents takes the events already queued on w, one read for a burst
 // of writes (a transaction writes many frames), and reports whether one

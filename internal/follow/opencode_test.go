@@ -7,8 +7,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/todo-shell/todo-shell/internal/opencodedb/opencodetest"
 )
 
 // TestOpencodeLive follows an opencode database that does not exist yet,
@@ -82,4 +85,55 @@ func TestOpencodeLive(t *testing.T) {
 	if err != nil || u.Version == nil || u.Version.N != 6 || len(u.New) != 2 {
 		t.Fatalf("once: %+v %v", u, err)
 	}
+}
+
+// TestOpencodeDamagedThenGood: a read of a damaged database is one
+// warning that names the file and says what went wrong, beside the last
+// good version; the next good read says the warning no longer holds.
+func TestOpencodeDamagedThenGood(t *testing.T) {
+	dir := t.TempDir()
+	good := opencodetest.Hostile(t, mkdirAll(t, filepath.Join(dir, "good")), "/src/app", opencodetest.Intact, 0)
+	bad := opencodetest.Hostile(t, mkdirAll(t, filepath.Join(dir, "bad")), "/src/app", opencodetest.ZeroOverflow, 0)
+	db := filepath.Join(dir, "opencode.db")
+	put := func(from string) {
+		t.Helper()
+		b, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(db, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := &ocState{o: Opencode{DB: db, Dir: "/src/app"}}
+	defer s.close()
+	put(bad)
+	u, ok := s.read()
+	if !ok || u.Version != nil || len(u.Warnings) != 1 || u.Warnings[0] != "opencode.db damaged: database disk image is malformed" {
+		t.Fatalf("damaged: %+v %v", u, ok)
+	}
+	if _, ok := s.read(); ok {
+		t.Fatal("the same failure said twice")
+	}
+	put(good)
+	if u, ok := s.read(); !ok || !u.Recovered || len(u.Warnings) != 0 || u.Version == nil || u.Version.N != 3 {
+		t.Fatalf("good: %+v %v", u, ok)
+	}
+	// Damaged again, its header cut short: said beside the last good
+	// version.
+	if err := os.WriteFile(db, []byte("SQLite format 3\x00 and then nothing"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	u, ok = s.read()
+	if !ok || u.Version == nil || u.Version.N != 3 || len(u.Warnings) != 1 || !strings.HasPrefix(u.Warnings[0], "opencode.db damaged: ") {
+		t.Fatalf("damaged again: %+v %v", u, ok)
+	}
+}
+
+func mkdirAll(t *testing.T, dir string) string {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

@@ -43,12 +43,12 @@ func (l TaskList) newest() bool                         { return false }
 func (l TaskList) better(string, string) (bool, string) { return false, "" }
 
 func (l TaskList) once() (Update, error) {
-	v, _, err := plan.ReadTaskList(l.Dir)
+	v, skipped, err := plan.ReadTaskList(l.Dir)
 	if err != nil {
 		return Update{}, err
 	}
 	v.N = 1
-	return Update{Source: l.name(""), Version: v, New: []*plan.Version{v}}, nil
+	return Update{Source: l.name(""), Version: v, New: []*plan.Version{v}, Warnings: sanitized(skipped)}, nil
 }
 
 func (l TaskList) follow(ctx context.Context, send func(Update)) error {
@@ -58,15 +58,11 @@ func (l TaskList) follow(ctx context.Context, send func(Update)) error {
 	}
 	defer func() { _ = w.Close() }()
 	// Watch the list's parent for the list to appear, and the list.
-	parent := filepath.Dir(l.Dir)
-	for dir := parent; ; dir = filepath.Dir(dir) {
-		if err := w.Add(dir); err == nil {
-			break
-		} else if !errors.Is(err, fs.ErrNotExist) || dir == filepath.Dir(dir) {
-			return fmt.Errorf("watch %s: %w", dir, err)
-		}
+	if err := watchNearest(w, filepath.Dir(l.Dir)); err != nil {
+		return err
 	}
 	var last *plan.Version
+	said := "" // the warnings said with the last update
 	n := 0
 	watching := false
 	read := func() {
@@ -76,7 +72,7 @@ func (l TaskList) follow(ctx context.Context, send func(Update)) error {
 			}
 			watching = true
 		}
-		v, _, err := plan.ReadTaskList(l.Dir)
+		v, skipped, err := plan.ReadTaskList(l.Dir)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				_ = w.Remove(l.Dir)
@@ -84,16 +80,22 @@ func (l TaskList) follow(ctx context.Context, send func(Update)) error {
 			}
 			return
 		}
+		warnings := sanitized(skipped)
 		if plan.SameList(last, v) {
+			if w := strings.Join(warnings, "\n"); w != said {
+				said = w
+				send(Update{Source: l.name(""), Version: last, Warnings: warnings})
+			}
 			return
 		}
+		said = strings.Join(warnings, "\n")
 		n++
 		v.N = n
 		if fi, err := os.Stat(l.Dir); err == nil {
 			v.Time = fi.ModTime()
 		}
 		last = v
-		send(Update{Source: l.name(""), Version: v, New: []*plan.Version{v}})
+		send(Update{Source: l.name(""), Version: v, New: []*plan.Version{v}, Warnings: warnings})
 	}
 	read()
 	if last == nil {
@@ -109,4 +111,27 @@ func (l TaskList) follow(ctx context.Context, send func(Update)) error {
 		}
 		return nil
 	})
+}
+
+// sanitized is lines with what a terminal would act on made harmless.
+func sanitized(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = render.Sanitize(l)
+	}
+	return out
+}
+
+// watchNearest watches dir or, when it does not exist, the nearest
+// directory above it that does.
+func watchNearest(w *fsnotify.Watcher, dir string) error {
+	for ; ; dir = filepath.Dir(dir) {
+		err := w.Add(dir)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) || dir == filepath.Dir(dir) {
+			return fmt.Errorf("watch %s: %w", dir, err)
+		}
+	}
 }

@@ -183,9 +183,6 @@ func TestRealDatabaseGrows(t *testing.T) {
 	defer db.Close()
 	check := func(step string, n int, second ...int) {
 		t.Helper()
-		if err := db.Refresh(); err != nil {
-			t.Fatalf("%s: %v", step, err)
-		}
 		ss, err := db.Sessions(realDir)
 		if err != nil || len(ss) != 1+len(second) {
 			t.Fatalf("%s: sessions %+v, %v", step, ss, err)
@@ -272,6 +269,40 @@ func TestPath(t *testing.T) {
 	for _, tt := range tests {
 		if got := Path(func(k string) string { return tt.env[k] }, "/home/u"); got != tt.want {
 			t.Errorf("%v: %q, want %q", tt.env, got, tt.want)
+		}
+	}
+}
+
+// BenchmarkRealFirstRead is watch --opencode's first read of the database
+// the real opencode 1.18.33 left (every page in its 2.2 MB -wal): open,
+// the directory's newest session, its 4 versions.
+func BenchmarkRealFirstRead(b *testing.B) {
+	path := opencodetest.Place(b, "testdata", "opencode-1.18.33_running", true, 0)
+	for b.Loop() {
+		db, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, vs, ok, err := db.Newest(realDir); err != nil || !ok || len(vs) != 4 {
+			b.Fatal(len(vs), ok, err)
+		}
+	}
+}
+
+// BenchmarkRealTick is one read of watch --opencode after a change, the
+// same database: a connection of its own, the parts read before kept.
+func BenchmarkRealTick(b *testing.B) {
+	path := opencodetest.Place(b, "testdata", "opencode-1.18.33_running", true, 0)
+	db, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, _, _, err := db.Newest(realDir); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, vs, ok, err := db.Newest(realDir); err != nil || !ok || len(vs) != 4 {
+			b.Fatal(len(vs), ok, err)
 		}
 	}
 }

@@ -101,7 +101,7 @@ func codexCall(p *Parser, pl *fastjson.Value, emit func(Event)) {
 	list := make([]todo.Item, 0, len(steps))
 	for _, s := range steps {
 		step := string(s.GetStringBytes("step"))
-		list = append(list, todo.Item{Content: step, ActiveForm: step, Status: string(s.GetStringBytes("status"))})
+		list = append(list, todo.Item{Content: step, ActiveForm: step, Status: knownStatus(string(s.GetStringBytes("status")))})
 	}
 	p.planCall(string(pl.GetStringBytes("call_id")), p.last, list, nil, name, plural(len(list), "step"), emit)
 }

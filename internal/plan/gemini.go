@@ -92,7 +92,7 @@ func (gemini) message(p *Parser, m *fastjson.Value, emit func(Event)) {
 				continue
 			}
 			d := string(t.GetStringBytes("description"))
-			list = append(list, todo.Item{Content: d, ActiveForm: d, Status: st})
+			list = append(list, todo.Item{Content: d, ActiveForm: d, Status: knownStatus(st)})
 		}
 		detail := plural(len(list), "todo")
 		if cancelled > 0 { // the call's own count, the cancelled ones said

@@ -486,7 +486,8 @@ func scalar(v *fastjson.Value) string {
 }
 
 // items reads a todos array in either shape. A missing activeForm is the
-// content; unknown fields (id, priority) are ignored.
+// content; unknown fields (id, priority) are ignored; the status is
+// knownStatus's.
 func items(arr []*fastjson.Value) []todo.Item {
 	list := make([]todo.Item, len(arr))
 	for i, v := range arr {
@@ -495,12 +496,25 @@ func items(arr []*fastjson.Value) []todo.Item {
 			Status:     string(v.GetStringBytes("status")),
 			ActiveForm: string(v.GetStringBytes("activeForm")),
 		}
+		it.Status = knownStatus(it.Status)
 		if it.ActiveForm == "" {
 			it.ActiveForm = it.Content
 		}
 		list[i] = it
 	}
 	return list
+}
+
+// knownStatus is status when it is one of the three a plan's item has,
+// else pending: only a damaged or forged file has another (Gemini CLI's
+// "cancelled" is taken out before), and the panel draws it as pending, so
+// every count adds up as drawn.
+func knownStatus(status string) string {
+	switch status {
+	case todo.StatusPending, todo.StatusInProgress, todo.StatusCompleted:
+		return status
+	}
+	return todo.StatusPending
 }
 
 // ids returns the ids of a 1.x todos array when every item has a distinct

@@ -103,7 +103,7 @@ func (p *Parser) updateTask(c pendingCall) {
 		return
 	}
 	if c.status != "" {
-		t.item.Status = c.status
+		t.item.Status = knownStatus(c.status)
 	}
 	if c.subject != "" {
 		if t.item.ActiveForm == t.item.Content {

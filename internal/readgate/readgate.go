@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -55,12 +56,24 @@ func Open(path string) (*os.File, fs.FileInfo, error) {
 func OpenFile(path string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error) {
 	f, err := os.OpenFile(path, flag|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, perm)
 	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, nil, fmt.Errorf("open %s: %w (a symbolic link)", path, ErrNotRegular)
-		}
-		return nil, nil, err
+		return nil, nil, openError(path, err)
 	}
 	return check(f, path)
+}
+
+// openError says what an open refused by the kernel was refused for, when
+// it is what the gate refuses anyway: a symbolic link (O_NOFOLLOW), a
+// directory opened for writing, a FIFO opened for writing with no reader.
+func openError(path string, err error) error {
+	switch {
+	case errors.Is(err, syscall.ELOOP):
+		return fmt.Errorf("open %s: %w (a symbolic link)", path, ErrNotRegular)
+	case errors.Is(err, syscall.EISDIR):
+		return fmt.Errorf("open %s: %w (a directory)", path, ErrNotRegular)
+	case errors.Is(err, syscall.ENXIO):
+		return fmt.Errorf("open %s: %w (a FIFO or a device)", path, ErrNotRegular)
+	}
+	return err
 }
 
 // OpenInRoot is OpenFile for the file name inside root, a directory held
@@ -81,7 +94,7 @@ func OpenInRoot(root *os.Root, name string, flag int, perm fs.FileMode) (*os.Fil
 		if info, lerr := root.Lstat(name); errors.Is(err, syscall.ELOOP) || (lerr == nil && info.Mode()&fs.ModeSymlink != 0) {
 			return nil, nil, fmt.Errorf("open %s: %w (a symbolic link)", path, ErrNotRegular)
 		}
-		return nil, nil, err
+		return nil, nil, openError(path, err)
 	}
 	return check(f, path)
 }
@@ -111,10 +124,7 @@ func OpenAt(dirfd int, dirPath, name string) (*os.File, fs.FileInfo, error) {
 	path := filepath.Join(dirPath, name)
 	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
-		if errors.Is(err, unix.ELOOP) {
-			return nil, nil, fmt.Errorf("open %s: %w (a symbolic link)", path, ErrNotRegular)
-		}
-		return nil, nil, &fs.PathError{Op: "open", Path: path, Err: err}
+		return nil, nil, openError(path, &fs.PathError{Op: "open", Path: path, Err: err})
 	}
 	return check(os.NewFile(uintptr(fd), path), path)
 }
@@ -195,9 +205,24 @@ func readAll(f *os.File, info fs.FileInfo, path string, limit int64) ([]byte, er
 	if info.Size() > limit {
 		return nil, tooLarge(path, info.Size(), limit)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+	// Read into a buffer of the file's size (one more byte: to see it
+	// grew), not one that doubles as it fills.
+	b := make([]byte, 0, min(info.Size(), limit)+1)
+	for {
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+		if len(b) == cap(b) {
+			if int64(len(b)) > limit {
+				break
+			}
+			b = append(b, 0)[:len(b)] // grown since the stat
+		}
 	}
 	if int64(len(b)) > limit {
 		return nil, tooLarge(path, int64(len(b)), limit)
@@ -381,4 +406,99 @@ func LineNumber(r io.ReaderAt, off int64) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// ErrBudget is wrapped by the error for a file a Budget has no room left
+// for.
+var ErrBudget = errors.New("over the read's budget")
+
+// ErrSeen is wrapped by the error for a file a Budget has already read
+// under another name (a hard link).
+var ErrSeen = errors.New("a hard link to a file already read")
+
+// Budget is what one read of a list or a directory may still take:
+// bytes and entries in all, each file counted once however many hard
+// links name it (a second name is refused with ErrSeen). It is safe for
+// concurrent use.
+type Budget struct {
+	mu      sync.Mutex
+	bytes   int64
+	entries int
+	seen    map[fileKey]bool
+}
+
+type fileKey struct{ dev, ino uint64 }
+
+// NewBudget returns a budget of maxBytes and maxEntries.
+func NewBudget(maxBytes int64, maxEntries int) *Budget {
+	return &Budget{bytes: maxBytes, entries: maxEntries, seen: map[fileKey]bool{}}
+}
+
+// take counts the file info (open as f at path) against the budget, at
+// most limit bytes of it, and returns how many bytes it may read.
+func (b *Budget) take(info fs.FileInfo, path string, limit int64) (int64, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		k := fileKey{uint64(st.Dev), st.Ino} //nolint:unconvert // Dev is not uint64 everywhere
+		if b.seen[k] {
+			return 0, fmt.Errorf("read %s: %w", path, ErrSeen)
+		}
+		b.seen[k] = true
+	}
+	if b.entries <= 0 {
+		return 0, fmt.Errorf("read %s: %w (no more files)", path, ErrBudget)
+	}
+	if info.Size() > limit {
+		return 0, tooLarge(path, info.Size(), limit)
+	}
+	if info.Size() > b.bytes {
+		return 0, fmt.Errorf("read %s: %w (%d bytes, %d left)", path, ErrBudget, info.Size(), b.bytes)
+	}
+	b.entries--
+	n := min(limit, b.bytes)
+	return n, nil
+}
+
+// spend counts n bytes read.
+func (b *Budget) spend(n int64) {
+	b.mu.Lock()
+	b.bytes -= n
+	b.mu.Unlock()
+}
+
+// ReadFile is readgate's ReadFile within the budget: the file, at most
+// limit bytes, when the budget has room for it and has not read it
+// already.
+func (b *Budget) ReadFile(path string, limit int64) ([]byte, error) {
+	f, info, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return b.readAll(f, info, path, limit)
+}
+
+// ReadFileAt is ReadFile for the file name in the directory open as
+// dirfd.
+func (b *Budget) ReadFileAt(dirfd int, dirPath, name string, limit int64) ([]byte, error) {
+	f, info, err := OpenAt(dirfd, dirPath, name)
+	if err != nil {
+		return nil, err
+	}
+	return b.readAll(f, info, f.Name(), limit)
+}
+
+func (b *Budget) readAll(f *os.File, info fs.FileInfo, path string, limit int64) ([]byte, error) {
+	n, err := b.take(info, path, limit)
+	if err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	data, err := readAll(f, info, path, n)
+	b.spend(int64(len(data)))
+	if errors.Is(err, ErrTooLarge) && n < limit {
+		// It grew past what was left.
+		return nil, fmt.Errorf("read %s: %w", path, ErrBudget)
+	}
+	return data, err
 }

@@ -85,28 +85,20 @@ func opencodeExport(db *opencodedb.DB, path, session string) (doc []byte, id str
 		}
 		doc, _, err = db.Export(session)
 		if err != nil {
-			return nil, "", fmt.Errorf("%s: %w", render.Sanitize(path), err)
+			return nil, "", err // it names the file
 		}
 		return doc, session, nil
 	}
-	ss, err := db.Sessions("")
-	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", render.Sanitize(path), err)
-	}
-	for _, s := range ss {
-		doc, calls, err := db.Export(s.ID)
-		if err != nil {
-			return nil, "", fmt.Errorf("%s: %w", render.Sanitize(path), err)
-		}
-		if calls > 0 {
-			return doc, s.ID, nil
-		}
-	}
-	if len(ss) == 0 {
+	doc, id, n, err := db.NewestWithPlan()
+	switch {
+	case err != nil:
+		return nil, "", err // it names the file
+	case id != "":
+		return doc, id, nil
+	case n == 0:
 		return nil, "", fmt.Errorf("%s holds no opencode session", render.Sanitize(path))
-	}
-	if len(ss) == 1 {
+	case n == 1:
 		return nil, "", fmt.Errorf("%s holds one opencode session, with no todowrite plan", render.Sanitize(path))
 	}
-	return nil, "", fmt.Errorf("%s holds %d opencode sessions, none with a todowrite plan", render.Sanitize(path), len(ss))
+	return nil, "", fmt.Errorf("%s holds %d opencode sessions, none with a todowrite plan", render.Sanitize(path), n)
 }

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -298,5 +299,49 @@ func TestLatestPassesOverAFailedAgentAttempt(t *testing.T) {
 				t.Fatalf("Latest = %q, %v; want %s", id, err, tc.want)
 			}
 		})
+	}
+}
+
+// TestListBudget: one List reads each file once however many sessions
+// hard-link it (100 sessions whose todos.json is one 15 MiB file: 1.5 GB
+// read before), says so in the sessions' warnings, and reads no more than
+// its budget in all.
+func TestListBudget(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(t.TempDir(), "todos.json")
+	items := `{"content":"` + strings.Repeat("x", 15<<20) + `","status":"pending","activeForm":"x"}`
+	if err := os.WriteFile(big, []byte(`{"todos":[`+items+`]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 100; i++ {
+		s := filepath.Join(dir, fmt.Sprintf("s%03d", i))
+		if err := os.Mkdir(s, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Link(big, filepath.Join(s, TodosFile)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	list, err := List(dir)
+	runtime.ReadMemStats(&after)
+	if err != nil || len(list) != 100 {
+		t.Fatalf("%d sessions, %v", len(list), err)
+	}
+	links := 0
+	for _, in := range list {
+		for _, w := range in.Warnings {
+			if strings.Contains(w, "a hard link to a file already read") {
+				links++
+			}
+		}
+	}
+	if links != 99 {
+		t.Errorf("%d sessions say the hard link, want 99", links)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 100<<20 {
+		t.Errorf("%d MiB allocated", grew>>20)
 	}
 }

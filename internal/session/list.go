@@ -49,6 +49,7 @@ type Info struct {
 	journalBytes, tasksBytes int64
 	conversation             bool // the transcript holds a response of the model
 	lockBad                  bool // the lock failed the gate
+	budget                   *readgate.Budget
 }
 
 // HasWork reports whether the session holds something to continue: a plan
@@ -87,6 +88,8 @@ func List(dir string) ([]Info, error) {
 		}
 	}
 	// Each session costs a dozen system calls: spread them over the CPUs.
+	// The files read count against one budget for the whole list.
+	budget := readgate.NewBudget(maxListBytes, len(paths)*2)
 	infos := make([]Info, len(paths))
 	oks := make([]bool, len(paths))
 	var next atomic.Int64
@@ -96,7 +99,7 @@ func List(dir string) ([]Info, error) {
 		go func() {
 			defer wg.Done()
 			for i := int(next.Add(1) - 1); i < len(paths); i = int(next.Add(1) - 1) {
-				infos[i], oks[i] = Stat(paths[i])
+				infos[i], oks[i] = stat(paths[i], budget)
 			}
 		}()
 	}
@@ -116,6 +119,16 @@ func List(dir string) ([]Info, error) {
 // dozen cheap system calls per session. A file of the format that fails
 // the reading gate is skipped and named in Warnings.
 func Stat(path string) (Info, bool) {
+	return stat(path, readgate.NewBudget(readgate.SmallFile+readgate.ListFile, 2))
+}
+
+// maxListBytes caps what one List reads of all the sessions' files
+// (session.json and todos.json), each counted once however many hard
+// links name it.
+const maxListBytes = 256 << 20
+
+// stat is Stat, the files read counting against budget.
+func stat(path string, budget *readgate.Budget) (Info, bool) {
 	dfd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return Info{}, false
@@ -126,7 +139,7 @@ func Stat(path string) (Info, bool) {
 	if unix.Fstat(dfd, &st) != nil {
 		return Info{}, false
 	}
-	info := Info{ID: filepath.Base(path), Path: path, LastChange: mtime(&st)}
+	info := Info{ID: filepath.Base(path), Path: path, LastChange: mtime(&st), budget: budget}
 	names, _ := dir.Readdirnames(-1)
 	lockHeld, transcript := info.scan(dfd, path, names)
 	info.fillMeta(dfd)
@@ -251,7 +264,7 @@ func hasResponse(dfd int, path string) bool {
 // read reads the file name of the session through the gate; nil when it is
 // missing or fails the gate (then named in Warnings, once).
 func (info *Info) read(dfd int, name string, limit int64) []byte {
-	b, err := readgate.ReadFileAt(dfd, info.Path, name, limit)
+	b, err := info.budget.ReadFileAt(dfd, info.Path, name, limit)
 	if err != nil {
 		w := skipped(info.Path, name, err)
 		if !errors.Is(err, fs.ErrNotExist) && !slices.Contains(info.Warnings, w) {

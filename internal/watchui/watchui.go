@@ -192,6 +192,9 @@ func (v *view) take(u follow.Update, updates <-chan follow.Update) {
 			v.note = ""
 		}
 		v.last = u
+		if u.Recovered {
+			v.warning = ""
+		}
 		if n := len(u.Warnings); n > 0 {
 			v.warning = u.Warnings[n-1]
 		}

@@ -54,6 +54,21 @@ func TestViewKeepsTheNewestWarning(t *testing.T) {
 	}
 }
 
+// TestViewDropsAWarningThatNoLongerHolds: an update that says its source
+// was read again after a failure takes the failure's warning out of the
+// header.
+func TestViewDropsAWarningThatNoLongerHolds(t *testing.T) {
+	v := view{st: render.PlainStyles(), what: "x", width: 80, rows: 20}
+	v.take(follow.Update{Source: "s1", Warnings: []string{"opencode.db damaged: malformed"}}, nil)
+	if !strings.Contains(v.String(), "damaged") {
+		t.Fatalf("%q", v.String())
+	}
+	v.take(follow.Update{Source: "s1", Recovered: true}, nil)
+	if strings.Contains(v.String(), "damaged") {
+		t.Fatalf("%q", v.String())
+	}
+}
+
 // TestHeaderKeepsVersionAndQuit: a header too long for the screen keeps
 // "· vN · q quits" whole and the start and end of the file's name, at 60
 // and 80 columns (the view's width is one less), with a note or a warning

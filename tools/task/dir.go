@@ -1,7 +1,6 @@
 package task
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -16,6 +15,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/todo-shell/todo-shell/internal/readgate"
 )
 
 // The files of a plan directory (a session's directory, or a named plan's).
@@ -42,6 +43,15 @@ const (
 // snapshotEvery while the plan is large, and on Close; it says which version
 // it holds and where in the journal that version ends.
 
+// Every file of a plan directory is opened through the read gate: never
+// through a final symbolic link, never blocking on a FIFO, and only when it
+// is a regular file. The lock and the journal are opened that way before
+// the lock is taken, so a FIFO or a device planted in the directory is
+// refused at once, and a writer never blocks on it holding the lock. The
+// journal is read in lines of at most readgate.MaxLine bytes, from where
+// the last read stopped, never whole; the snapshot is read only when it is
+// at most readgate.ListFile bytes (else the journal alone is read).
+
 // snapshotEvery bounds how often a large plan's snapshot is rewritten.
 const snapshotEvery = time.Second
 
@@ -55,6 +65,7 @@ type Dir struct {
 	lockF    *os.File
 	journal  *os.File
 	offset   int64 // bytes of the journal applied to the state
+	scanned  int64 // bytes after offset looked at: a line with no newline yet
 	snapTime time.Time
 	snapVer  uint64
 }
@@ -74,18 +85,18 @@ func openDir(path string) (*Dir, State, error) {
 	}
 	d := &Dir{path: path}
 	var err error
-	d.lockF, err = os.OpenFile(filepath.Join(path, LockFile), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	d.lockF, _, err = readgate.OpenFile(filepath.Join(path, LockFile), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, State{}, fmt.Errorf("plan lock: %w", err)
 	}
-	d.journal, err = os.OpenFile(filepath.Join(path, JournalFile), os.O_RDWR|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	d.journal, _, err = readgate.OpenFile(filepath.Join(path, JournalFile), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		_ = d.lockF.Close()
 		return nil, State{}, fmt.Errorf("plan journal: %w", err)
 	}
 	st := NewState()
 	// Start from the snapshot when it agrees with the journal.
-	if b, err := os.ReadFile(filepath.Join(path, SnapshotFile)); err == nil {
+	if b, err := readgate.ReadFile(filepath.Join(path, SnapshotFile), readgate.ListFile); err == nil {
 		var doc snapshotDoc
 		if json.Unmarshal(b, &doc) == nil && doc.NextID >= 1 && d.journalEndsLine(doc.JournalBytes) {
 			st = State{Tasks: doc.Tasks, NextID: doc.NextID, Version: doc.Version}
@@ -140,37 +151,109 @@ func (d *Dir) unlock() { _ = syscall.Flock(int(d.lockF.Fd()), syscall.LOCK_UN) }
 // catchUp applies the journal lines after d.offset to st, calling emit (may
 // be nil) for each version. With the lock held (locked), a last line cut off
 // by a killed writer is removed; without it, it is left for its writer.
+// Only what was added since the last call is read, in lines of at most
+// readgate.MaxLine bytes (a longer line is skipped as damaged).
 func (d *Dir) catchUp(st *State, locked bool, emit func(State, Record)) {
 	info, err := d.journal.Stat()
-	if err != nil || info.Size() <= d.offset {
-		if err == nil && info.Size() < d.offset {
-			// The journal shrank under us (replaced by hand): start over.
-			*st, d.offset = NewState(), 0
-			d.catchUp(st, locked, emit)
-		}
+	if err != nil {
 		return
 	}
-	buf := make([]byte, info.Size()-d.offset)
-	n, err := d.journal.ReadAt(buf, d.offset)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return
+	size := info.Size()
+	if size < d.offset+d.scanned {
+		// The journal shrank under us (replaced by hand): start over.
+		*st, d.offset, d.scanned = NewState(), 0, 0
 	}
-	buf = buf[:n]
-	for len(buf) > 0 {
-		nl := bytes.IndexByte(buf, '\n')
-		if nl < 0 {
-			if locked {
-				// Its writer is gone: it never became a version.
-				_ = d.journal.Truncate(d.offset)
-			}
+	if size > d.offset+d.scanned {
+		end, scanned, err := scanLines(d.journal, d.offset, d.scanned, size, func(line []byte) { applyLine(st, line, emit) })
+		d.offset, d.scanned = end, scanned
+		if err != nil {
 			return
 		}
-		line := buf[:nl]
-		buf = buf[nl+1:]
-		d.offset += int64(nl + 1)
-		applyLine(st, line, emit)
+	}
+	if locked && d.scanned > 0 {
+		// Its writer is gone: it never became a version.
+		if d.journal.Truncate(d.offset) == nil {
+			d.scanned = 0
+		}
 	}
 }
+
+// scanLines calls fn with each whole line (without its newline) of r
+// between off and size, off being the start of a line and the scanned
+// bytes after it already looked at for a newline. It returns where the
+// last whole line ends and how many bytes follow it with no newline yet.
+// A line over readgate.MaxLine bytes is skipped; memory stays within one
+// such line and a 64 KiB block, whatever the file holds.
+func scanLines(r io.ReaderAt, off, scanned, size int64, fn func(line []byte)) (end, rest int64, err error) {
+	buf := make([]byte, 64<<10)
+	p := &partLine{long: scanned > readgate.MaxLine}
+	pos := off + scanned
+	if !p.long && scanned > 0 {
+		pos = off // the line's start is read again: it is short
+	}
+	for pos < size {
+		if hole := holeAt(r, pos, size); hole > 0 {
+			// Zeros a sparse file does not store: no newline in them.
+			p.zeros(hole)
+			pos += hole
+			continue
+		}
+		n, rerr := r.ReadAt(buf[:min(int64(len(buf)), size-pos)], pos)
+		chunk := buf[:n]
+		for len(chunk) > 0 {
+			i := bytes.IndexByte(chunk, '\n')
+			if i < 0 {
+				p.add(chunk)
+				pos += int64(len(chunk))
+				break
+			}
+			p.add(chunk[:i])
+			if !p.long {
+				fn(p.line)
+			}
+			pos += int64(i + 1)
+			off = pos
+			p.reset()
+			chunk = chunk[i+1:]
+		}
+		switch {
+		case errors.Is(rerr, io.EOF) && n == 0:
+			return off, pos - off, nil // the file shrank under us
+		case rerr != nil && !errors.Is(rerr, io.EOF):
+			return off, pos - off, rerr
+		case n == 0:
+			return off, pos - off, nil
+		}
+	}
+	return off, pos - off, nil
+}
+
+// partLine is a line not ended yet: its bytes, until it is over
+// readgate.MaxLine (long), when they are dropped.
+type partLine struct {
+	line []byte
+	long bool
+}
+
+func (p *partLine) add(b []byte) {
+	if !p.long && len(p.line)+len(b) > readgate.MaxLine {
+		p.long, p.line = true, nil
+	}
+	if !p.long {
+		p.line = append(p.line, b...)
+	}
+}
+
+func (p *partLine) zeros(n int64) {
+	if !p.long && int64(len(p.line))+n > readgate.MaxLine {
+		p.long, p.line = true, nil
+	}
+	if !p.long {
+		p.line = append(p.line, make([]byte, n)...)
+	}
+}
+
+func (p *partLine) reset() { p.line, p.long = p.line[:0], false }
 
 // applyLine applies one journal line to st and tells emit (may be nil); a
 // damaged line is skipped.
@@ -196,21 +279,30 @@ func ApplyLine(st *State, line []byte) (rec Record, ok bool) {
 }
 
 // ReadJournal reads a journal (tasks.jsonl) from r, calling fn (may be nil)
-// with every version in order, and returns the last. Damaged lines and a
-// last line without its newline are skipped.
-func ReadJournal(r io.Reader, fn func(State, Record)) (State, error) {
+// with every version in order, and returns the last. Damaged lines, lines
+// over readgate.MaxLine bytes and a last line without its newline are
+// skipped; memory stays within one line, however long the file.
+func ReadJournal(r io.ReaderAt, fn func(State, Record)) (State, error) {
 	st := NewState()
-	br := bufio.NewReaderSize(r, 64<<10)
-	for {
-		line, err := br.ReadBytes('\n')
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return st, nil
-			}
-			return st, err
-		}
-		applyLine(&st, line, fn)
+	_, _, err := scanLines(r, 0, 0, 1<<62, func(line []byte) { applyLine(&st, line, fn) })
+	return st, err
+}
+
+// holeAt returns how many bytes from pos (before size) are a hole of the
+// sparse file r (0 when r is no file, or there is data at pos).
+func holeAt(r io.ReaderAt, pos, size int64) int64 {
+	f, ok := r.(*os.File)
+	if !ok {
+		return 0
 	}
+	data, err := f.Seek(pos, seekData)
+	switch {
+	case errors.Is(err, syscall.ENXIO):
+		return size - pos // a hole to the end
+	case err != nil || data <= pos:
+		return 0
+	}
+	return min(data, size) - pos
 }
 
 // IsJournal reports whether the first line of a file (head) is a task
@@ -240,9 +332,9 @@ func Watch(ctx context.Context, path string, fn func(State, Record)) error {
 	}()
 	return follow(ctx, path, func() {
 		if d == nil {
-			f, err := os.Open(filepath.Join(path, JournalFile))
+			f, _, err := readgate.Open(filepath.Join(path, JournalFile))
 			if err != nil {
-				return
+				return // not there yet; or planted, and never read
 			}
 			d = &Dir{journal: f}
 		}
@@ -318,14 +410,15 @@ func writeAtomic(path string, data []byte) error {
 }
 
 // ReadDir reads a plan directory without changing it: every version in the
-// journal, in order, as fn receives them (fn may be nil), and the last.
+// journal, in order, as fn receives them (fn may be nil), and the last. A
+// journal that is not a regular file is an error naming it.
 func ReadDir(path string, fn func(State, Record)) (State, error) {
-	f, err := os.Open(filepath.Join(path, JournalFile))
+	f, _, err := readgate.Open(filepath.Join(path, JournalFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return NewState(), nil
 	}
 	if err != nil {
-		return State{}, err
+		return State{}, fmt.Errorf("plan journal: %w", err)
 	}
 	defer func() { _ = f.Close() }()
 	d := &Dir{journal: f}
@@ -369,3 +462,6 @@ func follow(ctx context.Context, dir string, refresh func()) error {
 		}
 	}
 }
+
+// seekData is lseek(2)'s SEEK_DATA: the next offset holding data.
+const seekData = 3
