@@ -648,16 +648,25 @@ func (r *reader) readPart(rowid int64, key rowKey) (*part, error) {
 	}
 	data := make([]byte, 0, len(head)+len(rest))
 	data = append(append(data, head...), rest...)
+	slimmed, settled, ok := planPart(data)
+	if !ok {
+		return nil, nil
+	}
+	return &part{key: key, settled: settled, data: slimmed}, nil
+}
+
+// planPart reads a part's data: ok when it is a todowrite call, with only
+// what the plan reader reads of it (slim: not the output, which repeats
+// the list), settled when its state is completed or error.
+func planPart(data []byte) (slimmed []byte, settled, ok bool) {
 	var p fastjson.Parser
 	v, err := p.ParseBytes(data)
 	if err != nil || v.Type() != fastjson.TypeObject ||
 		string(v.GetStringBytes("type")) != "tool" || string(v.GetStringBytes("tool")) != "todowrite" {
-		return nil, nil
+		return nil, false, false
 	}
 	st := string(v.GetStringBytes("state", "status"))
-	// Only what the plan reader reads: not the output, which repeats the
-	// list.
-	return &part{key: key, settled: st == "completed" || st == "error", data: slim(v)}, nil
+	return slim(v), st == "completed" || st == "error", true
 }
 
 // seek puts the blob handle on part.data of row rowid.
