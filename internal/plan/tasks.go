@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/valyala/fastjson"
-
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -37,26 +35,28 @@ type taskUpdate struct {
 	addBlockedBy []string
 }
 
-func readTaskUpdate(in *fastjson.Value) taskUpdate {
+func readTaskUpdate(in string) taskUpdate {
 	var u taskUpdate
-	if v := in.Get("description"); v != nil && v.Type() == fastjson.TypeString {
-		s := string(v.GetStringBytes())
+	var f [4]string
+	pick(in, f[:], "description", "owner", "addBlocks", "addBlockedBy")
+	if isString(f[0]) {
+		s := keep(str(f[0]))
 		u.description = &s
 	}
-	if v := in.Get("owner"); v != nil && v.Type() == fastjson.TypeString {
-		s := string(v.GetStringBytes())
+	if isString(f[1]) {
+		s := keep(str(f[1]))
 		u.owner = &s
 	}
-	for _, v := range in.GetArray("addBlocks") {
+	each(f[2], func(v string) {
 		if s := scalar(v); s != "" {
-			u.addBlocks = append(u.addBlocks, s)
+			u.addBlocks = append(u.addBlocks, keep(s))
 		}
-	}
-	for _, v := range in.GetArray("addBlockedBy") {
+	})
+	each(f[3], func(v string) {
 		if s := scalar(v); s != "" {
-			u.addBlockedBy = append(u.addBlockedBy, s)
+			u.addBlockedBy = append(u.addBlockedBy, keep(s))
 		}
-	}
+	})
 	return u
 }
 
