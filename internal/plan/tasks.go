@@ -235,54 +235,39 @@ func hashList(ids []string) string {
 	return s
 }
 
-// appendExtra closes a replay record with the fields only some versions
+// appendExtra writes the members of a replay record only some versions
 // have.
-func appendExtra(dst []byte, v *Version, c Change) []byte {
+func appendExtra(o tools.JSONObject, v *Version, c Change) tools.JSONObject {
 	if len(c.Renamed) > 0 {
-		dst = append(dst, `,"renamed":[`...)
-		for i, r := range c.Renamed {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, `{"from":`...)
-			dst = tools.AppendJSONString(dst, r.From)
-			dst = append(dst, `,"to":`...)
-			dst = tools.AppendJSONString(dst, r.To)
-			if r.ID != "" {
-				dst = append(dst, `,"id":`...)
-				dst = tools.AppendJSONString(dst, r.ID)
-			}
-			dst = append(dst, '}')
-		}
-		dst = append(dst, ']')
+		o = o.Value("renamed", func(b []byte) []byte {
+			return tools.AppendArray(b, len(c.Renamed), func(b []byte, i int) []byte {
+				r := &c.Renamed[i]
+				o := tools.AppendObject(b).String("from", r.From).String("to", r.To)
+				if r.ID != "" {
+					o = o.String("id", r.ID)
+				}
+				return o.Close()
+			})
+		})
 	}
 	if len(c.Pending) > 0 {
-		dst = append(dst, `,"pending":`...)
-		dst = tools.AppendJSONStrings(dst, c.Pending)
+		o = o.Strings("pending", c.Pending)
 	}
 	if len(c.Notes) > 0 {
-		dst = append(dst, `,"notes":`...)
-		dst = tools.AppendJSONStrings(dst, c.Notes)
+		o = o.Strings("notes", c.Notes)
 	}
 	if v.Info != nil {
-		dst = append(dst, `,"tasks":[`...)
-		for i, in := range v.Info {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, `{"id":`...)
-			dst = tools.AppendJSONString(dst, in.ID)
-			dst = append(dst, `,"owner":`...)
-			dst = tools.AppendJSONString(dst, in.Owner)
-			dst = append(dst, `,"description":`...)
-			dst = tools.AppendJSONString(dst, in.Description)
-			dst = append(dst, `,"blocks":`...)
-			dst = tools.AppendJSONStrings(dst, in.Blocks)
-			dst = append(dst, `,"blocked_by":`...)
-			dst = tools.AppendJSONStrings(dst, in.BlockedBy)
-			dst = append(dst, '}')
-		}
-		dst = append(dst, ']')
+		o = o.Value("tasks", func(b []byte) []byte {
+			return tools.AppendArray(b, len(v.Info), func(b []byte, i int) []byte { return AppendItemInfo(b, v.Info[i]) })
+		})
 	}
-	return append(dst, '}')
+	return o
+}
+
+// AppendItemInfo appends what a task list keeps beside an item:
+// {"id","owner","description","blocks","blocked_by"}, as replay --json's
+// "tasks" and a replayed task plan's "info" write it.
+func AppendItemInfo(dst []byte, in ItemInfo) []byte {
+	return tools.AppendObject(dst).String("id", in.ID).String("owner", in.Owner).String("description", in.Description).
+		Strings("blocks", in.Blocks).Strings("blocked_by", in.BlockedBy).Close()
 }
