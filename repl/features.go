@@ -12,7 +12,6 @@ import (
 	"github.com/todo-shell/todo-shell/repl/complete"
 	histfile "github.com/todo-shell/todo-shell/repl/history"
 	"github.com/todo-shell/todo-shell/repl/markdown"
-	"github.com/todo-shell/todo-shell/repl/offloads"
 	"github.com/todo-shell/todo-shell/router"
 )
 
@@ -219,22 +218,22 @@ func (m Model) frontBuiltin(line router.Line) (Model, tea.Cmd, bool) {
 		// Counting lines reads every file: off the event loop.
 		dir, cmds := m.offloadDir(), maps.Clone(m.offloaded)
 		return m, func() tea.Msg {
-			es, err := offloads.List(dir, cmds)
+			es, err := listOffloads(dir, cmds)
 			if err != nil {
 				return offloadsMsg{err: err}
 			}
-			offloads.CountLines(es)
-			return offloadsMsg{text: offloads.Format(es)}
+			countOffloadLines(es)
+			return offloadsMsg{text: formatOffloads(es)}
 		}, true
 	case "open":
-		es, _ := offloads.List(m.offloadDir(), m.offloaded)
-		e, err := offloads.Pick(es, line.Args)
+		es, _ := listOffloads(m.offloadDir(), m.offloaded)
+		e, err := pickOffload(es, line.Args)
 		if err != nil {
 			m.prompt.status = 1
 			m.println(m.styles.Error.Render(err.Error()))
 			return m, nil, true
 		}
-		next, cmd := m.attach(offloads.PagerCommand(m.cfg.Pager, e.Path), "/open "+line.Args)
+		next, cmd := m.attach(pagerCommand(m.cfg.Pager, e.Path), "/open "+line.Args)
 		return next, cmd, true
 	case "tty":
 		if strings.TrimSpace(line.Args) == "" {

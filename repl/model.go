@@ -23,7 +23,6 @@ import (
 	"github.com/todo-shell/todo-shell/internal/painter"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/repl/complete"
-	"github.com/todo-shell/todo-shell/repl/gitinfo"
 	histfile "github.com/todo-shell/todo-shell/repl/history"
 	"github.com/todo-shell/todo-shell/repl/interactive"
 	"github.com/todo-shell/todo-shell/repl/markdown"
@@ -189,7 +188,7 @@ func New(cfg Config) Model {
 	m.panels = new(panelCache)
 	m.spin.Style = m.styles.Accent
 	m.input = newInput(m.styles.Prompt)
-	m.prompt.branch = gitinfo.Branch(m.dir)
+	m.prompt.branch = gitBranch(m.dir)
 	if c, ok := cfg.Agent.(interface{ ContextUsed() float64 }); ok && c.ContextUsed() > 0 {
 		m.prompt.ctx = ctxText(c.ContextUsed()) // a resumed conversation
 	}
@@ -264,7 +263,7 @@ func runLine(ctx context.Context, sh *router.Shell, dir func() string, id int, l
 		}
 		d := dir()
 		text := line.Kind == router.Agent && line.Name != bash.Name
-		return runDoneMsg{id: id, out: out, dir: d, branch: gitinfo.Branch(d), colored: colored, text: text}
+		return runDoneMsg{id: id, out: out, dir: d, branch: gitBranch(d), colored: colored, text: text}
 	}
 }
 
