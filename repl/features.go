@@ -270,7 +270,8 @@ func (m *Model) attach(command, shown string) (*Model, tea.Cmd) {
 	m.runs++
 	r := &run{id: m.runs, line: shown, started: m.cfg.Now(), cancel: func() {}, tail: newTailBuffer(1), handover: &handover{}}
 	m.running = r
-	return m, m.runAttached(r.id, command, r.handover)
+	cmd := m.runAttached(r.id, command, r.handover)
+	return m, cmd
 }
 
 // attachedDone prints how an attached program ended.

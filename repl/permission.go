@@ -68,7 +68,8 @@ func (m *Model) permissionKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.input.Reset()
 			m.running.asking = nil
 			m.layout()
-			return m, m.answer(agent.Answer{Kind: agent.Refuse, Reason: reason})
+			cmd := m.answer(agent.Answer{Kind: agent.Refuse, Reason: reason})
+			return m, cmd
 		}
 		if text := typedText(msg); text != "" {
 			m.input.InsertString(normalizeNewlines(text))
@@ -103,7 +104,8 @@ func (m *Model) permissionKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	m.running.asking = nil
 	m.layout()
-	return m, m.answer(a)
+	cmd := m.answer(a)
+	return m, cmd
 }
 
 // permissionPaste takes a paste while a question shows: the reason's text

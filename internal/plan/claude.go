@@ -18,7 +18,7 @@ const (
 // structured result Claude Code writes beside the message, whose
 // "success": false (TaskUpdate of a task that does not exist) comes without
 // is_error.
-func succeeded(kind callKind, b block, rec *record) resultState {
+func succeeded(kind callKind, b *block, rec *record) resultState {
 	if b.isError == "true" {
 		return resultFailed
 	}

@@ -46,7 +46,7 @@ func (g gemini) read(p *Parser, rec *record, emit func(Event)) {
 	g.message(p, rec.raw, emit)
 }
 
-func (gemini) message(p *Parser, m string, emit func(Event)) {
+func (g gemini) message(p *Parser, m string, emit func(Event)) {
 	var f [5]string
 	pick(m, f[:], "timestamp", "type", "id", "content", "toolCalls")
 	p.stamp(str(f[0]))
@@ -63,40 +63,45 @@ func (gemini) message(p *Parser, m string, emit func(Event)) {
 			p.text(t, emit)
 		}
 	}
-	var cf [5]string
 	for _, c := range elems(f[4]) {
-		pick(c, cf[:], "status", "id", "timestamp", "name", "args")
-		status := str(cf[0])
-		callID := keep(str(cf[1]))
-		if status == "" || p.seen[callID] {
-			continue // not done yet, or read already
-		}
-		p.seen[callID] = true
-		p.stamp(str(cf[2]))
-		name := str(cf[3])
-		args := cf[4]
-		if name != "write_todos" {
-			p.call(name, summarize(args), emit)
+		g.toolCall(p, c, emit)
+	}
+}
+
+// toolCall reads one of a message's tool calls, once its status is known.
+func (gemini) toolCall(p *Parser, c string, emit func(Event)) {
+	var cf [5]string
+	pick(c, cf[:], "status", "id", "timestamp", "name", "args")
+	status := str(cf[0])
+	callID := keep(str(cf[1]))
+	if status == "" || p.seen[callID] {
+		return // not done yet, or read already
+	}
+	p.seen[callID] = true
+	p.stamp(str(cf[2]))
+	name := str(cf[3])
+	args := cf[4]
+	if name != "write_todos" {
+		p.call(name, summarize(args), emit)
+		return
+	}
+	var list []todo.Item
+	cancelled := 0
+	var tf [2]string
+	for _, t := range elems(get(args, "todos")) {
+		pick(t, tf[:], "status", "description")
+		st := str(tf[0])
+		if st == "cancelled" {
+			cancelled++ // left the plan unfinished
 			continue
 		}
-		var list []todo.Item
-		cancelled := 0
-		var tf [2]string
-		for _, t := range elems(get(args, "todos")) {
-			pick(t, tf[:], "status", "description")
-			st := str(tf[0])
-			if st == "cancelled" {
-				cancelled++ // left the plan unfinished
-				continue
-			}
-			d := keep(str(tf[1]))
-			list = append(list, todo.Item{Content: d, ActiveForm: d, Status: knownStatus(st)})
-		}
-		detail := plural(len(list), "todo")
-		if cancelled > 0 { // the call's own count, the cancelled ones said
-			detail = plural(len(list)+cancelled, "todo") + ", " + strconv.Itoa(cancelled) + " cancelled"
-		}
-		p.planCall(callID, p.last, list, nil, name, detail, emit)
-		p.planResult(callID, status == "success", emit)
+		d := keep(str(tf[1]))
+		list = append(list, todo.Item{Content: d, ActiveForm: d, Status: knownStatus(st)})
 	}
+	detail := plural(len(list), "todo")
+	if cancelled > 0 { // the call's own count, the cancelled ones said
+		detail = plural(len(list)+cancelled, "todo") + ", " + strconv.Itoa(cancelled) + " cancelled"
+	}
+	p.planCall(callID, p.last, list, nil, name, detail, emit)
+	p.planResult(callID, status == "success", emit)
 }

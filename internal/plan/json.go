@@ -89,6 +89,13 @@ func (r *record) field(key string) *string {
 		return &r.shape
 	case "attachment":
 		return &r.attachment
+	}
+	return r.agentField(key)
+}
+
+// agentField is field for the keys of the other agents' records.
+func (r *record) agentField(key string) *string {
+	switch key {
 	case "payload":
 		return &r.payload
 	case "$set":
@@ -159,14 +166,6 @@ func each(raw string, f func(elem string)) {
 	})
 }
 
-// count returns the number of elements of the array raw (0 when it is no
-// array).
-func count(raw string) int {
-	n := 0
-	each(raw, func(string) { n++ })
-	return n
-}
-
 // str returns the string raw decodes to, "" when it is no string. A plain
 // string is a slice of raw: keep (strings.Clone) what outlives the line.
 func str(raw string) string {
@@ -190,7 +189,6 @@ func integer(raw string) int64 {
 	return n
 }
 
-func isObject(raw string) bool { return raw != "" && raw[0] == '{' }
 func isArray(raw string) bool  { return raw != "" && raw[0] == '[' }
 func isString(raw string) bool { return raw != "" && raw[0] == '"' }
 func isNumber(raw string) bool { return raw != "" && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') }

@@ -328,7 +328,8 @@ func (p *Parser) message(m string, rec *record, emit func(Event)) {
 	if role == "assistant" {
 		p.startMessage(keep(id))
 	}
-	for _, b := range p.blocks {
+	for i := range p.blocks {
+		b := &p.blocks[i]
 		switch str(b.typ) {
 		case "text":
 			if p.Playback && role == "assistant" {
@@ -380,7 +381,7 @@ func (p *Parser) readMessage(m string) (role, id string) {
 	return str(f[0]), str(f[1])
 }
 
-func (p *Parser) toolUse(b block, emit func(Event)) {
+func (p *Parser) toolUse(b *block, emit func(Event)) {
 	name := keep(str(b.name))
 	id := keep(str(b.id))
 	in := b.input
@@ -419,7 +420,7 @@ func (p *Parser) toolUse(b block, emit func(Event)) {
 	p.wait(&c)
 }
 
-func (p *Parser) toolResult(b block, rec *record, emit func(Event)) {
+func (p *Parser) toolResult(b *block, rec *record, emit func(Event)) {
 	c := p.answer(str(b.toolUseID))
 	if c == nil {
 		return
@@ -482,7 +483,7 @@ func (p *Parser) apply(c pendingCall, created string, line int, emit func(Event)
 // createdID finds the id Claude Code gave a new task: in the structured
 // result beside the message ({"toolUseResult":{"task":{"id":"3"}}}) or in
 // the result text ("Task #3 created successfully: …").
-func createdID(b block, rec *record) string {
+func createdID(b *block, rec *record) string {
 	if id := scalar(get(rec.result, "task", "id")); id != "" {
 		return keep(id)
 	}
