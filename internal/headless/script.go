@@ -1,3 +1,9 @@
+// Package headless is todo-shell without a terminal UI: script mode
+// (`todo-shell -c LINE`, a script on standard input: each command read
+// with bash's grammar, run through the router and the one executor, its
+// output printed as written) and serve (tool_use lines in, tool_result
+// lines out). Both read their input with one line reader that never holds
+// more than a bounded line.
 package headless
 
 import (
