@@ -52,7 +52,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/bashline
 	$(GO) test -run '^$$' -fuzz '^FuzzWords$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/bashline
 	$(GO) test -run '^$$' -fuzz '^FuzzCommands$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/bashline
+	$(GO) test -run '^$$' -fuzz '^FuzzVisit$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/bashline
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckBash$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/permission
+	$(GO) test -run '^$$' -fuzz '^FuzzBashCommand$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/permission
 	# The differential test against bash, longer than CI's and with a new seed each time.
 	TODO_SHELL_DIFF_LINES=$(DIFFLINES) TODO_SHELL_DIFF_SEED=$$(date +%s) $(GO) test -count=1 -run '^TestDifferentialAgainstBash$$' -v -timeout 30m ./internal/permission
 	$(GO) test -run '^$$' -fuzz '^FuzzAppendJSONString$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./tools
