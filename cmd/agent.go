@@ -20,7 +20,6 @@ import (
 
 	"github.com/todo-shell/todo-shell/internal/agent"
 	"github.com/todo-shell/todo-shell/internal/permission"
-	"github.com/todo-shell/todo-shell/internal/secret"
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/repl"
 	"github.com/todo-shell/todo-shell/tools/offload"
@@ -237,7 +236,7 @@ func askPerson(printOnly bool) (*repl.Permissions, func(context.Context, agent.Q
 
 // requireCredentials takes the credentials out of the environment (a
 // problem reading them is a warning) and refuses to go on without any.
-func (o *agentOptions) requireCredentials() (secret.Credentials, error) {
+func (o *agentOptions) requireCredentials() (agent.Credentials, error) {
 	creds, err := o.credentials()
 	if err != nil {
 		fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: "+err.Error())
@@ -251,7 +250,7 @@ func (o *agentOptions) requireCredentials() (secret.Credentials, error) {
 
 // agentConfig is the agent's configuration: the options' model and
 // limits, the app's tools and plan, and what the session keeps.
-func (o *agentOptions) agentConfig(a *app, creds secret.Credentials, transcript io.Writer, policy *permission.Policy,
+func (o *agentOptions) agentConfig(a *app, creds agent.Credentials, transcript io.Writer, policy *permission.Policy,
 	ask func(context.Context, agent.Question) agent.Answer, sess *session.Session) agent.Config {
 	return agent.Config{
 		Client:     anthropic.NewClient(clientOptions(creds, o.Getenv)...),
@@ -293,7 +292,7 @@ func (o *agentOptions) checkLimits() error {
 
 // clientOptions are the Anthropic client's options: the credentials and,
 // when ANTHROPIC_BASE_URL is set, the endpoint.
-func clientOptions(creds secret.Credentials, getenv func(string) string) []option.RequestOption {
+func clientOptions(creds agent.Credentials, getenv func(string) string) []option.RequestOption {
 	var opts []option.RequestOption
 	if creds.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(creds.APIKey))

@@ -287,7 +287,7 @@ func BenchmarkTodoWriteToPanel(b *testing.B) {
 			b.Fatal(out.Stderr)
 		}
 		next, _ := m.Update(todosChangedMsg{<-sub.C()})
-		if v := next.(Model).View().Content; !strings.Contains(v, "Tasks 0/50") {
+		if v := next.(*Model).View().Content; !strings.Contains(v, "Tasks 0/50") {
 			b.Fatal("panel not redrawn")
 		}
 	}

@@ -1,6 +1,7 @@
-// Package gitinfo reads the current git branch from the .git directory (or
-// a worktree's .git file) without running git.
-package gitinfo
+package repl
+
+// The prompt's git branch, read from the .git directory (or a worktree's
+// .git file) without running git.
 
 import (
 	"bytes"
@@ -11,11 +12,11 @@ import (
 	"github.com/todo-shell/todo-shell/internal/readgate"
 )
 
-// Branch returns the branch checked out in the repository containing dir:
+// gitBranch returns the branch checked out in the repository containing dir:
 // the branch name, a short commit id when HEAD is detached, or "" outside a
 // repository.
-func Branch(dir string) string {
-	gitDir := find(dir)
+func gitBranch(dir string) string {
+	gitDir := gitDirOf(dir)
 	if gitDir == "" {
 		return ""
 	}
@@ -33,10 +34,10 @@ func Branch(dir string) string {
 	return ""
 }
 
-// find walks up from dir to the git directory: a .git directory, or the
+// gitDirOf walks up from dir to the git directory: a .git directory, or the
 // directory a .git file ("gitdir: …", as in worktrees and submodules)
 // points to.
-func find(dir string) string {
+func gitDirOf(dir string) string {
 	dir = filepath.Clean(dir)
 	for {
 		p := filepath.Join(dir, ".git")

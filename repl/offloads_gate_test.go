@@ -1,4 +1,4 @@
-package offloads
+package repl
 
 import (
 	"os"
@@ -18,8 +18,8 @@ func TestFaultPlantedOffloadFiles(t *testing.T) {
 	syscall.Mkfifo(filepath.Join(dir, "fifo.md"), 0o600)
 	done := make(chan map[string]int, 1)
 	go func() {
-		entries, _ := List(dir, nil)
-		CountLines(entries)
+		entries, _ := listOffloads(dir, nil)
+		countOffloadLines(entries)
 		lines := map[string]int{}
 		for _, e := range entries {
 			lines[filepath.Base(e.Path)] = e.Lines

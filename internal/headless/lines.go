@@ -1,4 +1,4 @@
-package cmd
+package headless
 
 import (
 	"bufio"

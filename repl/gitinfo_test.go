@@ -1,4 +1,4 @@
-package gitinfo
+package repl
 
 import (
 	"os"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestBranch(t *testing.T) {
+func TestGitBranch(t *testing.T) {
 	root := t.TempDir()
 	repo := filepath.Join(root, "repo")
 	os.MkdirAll(filepath.Join(repo, ".git", "worktrees", "wt"), 0o755)
@@ -33,7 +33,7 @@ func TestBranch(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(filepath.Base(c.dir), func(t *testing.T) {
-			if got := Branch(c.dir); got != c.want {
+			if got := gitBranch(c.dir); got != c.want {
 				t.Fatalf("Branch = %q, want %q", got, c.want)
 			}
 		})

@@ -1,4 +1,4 @@
-package offloads
+package repl
 
 import (
 	"os"
@@ -15,32 +15,32 @@ func TestListFormatPick(t *testing.T) {
 	os.Chtimes(filepath.Join(dir, "toolu_a.md"), now.Add(-time.Minute), now.Add(-time.Minute))
 	os.WriteFile(filepath.Join(dir, "toolu_b.md"), []byte("one\ntwo"), 0o600)
 	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("*"), 0o600)
-	es, err := List(dir, map[string]string{"toolu_a": "seq 1 1500"})
+	es, err := listOffloads(dir, map[string]string{"toolu_a": "seq 1 1500"})
 	if err != nil || len(es) != 2 {
 		t.Fatalf("%v %v", es, err)
 	}
-	CountLines(es)
+	countOffloadLines(es)
 	if es[0].Lines != 1500 || es[0].Size != 7500 || es[1].Lines != 2 {
 		t.Fatalf("%+v", es)
 	}
-	out := Format(es)
+	out := formatOffloads(es)
 	for _, want := range []string{"7.3 KB", "1500", "seq 1 1500", "(from an earlier run)", "toolu_b.md"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("missing %q in\n%s", want, out)
 		}
 	}
-	if e, _ := Pick(es, ""); e.Path != es[1].Path {
+	if e, _ := pickOffload(es, ""); e.Path != es[1].Path {
 		t.Fatal("/open is not the last")
 	}
-	if e, _ := Pick(es, "1"); e.Path != es[0].Path {
+	if e, _ := pickOffload(es, "1"); e.Path != es[0].Path {
 		t.Fatal("/open 1")
 	}
 	for _, bad := range []string{"0", "3", "x", "1x"} {
-		if _, err := Pick(es, bad); err == nil {
+		if _, err := pickOffload(es, bad); err == nil {
 			t.Fatalf("/open %s accepted", bad)
 		}
 	}
-	if got := PagerCommand("", "/a b/it's.md"); got != `less -R "/a b/it's.md"` {
+	if got := pagerCommand("", "/a b/it's.md"); got != `less -R "/a b/it's.md"` {
 		t.Fatal(got)
 	}
 }
@@ -54,17 +54,17 @@ func TestListShowsCommandsOfEarlierRuns(t *testing.T) {
 	for _, id := range []string{"toolu_a", "toolu_b", "toolu_c", "toolu_d"} {
 		os.WriteFile(filepath.Join(dir, id+".md"), []byte("x\n"), 0o600)
 	}
-	notes := `{"tool_use_id":"toolu_a","command":"seq 1 5000","time":"2026-11-28T09:00:00Z"}
+	offloadNotes := `{"tool_use_id":"toolu_a","command":"seq 1 5000","time":"2026-11-28T09:00:00Z"}
 not json
 {"tool_use_id":"toolu_b","command":"old","time":"2026-11-28T09:00:00Z"}
 {"tool_use_id":"toolu_d","command":"` + strings.Repeat("long ", 30) + `","time":"2026-11-28T09:00:00Z"}
 `
-	os.WriteFile(filepath.Join(dir, "offloads.jsonl"), []byte(notes), 0o600)
-	es, err := List(dir, map[string]string{"toolu_b": "new"})
+	os.WriteFile(filepath.Join(dir, "offloads.jsonl"), []byte(offloadNotes), 0o600)
+	es, err := listOffloads(dir, map[string]string{"toolu_b": "new"})
 	if err != nil || len(es) != 4 {
 		t.Fatalf("%v %v", es, err)
 	}
-	byID := map[string]Entry{}
+	byID := map[string]offloadEntry{}
 	for _, e := range es {
 		byID[strings.TrimSuffix(filepath.Base(e.Path), ".md")] = e
 	}
@@ -77,7 +77,7 @@ not json
 	if e := byID["toolu_c"]; e.Command != "" {
 		t.Errorf("c: %+v", e)
 	}
-	out := Format(es)
+	out := formatOffloads(es)
 	for _, want := range []string{"seq 1 5000  ↺ earlier run", "  new\n", "(from an earlier run)", "long…  ↺ earlier run"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in\n%s", want, out)

@@ -1,12 +1,13 @@
-// Package secret keeps the Anthropic credentials out of reach of the
-// commands the agent runs. A child process can read its parent's
-// environment block (/proc/$PPID/environ); root can read it whatever the
+// The credentials, kept out of reach of the commands the agent runs. A
+// child process can read its parent's environment block
+// (/proc/$PPID/environ); root can read it whatever the
 // process does to itself. So the agent command re-executes itself once,
 // at start, without the credentials in its environment, and passes them to
 // the new image through an inherited pipe that it reads and closes at
 // once. The process then also marks itself not dumpable, which keeps other
 // processes of the same (non-root) user out of its memory.
-package secret
+
+package agent
 
 import (
 	"bufio"

@@ -1,6 +1,6 @@
-// Package offloads lists a session's offloaded results for /offloads and
-// finds the one /open shows.
-package offloads
+package repl
+
+// A session's offloaded results, listed for /offloads; the one /open shows.
 
 import (
 	"bytes"
@@ -15,10 +15,11 @@ import (
 
 	"github.com/todo-shell/todo-shell/internal/bashline"
 	"github.com/todo-shell/todo-shell/internal/readgate"
+	"github.com/todo-shell/todo-shell/render"
 )
 
-// Entry is one offloaded file.
-type Entry struct {
+// offloadEntry is one offloaded file.
+type offloadEntry struct {
 	Path    string
 	Size    int64
 	Lines   int
@@ -33,12 +34,12 @@ type Entry struct {
 // result (session.OffloadsFile).
 const notesFile = "offloads.jsonl"
 
-// List returns the .md files in dir, oldest first, without their line
-// counts (see CountLines). commands maps a file's base name without .md
+// listOffloads returns the .md files in dir, oldest first, without their line
+// counts (see countOffloadLines). commands maps a file's base name without .md
 // (its tool_use id) to the line that made it in this run; the commands of
 // earlier runs come from the session's offloads.jsonl (read through the
 // reading gate; a bad line is skipped).
-func List(dir string, commands map[string]string) ([]Entry, error) {
+func listOffloads(dir string, commands map[string]string) ([]offloadEntry, error) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
 		if os.IsNotExist(err) {
@@ -46,8 +47,8 @@ func List(dir string, commands map[string]string) ([]Entry, error) {
 		}
 		return nil, err
 	}
-	earlier := notes(filepath.Join(dir, notesFile))
-	var out []Entry
+	earlier := offloadNotes(filepath.Join(dir, notesFile))
+	var out []offloadEntry
 	for _, de := range des {
 		if de.IsDir() || !strings.HasSuffix(de.Name(), ".md") {
 			continue
@@ -58,7 +59,7 @@ func List(dir string, commands map[string]string) ([]Entry, error) {
 		}
 		p := filepath.Join(dir, de.Name())
 		id := strings.TrimSuffix(de.Name(), ".md")
-		e := Entry{Path: p, Size: info.Size(), ModTime: info.ModTime(), Command: commands[id]}
+		e := offloadEntry{Path: p, Size: info.Size(), ModTime: info.ModTime(), Command: commands[id]}
 		if e.Command == "" {
 			e.Command, e.Earlier = earlier[id], earlier[id] != ""
 		}
@@ -68,8 +69,8 @@ func List(dir string, commands map[string]string) ([]Entry, error) {
 	return out, nil
 }
 
-// notes reads a session's offloads.jsonl: the command of each tool_use id.
-func notes(path string) map[string]string {
+// offloadNotes reads a session's offloads.jsonl: the command of each tool_use id.
+func offloadNotes(path string) map[string]string {
 	f, _, err := readgate.Open(path)
 	if err != nil {
 		return nil
@@ -89,16 +90,16 @@ func notes(path string) map[string]string {
 	return out
 }
 
-// CountLines fills in the entries' line counts, reading each file.
-func CountLines(entries []Entry) {
+// countOffloadLines fills in the entries' line counts, reading each file.
+func countOffloadLines(entries []offloadEntry) {
 	for i := range entries {
-		entries[i].Lines = countLines(entries[i].Path)
+		entries[i].Lines = countOffloadFileLines(entries[i].Path)
 	}
 }
 
-// countLines counts the lines of a file (a last line without a newline
+// countOffloadFileLines counts the lines of a file (a last line without a newline
 // counts).
-func countLines(path string) int {
+func countOffloadFileLines(path string) int {
 	f, _, err := readgate.Open(path) // a planted link or FIFO is not read
 	if err != nil {
 		return 0
@@ -122,8 +123,8 @@ func countLines(path string) int {
 	return n
 }
 
-// Format lays entries out as a numbered table for /offloads.
-func Format(entries []Entry) string {
+// formatOffloads lays entries out as a numbered table for /offloads.
+func formatOffloads(entries []offloadEntry) string {
 	if len(entries) == 0 {
 		return "No offloaded results in this session."
 	}
@@ -144,7 +145,7 @@ func Format(entries []Entry) string {
 		case e.Earlier:
 			cmd += earlierMark
 		}
-		fmt.Fprintf(&b, "%3d  %8s  %8d  %s\n%3s  %8s  %8s  %s\n", i+1, HumanSize(e.Size), e.Lines, cmd, "", "", "", "→ "+e.Path)
+		fmt.Fprintf(&b, "%3d  %8s  %8d  %s\n%3s  %8s  %8s  %s\n", i+1, render.HumanSize(e.Size), e.Lines, cmd, "", "", "", "→ "+e.Path)
 	}
 	b.WriteString("Open one with /open N (the last with /open).")
 	return b.String()
@@ -153,25 +154,11 @@ func Format(entries []Entry) string {
 // earlierMark follows a command recorded by an earlier run of the session.
 const earlierMark = "  ↺ earlier run"
 
-// HumanSize is a byte count in B, KB, MB or GB (of 1024): the one form
-// /offloads, sessions and clean all print.
-func HumanSize(n int64) string {
-	switch {
-	case n < 1<<10:
-		return fmt.Sprintf("%d B", n)
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	case n < 1<<30:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	}
-	return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
-}
-
-// Pick returns the file /open ARG names: the last with no argument, else
-// the Nth (from 1) of List's order.
-func Pick(entries []Entry, arg string) (Entry, error) {
+// pickOffload returns the file /open ARG names: the last with no argument, else
+// the Nth (from 1) of listOffloads's order.
+func pickOffload(entries []offloadEntry, arg string) (offloadEntry, error) {
 	if len(entries) == 0 {
-		return Entry{}, fmt.Errorf("no offloaded results in this session")
+		return offloadEntry{}, fmt.Errorf("no offloaded results in this session")
 	}
 	arg = strings.TrimSpace(arg)
 	if arg == "" {
@@ -179,14 +166,14 @@ func Pick(entries []Entry, arg string) (Entry, error) {
 	}
 	var n int
 	if _, err := fmt.Sscanf(arg, "%d", &n); err != nil || n < 1 || n > len(entries) || fmt.Sprint(n) != arg {
-		return Entry{}, fmt.Errorf("usage: /open [N] with N from 1 to %d", len(entries))
+		return offloadEntry{}, fmt.Errorf("usage: /open [N] with N from 1 to %d", len(entries))
 	}
 	return entries[n-1], nil
 }
 
-// PagerCommand is the shell command that shows path in the pager: $PAGER,
+// pagerCommand is the shell command that shows path in the pager: $PAGER,
 // or less -R.
-func PagerCommand(pager, path string) string {
+func pagerCommand(pager, path string) string {
 	if strings.TrimSpace(pager) == "" || pager == "cat" {
 		pager = "less -R"
 	}

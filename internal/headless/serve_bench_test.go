@@ -1,4 +1,4 @@
-package cmd
+package headless
 
 import (
 	"bufio"
@@ -87,22 +87,5 @@ func BenchmarkServeBaselineEncodingJSON(b *testing.B) {
 		enc.Encode(map[string]any{"type": "tool_result", "tool_use_id": use["id"], "content": string(content)})
 	}
 	w.Flush()
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
-}
-
-// BenchmarkScript is script mode's throughput: one op is one
-// `TodoWrite '<10 items>'` line, read, run and answered.
-func BenchmarkScript(b *testing.B) {
-	calls := tenItemCalls(1)
-	start := bytes.Index(calls, []byte(`{"todos"`))
-	line := "TodoWrite '" + string(calls[start:len(calls)-2]) + "'\n"
-	in := []byte(strings.Repeat(line, b.N))
-	b.SetBytes(int64(len(line)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	s := Streams{In: bytes.NewReader(in), Out: io.Discard, ErrOut: io.Discard}
-	if code := mainWithEnv(nil, s, func(string) string { return "" }); code != 0 {
-		b.Fatalf("exit %d", code)
-	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
 }

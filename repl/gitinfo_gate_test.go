@@ -1,4 +1,4 @@
-package gitinfo
+package repl
 
 import (
 	"os"
@@ -10,7 +10,7 @@ import (
 
 // TestFaultPlantedHead: a .git/HEAD that is a FIFO or a link to /dev/zero
 // gives no branch, at once, instead of a prompt that never comes.
-func TestFaultPlantedHead(t *testing.T) {
+func TestFaultGitPlantedHead(t *testing.T) {
 	for _, kind := range []string{"fifo", "link"} {
 		t.Run(kind, func(t *testing.T) {
 			dir := t.TempDir()
@@ -22,7 +22,7 @@ func TestFaultPlantedHead(t *testing.T) {
 				os.Symlink("/dev/zero", head)
 			}
 			done := make(chan string, 1)
-			go func() { done <- Branch(dir) }()
+			go func() { done <- gitBranch(dir) }()
 			select {
 			case b := <-done:
 				if b != "" {
