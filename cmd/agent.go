@@ -22,8 +22,8 @@ import (
 	"github.com/todo-shell/todo-shell/internal/permission"
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/repl"
+	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/offload"
-	"github.com/todo-shell/todo-shell/tools/redact"
 	"github.com/todo-shell/todo-shell/tools/todo"
 	"github.com/todo-shell/todo-shell/tools/toolset"
 )
@@ -150,12 +150,12 @@ func describeAgent(c *cobra.Command) {
 		does = append(does, andList(files)+" files")
 	}
 	c.Short = fmt.Sprintf("Let Claude drive the shell with %d tools: %s", len(names), strings.Join(names, ", "))
-	tools := fmt.Sprintf(`agent starts the shell in agent mode: a plain line is a prompt to Claude, which
+	paragraph := fmt.Sprintf(`agent starts the shell in agent mode: a plain line is a prompt to Claude, which
 works with %d tools: %s. It %s, then answers. A call of %s asks you first
 unless a rule allows it (--allowedTools, --permission-mode,
 --dangerously-skip-permissions; --disallowedTools refuses); %s never ask.`,
 		len(names), strings.Join(names, ", "), strings.Join(does, ", "), andList(asks), andList(never))
-	c.Long = strings.Replace(c.Long, agentToolsMark, tools, 1)
+	c.Long = strings.Replace(c.Long, agentToolsMark, paragraph, 1)
 }
 
 // andList is "a", "a and b", "a, b and c".
@@ -180,7 +180,7 @@ func agentRun(o *agentOptions, printOnly bool) error {
 		return err
 	}
 	o.caller = "agent" // the owner of the tasks the agent starts
-	o.redact = redact.New(creds.Values()...)
+	o.redact = tools.NewRedactor(creds.Values()...)
 	a, sess, err := newSessionApp(o.Options, session.ModeAgent)
 	if err != nil {
 		return err

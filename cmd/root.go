@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/todo-shell/todo-shell/internal/agent"
+	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/offload"
-	"github.com/todo-shell/todo-shell/tools/redact"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -43,7 +43,7 @@ type Options struct {
 	caller string
 	// redact masks the credentials in what the tools return, stream and
 	// spool (agent mode); nil masks nothing.
-	redact *redact.Redactor
+	redact *tools.Redactor
 
 	// Root only.
 	Command string

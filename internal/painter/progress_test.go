@@ -1,4 +1,4 @@
-package termprogress
+package painter
 
 import (
 	"strings"
@@ -32,11 +32,11 @@ func TestSupportsBar(t *testing.T) {
 		{env("TERM_PROGRAM", "WezTerm", "TMUX", "/tmp/tmux-0/default,1,0"), false},
 		{env("WT_SESSION", "abc", "TERM", "screen-256color"), false},
 	} {
-		if got := SupportsBar(tc.env); got != tc.want {
+		if got := ProgressBarSupported(tc.env); got != tc.want {
 			t.Errorf("%v: %v", tc.env("TERM_PROGRAM")+tc.env("TERM_PROGRAM_VERSION")+tc.env("WT_SESSION"), got)
 		}
 	}
-	if Enabled(true, env()) || Enabled(false, env("TODO_SHELL_NO_PROGRESS", "1")) || !Enabled(false, env("TODO_SHELL_NO_PROGRESS", "0")) {
+	if ProgressEnabled(true, env()) || ProgressEnabled(false, env("TODO_SHELL_NO_PROGRESS", "1")) || !ProgressEnabled(false, env("TODO_SHELL_NO_PROGRESS", "0")) {
 		t.Error("Enabled")
 	}
 }
@@ -47,12 +47,12 @@ func TestProgress(t *testing.T) {
 		{Content: "b", Status: "in_progress", ActiveForm: "Writing \x1b]2;evil\x07 tests"},
 		{Content: "c", Status: "pending", ActiveForm: "C"},
 	}
-	if got := Title(list); got != "1/3 ▸ Writing \x1b]2;evil\x07 tests" { // the text as it is: Set neutralises it
+	if got := ProgressTitle(list); got != "1/3 ▸ Writing \x1b]2;evil\x07 tests" { // the text as it is: Set neutralises it
 
 		t.Errorf("title %q", got)
 	}
 	var b strings.Builder
-	p := New(&b, true)
+	p := NewProgress(&b, true)
 	p.Set(list)
 	p.Set(list) // unchanged: nothing written
 	list[1].Status = "completed"
@@ -65,7 +65,7 @@ func TestProgress(t *testing.T) {
 		t.Errorf("wrote\n%q\nwant\n%q", b.String(), want)
 	}
 	b.Reset()
-	q := New(&b, false)
+	q := NewProgress(&b, false)
 	q.Set(list)
 	q.Close()
 	if strings.Contains(b.String(), "]9;4") || !strings.HasSuffix(b.String(), "\x1b[23;2t") {

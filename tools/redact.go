@@ -1,8 +1,9 @@
-// Package redact removes secret values (API keys, tokens) from tool output
+// Redacting removes secret values (API keys, tokens) from tool output
 // before it goes anywhere: to the model, the screen, a transcript or an
 // offload file. It is the second line of defence behind keeping the
 // secrets out of the tools' reach in the first place.
-package redact
+
+package tools
 
 import (
 	"bytes"
@@ -11,12 +12,12 @@ import (
 	"strings"
 )
 
-// Mask replaces each secret value.
-const Mask = "[REDACTED]"
+// RedactMask replaces each secret value.
+const RedactMask = "[REDACTED]"
 
-// MinLen is the shortest value redacted: a shorter one would match
+// RedactMinLen is the shortest value redacted: a shorter one would match
 // ordinary text everywhere (and is no real key).
-const MinLen = 8
+const RedactMinLen = 8
 
 // Redactor knows the values to remove. The zero value and nil remove
 // nothing.
@@ -25,13 +26,13 @@ type Redactor struct {
 	longest int
 }
 
-// New returns a Redactor for values; values shorter than MinLen are
+// New returns a Redactor for values; values shorter than RedactMinLen are
 // ignored. It returns nil when nothing is left to redact.
-func New(values ...string) *Redactor {
+func NewRedactor(values ...string) *Redactor {
 	r := &Redactor{}
 	seen := map[string]bool{}
 	for _, v := range values {
-		if len(v) < MinLen || seen[v] {
+		if len(v) < RedactMinLen || seen[v] {
 			continue
 		}
 		seen[v] = true
@@ -45,20 +46,20 @@ func New(values ...string) *Redactor {
 	return r
 }
 
-// String returns s with every secret replaced by Mask.
+// String returns s with every secret replaced by RedactMask.
 func (r *Redactor) String(s string) string {
 	if r == nil {
 		return s
 	}
 	for _, v := range r.secrets {
 		if strings.Contains(s, string(v)) {
-			s = strings.ReplaceAll(s, string(v), Mask)
+			s = strings.ReplaceAll(s, string(v), RedactMask)
 		}
 	}
 	return s
 }
 
-// Bytes returns b with every secret replaced by Mask (b itself when it
+// Bytes returns b with every secret replaced by RedactMask (b itself when it
 // holds none).
 func (r *Redactor) Bytes(b []byte) []byte {
 	if r == nil {
@@ -66,22 +67,22 @@ func (r *Redactor) Bytes(b []byte) []byte {
 	}
 	for _, v := range r.secrets {
 		if bytes.Contains(b, v) {
-			b = bytes.ReplaceAll(b, v, []byte(Mask))
+			b = bytes.ReplaceAll(b, v, []byte(RedactMask))
 		}
 	}
 	return b
 }
 
-// Writer returns a writer that passes what is written on to w with every
+// RedactWriter returns a writer that passes what is written on to w with every
 // secret replaced, even one split across writes: it holds back the end of
 // each write that could begin a secret until the next write or Flush.
 // A nil Redactor returns w as it is, with a Flush that does nothing.
-func (r *Redactor) Writer(w io.Writer) *Writer {
-	return &Writer{r: r, w: w}
+func (r *Redactor) Writer(w io.Writer) *RedactWriter {
+	return &RedactWriter{r: r, w: w}
 }
 
-// Writer is a redacting writer; call Flush when the output ends.
-type Writer struct {
+// RedactWriter is a redacting writer; call Flush when the output ends.
+type RedactWriter struct {
 	r       *Redactor
 	w       io.Writer
 	pending []byte
@@ -90,7 +91,7 @@ type Writer struct {
 // Write redacts p (with what was held back) and writes all of it but a
 // possible beginning of a secret at its end. It reports len(p) written
 // when the underlying write succeeds.
-func (x *Writer) Write(p []byte) (int, error) {
+func (x *RedactWriter) Write(p []byte) (int, error) {
 	if x.r == nil {
 		return x.w.Write(p)
 	}
@@ -107,7 +108,7 @@ func (x *Writer) Write(p []byte) (int, error) {
 }
 
 // Flush writes what was held back.
-func (x *Writer) Flush() error {
+func (x *RedactWriter) Flush() error {
 	if len(x.pending) == 0 {
 		return nil
 	}

@@ -1,5 +1,4 @@
-// Package termprogress puts a plan's progress where a person looks while an
-// agent works: the terminal's title ("3/7 ▸ Writing tests", OSC 2) and, on
+// The plan's progress where a person looks while an agent works: the terminal's title ("3/7 ▸ Writing tests", OSC 2) and, on
 // terminals known to draw it, the OSC 9;4 progress indicator (a bar in the
 // tab or the taskbar). The title in place before is pushed on the
 // terminal's title stack (XTWINOPS 22) and popped back on Close. OSC 9;4 is
@@ -7,7 +6,8 @@
 // Windows Terminal (WT_SESSION), WezTerm, Ghostty (TERM_PROGRAM), ConEmu
 // (ConEmuANSI=ON) and iTerm2 3.6 or later (TERM_PROGRAM_VERSION). Inside
 // tmux or screen nothing is detected: their own title is theirs.
-package termprogress
+
+package painter
 
 import (
 	"io"
@@ -25,16 +25,16 @@ const (
 	progressClear = "\x1b]9;4;0;0\x07"
 )
 
-// Enabled reports whether progress is wanted: not with --no-progress
+// ProgressEnabled reports whether progress is wanted: not with --no-progress
 // (noFlag) nor TODO_SHELL_NO_PROGRESS set to anything but "" or "0".
-func Enabled(noFlag bool, getenv func(string) string) bool {
+func ProgressEnabled(noFlag bool, getenv func(string) string) bool {
 	v := getenv("TODO_SHELL_NO_PROGRESS")
 	return !noFlag && (v == "" || v == "0")
 }
 
-// SupportsBar reports whether the terminal described by getenv is one known
+// ProgressBarSupported reports whether the terminal described by getenv is one known
 // to draw OSC 9;4 progress.
-func SupportsBar(getenv func(string) string) bool {
+func ProgressBarSupported(getenv func(string) string) bool {
 	if getenv("TMUX") != "" || strings.HasPrefix(getenv("TERM"), "screen") || strings.HasPrefix(getenv("TERM"), "tmux") {
 		return false
 	}
@@ -61,10 +61,10 @@ func versionAtLeast(v string, major, minor int) bool {
 	return a > major || a == major && b >= minor
 }
 
-// Title is the progress of list as a title: "3/7 ▸ Writing tests" (the
+// ProgressTitle is the progress of list as a title: "3/7 ▸ Writing tests" (the
 // item in progress), "3/7" when none is, "" for an empty list. The item's
 // text is the plan's own: Set neutralises the title where it writes it.
-func Title(list []todo.Item) string {
+func ProgressTitle(list []todo.Item) string {
 	if len(list) == 0 {
 		return ""
 	}
@@ -87,14 +87,14 @@ type Progress struct {
 	last   string
 }
 
-// New returns a Progress writing to w; bar says whether the OSC 9;4
+// NewProgress returns a Progress writing to w; bar says whether the OSC 9;4
 // indicator is drawn too (SupportsBar).
-func New(w io.Writer, bar bool) *Progress { return &Progress{w: w, bar: bar} }
+func NewProgress(w io.Writer, bar bool) *Progress { return &Progress{w: w, bar: bar} }
 
 // Set shows the progress of list: the title and the bar (cleared when the
 // list is empty or all done).
 func (p *Progress) Set(list []todo.Item) {
-	title := Title(list)
+	title := ProgressTitle(list)
 	var b strings.Builder
 	if !p.pushed {
 		b.WriteString(pushTitle)

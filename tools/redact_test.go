@@ -1,4 +1,4 @@
-package redact
+package tools
 
 import (
 	"bytes"
@@ -7,12 +7,12 @@ import (
 )
 
 func TestString(t *testing.T) {
-	r := New("sk-ant-secret-1", "short", "tok-abcdefgh")
+	r := NewRedactor("sk-ant-secret-1", "short", "tok-abcdefgh")
 	tests := []struct{ in, want string }{
 		{"no secret here", "no secret here"},
 		{"key=sk-ant-secret-1\n", "key=[REDACTED]\n"},
 		{"sk-ant-secret-1sk-ant-secret-1", "[REDACTED][REDACTED]"},
-		{"short stays", "short stays"}, // under MinLen: not a secret
+		{"short stays", "short stays"}, // under RedactMinLen: not a secret
 		{"a tok-abcdefgh b", "a [REDACTED] b"},
 	}
 	for _, tt := range tests {
@@ -20,7 +20,7 @@ func TestString(t *testing.T) {
 			t.Errorf("String(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
-	if New("short", "") != nil {
+	if NewRedactor("short", "") != nil {
 		t.Error("a Redactor with nothing to redact")
 	}
 	var none *Redactor
@@ -32,7 +32,7 @@ func TestString(t *testing.T) {
 // TestWriterSplitSecret: a secret cut across writes at every point is
 // still masked, and nothing else is lost or reordered.
 func TestWriterSplitSecret(t *testing.T) {
-	r := New("sk-ant-secret-1")
+	r := NewRedactor("sk-ant-secret-1")
 	text := "before sk-ant-secret-1 middle sk-ant-secret-1 after s"
 	want := "before [REDACTED] middle [REDACTED] after s"
 	for cut := 0; cut <= len(text); cut++ {
