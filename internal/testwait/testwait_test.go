@@ -25,6 +25,21 @@ func TestUntil(t *testing.T) {
 	}
 }
 
+func TestUntilEveryChecksAtItsInterval(t *testing.T) {
+	var n atomic.Int32
+	begin := time.Now()
+	if !UntilEvery(time.Second, 100*time.Microsecond, func() bool { return n.Add(1) >= 20 }) {
+		t.Fatal("UntilEvery gave up on a condition that holds on the 20th check")
+	}
+	// 20 checks at Interval (5 ms) would take 95 ms at the least.
+	if d := time.Since(begin); d >= 19*Interval {
+		t.Fatalf("20 checks every 100 µs took %v", d)
+	}
+	if UntilEvery(20*time.Millisecond, time.Millisecond, func() bool { return false }) {
+		t.Fatal("UntilEvery held for a condition that never holds")
+	}
+}
+
 // fakeTB records a Fatalf instead of ending the test.
 type fakeTB struct {
 	testing.TB
