@@ -117,6 +117,7 @@ func (f *fakeClaudeAPI) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestRealClaudeCodeUsesTheTaskToolsOverMCP(t *testing.T) {
+	t.Parallel()
 	claude := os.Getenv("TODO_SHELL_CLAUDE")
 	if claude == "" {
 		t.Skip("set TODO_SHELL_CLAUDE to a claude executable (npm install @anthropic-ai/claude-code)")

@@ -35,12 +35,6 @@ func pidsRunning(args ...string) []int {
 	return pids
 }
 
-// within polls cond until it holds, failing the test after d.
-func within(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	testwait.For(t, d, what, cond)
-}
-
 // sleepMarker is a sleep duration no other test uses, to find the process.
 func sleepMarker(base int) string {
 	return fmt.Sprintf("%d.%04d", base, rand.IntN(10000))
@@ -59,6 +53,7 @@ func exitCodeOf(t *testing.T, cmd *exec.Cmd, done <-chan error) int {
 }
 
 func TestFaultServeSignalInterruptsRunningCall(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		code int
@@ -82,7 +77,7 @@ func TestFaultServeSignalInterruptsRunningCall(t *testing.T) {
 			defer stdin.Close()
 			marker := sleepMarker(400)
 			fmt.Fprintf(stdin, `{"type":"tool_use","id":"toolu_run","name":"Bash","input":{"command":"sleep %s"}}`+"\n", marker)
-			within(t, 10*time.Second, "the command to start", func() bool { return len(pidsRunning("sleep", marker)) > 0 })
+			testwait.For(t, 10*time.Second, "the command to start", func() bool { return len(pidsRunning("sleep", marker)) > 0 })
 			cmd.Process.Signal(tc.sig)
 			if code := exitCodeOf(t, cmd, done); code != tc.code {
 				t.Errorf("exit status %d, want %d", code, tc.code)
@@ -91,7 +86,7 @@ func TestFaultServeSignalInterruptsRunningCall(t *testing.T) {
 			if string(answer) != want {
 				t.Errorf("answer %q, want %q", answer, want)
 			}
-			within(t, 5*time.Second, "the command to be killed", func() bool { return len(pidsRunning("sleep", marker)) == 0 })
+			testwait.For(t, 5*time.Second, "the command to be killed", func() bool { return len(pidsRunning("sleep", marker)) == 0 })
 		})
 	}
 }
@@ -101,6 +96,7 @@ func TestFaultServeSignalInterruptsRunningCall(t *testing.T) {
 // ends it at once (it used to hold the answer and stay busy, waiting for the
 // rest of the line).
 func TestFaultServeSignalWithPartialLine(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(binary, "serve", "--offload-dir", t.TempDir())
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
@@ -138,6 +134,7 @@ func TestFaultServeSignalWithPartialLine(t *testing.T) {
 }
 
 func TestFaultServeSignalWhileIdle(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(binary, "serve", "--offload-dir", t.TempDir())
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
@@ -160,6 +157,7 @@ func TestFaultServeSignalWhileIdle(t *testing.T) {
 }
 
 func TestServeMaxLine(t *testing.T) {
+	t.Parallel()
 	long := `{"type":"tool_use","id":"toolu_long","name":"TodoRead","input":{"pad":"` + strings.Repeat("x", 5000) + `"}}`
 	in := long + "\n" + `{"type":"tool_use","id":"toolu_next","name":"TodoRead","input":{}}` + "\n" + long
 	cmd := exec.Command(binary, "serve", "--max-line", "1000", "--offload-dir", t.TempDir())
@@ -186,6 +184,7 @@ func TestServeMaxLine(t *testing.T) {
 // handler sees, while a command and a background job of an earlier command
 // run: the reaper ends them.
 func TestFaultKilledShellLeavesNoProcess(t *testing.T) {
+	t.Parallel()
 	bg, fg := sleepMarker(500), sleepMarker(501)
 	script := fmt.Sprintf("sleep %s &\nsleep %s\n", bg, fg)
 	cmd := exec.Command(binary, "--offload-dir", t.TempDir())
@@ -193,12 +192,12 @@ func TestFaultKilledShellLeavesNoProcess(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	within(t, 10*time.Second, "both commands to start", func() bool {
+	testwait.For(t, 10*time.Second, "both commands to start", func() bool {
 		return len(pidsRunning("sleep", bg)) > 0 && len(pidsRunning("sleep", fg)) > 0
 	})
 	cmd.Process.Kill()
 	cmd.Wait()
-	within(t, 5*time.Second, "the commands to be killed", func() bool {
+	testwait.For(t, 5*time.Second, "the commands to be killed", func() bool {
 		return len(pidsRunning("sleep", bg)) == 0 && len(pidsRunning("sleep", fg)) == 0
 	})
 }
@@ -208,6 +207,7 @@ func TestFaultKilledShellLeavesNoProcess(t *testing.T) {
 // SIGHUP reaches it or is ignored (as under nohup, when only the terminal's
 // hang-up tells).
 func TestFaultHangupLeavesNoProcess(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		argv []string
@@ -230,7 +230,7 @@ func TestFaultHangupLeavesNoProcess(t *testing.T) {
 			scr.waitFor(t, "❯", 5*time.Second)
 			marker := sleepMarker(502)
 			tty.Write([]byte("sleep " + marker + "\r"))
-			within(t, 10*time.Second, "the command to start", func() bool { return len(pidsRunning("sleep", marker)) > 0 })
+			testwait.For(t, 10*time.Second, "the command to start", func() bool { return len(pidsRunning("sleep", marker)) > 0 })
 			tty.Close() // the terminal goes away
 			select {
 			case <-done:
@@ -238,12 +238,13 @@ func TestFaultHangupLeavesNoProcess(t *testing.T) {
 				cmd.Process.Kill()
 				t.Fatal("the shell did not end when its terminal closed")
 			}
-			within(t, 5*time.Second, "the command to be killed", func() bool { return len(pidsRunning("sleep", marker)) == 0 })
+			testwait.For(t, 5*time.Second, "the command to be killed", func() bool { return len(pidsRunning("sleep", marker)) == 0 })
 		})
 	}
 }
 
 func TestExitNLeavesScriptAndCommandLine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		args   []string

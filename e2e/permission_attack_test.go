@@ -139,6 +139,7 @@ func (a attack) fill(outside string) attack {
 // nothing under the working directory, the home directory or outside
 // changes. Against a fake Messages API on loopback.
 func TestAgentPermissionAttacksPrint(t *testing.T) {
+	t.Parallel()
 	for _, a := range attacks() {
 		t.Run(a.prompt, func(t *testing.T) {
 			work, home, outside := attackTree(t)
@@ -191,6 +192,7 @@ func TestAgentPermissionAttacksPrint(t *testing.T) {
 // the command inside a wrapper, and none for a risky or protected call;
 // n refuses and nothing changes.
 func TestAgentPermissionAttacksInTmux(t *testing.T) {
+	t.Parallel()
 	for _, a := range attacks() {
 		t.Run(a.prompt, func(t *testing.T) {
 			work, home, outside := attackTree(t)

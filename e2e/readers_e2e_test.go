@@ -19,6 +19,7 @@ import (
 // offload directory (`-c 'echo hi'`) does not take it away, and the live
 // session's next version shows.
 func TestWatchStaysWithTheLivePlan(t *testing.T) {
+	t.Parallel()
 	off := filepath.Join(t.TempDir(), "off")
 	// Session a: a shell reading commands from a pipe, live until it ends.
 	a := exec.Command(binary, "--offload-dir", off, "--session", "a")
