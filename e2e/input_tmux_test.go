@@ -59,6 +59,7 @@ func TestTmuxInputSaysHowManyLinesAreHidden(t *testing.T) {
 	t.Parallel()
 	for _, size := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel()
 			tt := startTmux(t, size[0], size[1])
 			const n = 20
 			for i := range n {

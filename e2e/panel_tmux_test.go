@@ -50,6 +50,7 @@ func TestTmuxResizeWhileRunningLeavesNoPanelFragments(t *testing.T) {
 	t.Parallel()
 	for _, from := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", from[0], from[1]), func(t *testing.T) {
+			t.Parallel()
 			tt := startTmux(t, from[0], from[1])
 			tt.command(fmt.Sprintf("seq -f 'line-%%g' 1 %d", from[1]), fmt.Sprintf("line-%d", from[1]))
 			long := strings.Repeat("wide ", from[0]/5-3) + "end"

@@ -142,6 +142,7 @@ func TestAgentPermissionAttacksPrint(t *testing.T) {
 	t.Parallel()
 	for _, a := range attacks() {
 		t.Run(a.prompt, func(t *testing.T) {
+			t.Parallel()
 			work, home, outside := attackTree(t)
 			a = a.fill(outside)
 			api := &permissionAPI{calls: map[string]toolCall{a.prompt: a.call}}
@@ -195,6 +196,7 @@ func TestAgentPermissionAttacksInTmux(t *testing.T) {
 	t.Parallel()
 	for _, a := range attacks() {
 		t.Run(a.prompt, func(t *testing.T) {
+			t.Parallel()
 			work, home, outside := attackTree(t)
 			a = a.fill(outside)
 			api := &permissionAPI{calls: map[string]toolCall{a.prompt: a.call}}

@@ -20,6 +20,7 @@ var sizes = [][2]int{{100, 30}, {80, 24}, {60, 20}}
 func eachSize(t *testing.T, f func(t *testing.T, tt *tmuxTerm)) {
 	for _, sz := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			t.Parallel()
 			f(t, startTmux(t, sz[0], sz[1]))
 		})
 	}

@@ -293,6 +293,7 @@ func (s *slowWriter) Write(p []byte) (int, error) {
 // TestFaultSlowConsumerLosesNothing: once the shell exits, output still in
 // the pipe is read to its end however slow the consumer is.
 func TestFaultSlowConsumerLosesNothing(t *testing.T) {
+	t.Parallel() // waits on a slow consumer, not on the CPU
 	r := newRunner(t)
 	out := &slowWriter{delay: 3 * drainGrace / 2}
 	o, err := r.Run(context.Background(), "seq 1 200000", time.Minute, out)
