@@ -10,7 +10,8 @@
 // (XDG_STATE_HOME) and ports, and the environment it needs given to the
 // child process, never set in the test process. The few tests that stay
 // serial bound a time or a load (the first prompt within a second, the
-// hostile-input attacks' time and memory bounds, eight MCP servers at
-// once), which tests beside them would blur. Every wait is on the output
+// hostile-input attacks' time and memory bounds, a signalled or killed
+// shell's commands gone within seconds, eight MCP servers at once), which
+// tests beside them would blur. Every wait is on the output
 // asserted, through internal/testwait.
 package e2e

@@ -349,7 +349,6 @@ func exited(s *mcpServer) bool {
 }
 
 func TestMCPFaultClientDisconnectsMidCall(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	srv := mcpClient(t, dir, "--allow-bash")
 	marker := fmt.Sprintf("%d.%d", 300+os.Getpid()%300, time.Now().Nanosecond()%1000)
@@ -365,7 +364,6 @@ func TestMCPFaultClientDisconnectsMidCall(t *testing.T) {
 }
 
 func TestMCPFaultSignalsStopTheServer(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		code int
