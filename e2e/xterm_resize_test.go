@@ -28,7 +28,6 @@ func TestXtermResizeLeavesOnePanel(t *testing.T) {
 				name += " while a command runs"
 			}
 			t.Run(name, func(t *testing.T) {
-				t.Parallel()
 				x := startXterm(t, tc.from, 30)
 				x.waitScreen("the prompt", func(r xtermReply) bool { return countLines(r.screen(), "❯") > 0 })
 				x.typeText(xtermPlan + "\r")
