@@ -32,7 +32,7 @@ func TestAgentHelpNamesTheToolsItRuns(t *testing.T) {
 	if !strings.Contains(flat, "works with "+strconv.Itoa(len(names))+" tools: "+strings.Join(names, ", ")+".") || strings.Contains(flat, "<the agent's tools>") {
 		t.Errorf("agent --help:\n%s", r.stdout)
 	}
-	for _, never := range []string{"TodoWrite, TodoRead and Read never ask"} {
+	for _, never := range []string{"TodoWrite, TodoRead, TaskCreate, TaskGet, TaskUpdate, TaskList and Read never ask", "A call of Bash, Write and Edit asks you first"} {
 		if !strings.Contains(flat, never) {
 			t.Errorf("agent --help does not say %q:\n%s", never, r.stdout)
 		}

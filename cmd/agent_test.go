@@ -147,3 +147,36 @@ func TestFaultAgentStreamStalls(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 }
+
+// TestAgentPrintModeRunsTheTaskToolsWithoutAsking: the Task tools change
+// only todo-shell's own plan, as TodoWrite does, so in print mode (where
+// nobody can answer a question) the model's calls run; they were refused.
+func TestAgentPrintModeRunsTheTaskToolsWithoutAsking(t *testing.T) {
+	calls := []struct{ tool, input string }{
+		{"TaskCreate", `{"subject":"Read the spec","description":"All of it","activeForm":"Reading the spec"}`},
+		{"TaskUpdate", `{"taskId":"1","status":"in_progress"}`},
+		{"TaskGet", `{"taskId":"1"}`},
+		{"TaskList", `{}`},
+	}
+	var handlers []http.HandlerFunc
+	for _, c := range calls {
+		handlers = append(handlers, sse("", c.tool, c.input))
+	}
+	handlers = append(handlers, sse("Planned.", "", ""))
+	srv := fakeMessages(t, handlers...)
+	dir := t.TempDir()
+	env := map[string]string{"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": srv.URL}
+	r := run(t, "", env, "agent", "-p", "plan", "--session", "p3", "--offload-dir", dir)
+	if r.code != 0 || r.stdout != "Planned.\n" || r.stderr != "" {
+		t.Fatalf("%+v", r)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "p3", "transcript.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`Task #1 created successfully: Read the spec`, `Updated task #1 status`, `#1 [in_progress] Read the spec`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the transcript lacks %q:\n%s", want, data)
+		}
+	}
+}

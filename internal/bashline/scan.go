@@ -6,6 +6,7 @@ import (
 	"io"
 	"iter"
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -154,8 +155,12 @@ func (s *Scanner) Status() Status {
 }
 
 // keeps reports whether a line added to text waiting as st leaves it
-// waiting the same way.
+// waiting the same way. A line that is not valid UTF-8 never does: the
+// parser rejects it, even inside quotes.
 func keeps(st Status, line string) bool {
+	if !utf8.ValidString(line) {
+		return false
+	}
 	switch st.Wait {
 	case WaitQuote:
 		return !strings.Contains(line, "'")

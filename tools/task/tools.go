@@ -35,13 +35,15 @@ var listDescription string
 var getDescription string
 
 // Definitions returns the four tools' definitions for limits, in Names
-// order.
+// order. They change only the task list, todo-shell's own state, so they
+// are ReadOnly: a call never waits for a person's yes, as TodoWrite's
+// does not.
 func Definitions(limits todo.Limits) []tools.Definition {
 	return []tools.Definition{
-		{Name: CreateName, Description: createDescription, InputSchema: CreateSchema(limits)},
-		{Name: GetName, Description: getDescription, InputSchema: GetSchema()},
-		{Name: UpdateName, Description: updateDescription, InputSchema: UpdateSchema(limits)},
-		{Name: ListName, Description: listDescription, InputSchema: ListSchema()},
+		{Name: CreateName, Description: createDescription, InputSchema: CreateSchema(limits), ReadOnly: true},
+		{Name: GetName, Description: getDescription, InputSchema: GetSchema(), ReadOnly: true},
+		{Name: UpdateName, Description: updateDescription, InputSchema: UpdateSchema(limits), ReadOnly: true},
+		{Name: ListName, Description: listDescription, InputSchema: ListSchema(), ReadOnly: true},
 	}
 }
 
