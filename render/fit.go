@@ -36,3 +36,55 @@ func FitMiddle(s string, width int) string {
 	}
 	return head + "…" + tail
 }
+
+// FitAround cuts a one-line text, before + match + after, to width cells
+// so that match shows whole (a search's match far along a long line): the
+// text around it is kept as room allows, as much before as after when both
+// are long (more of one when the other is short), and a side cut short
+// starts or ends with "…". A match too wide for the width shows its start,
+// after "…" when text before it is left out. It cuts between grapheme
+// clusters, as Fit does.
+func FitAround(before, match, after string, width int) (string, string, string) {
+	bw, mw, aw := ansi.StringWidth(before), ansi.StringWidth(match), ansi.StringWidth(after)
+	if bw+mw+aw <= width {
+		return before, match, after
+	}
+	if width <= 0 {
+		return "", "", ""
+	}
+	spare := width - mw
+	if spare <= 0 || (spare == 1 && bw > 0) {
+		// No room beside the match: its start, marked as far along.
+		lead := ""
+		if bw > 0 && width > 1 {
+			lead = "…"
+		}
+		return lead, Fit(match, width-ansi.StringWidth(lead)), ""
+	}
+	b := min(bw, max(spare/2, spare-aw)) // cells for the text before
+	a := min(aw, spare-b)                // and after
+	if b < bw {
+		before = "…" + lastCells(before, b-1)
+	}
+	if a < aw {
+		after = Fit(after, a) // "" for no room
+	}
+	return before, match, after
+}
+
+// lastCells is the end of s, at most n cells of it, cut between grapheme
+// clusters.
+func lastCells(s string, n int) string {
+	w := ansi.StringWidth(s)
+	if n <= 0 {
+		return ""
+	}
+	if w <= n {
+		return s
+	}
+	end := ansi.TruncateLeft(s, w-n, "")
+	for cut := w - n + 1; ansi.StringWidth(end) > n && cut <= w; cut++ {
+		end = ansi.TruncateLeft(s, cut, "") // the cut fell inside a wide character: it was kept
+	}
+	return end
+}

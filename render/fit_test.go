@@ -76,3 +76,39 @@ func TestFitMiddleKeepsStartAndEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestFitAroundShowsTheMatch: FitAround keeps a text that fits, and cuts
+// one that does not around its match, which shows whole (or its start,
+// when it alone is too wide), within the width, the cut sides marked.
+func TestFitAroundShowsTheMatch(t *testing.T) {
+	wide := "漢"
+	long := strings.Repeat("a", 50)
+	tests := []struct {
+		name                 string
+		before, match, after string
+		width                int
+		wantB, wantM, wantA  string
+	}{
+		{"fits", "echo ", "hi", " there", 20, "echo ", "hi", " there"},
+		{"match at the end", long, "XY", "", 12, "…aaaaaaaaa", "XY", ""},
+		{"match in the middle", long, "XY", long, 12, "…aaaa", "XY", "aaaa…"},
+		{"short after", long, "XY", "bc", 12, "…aaaaaaa", "XY", "bc"},
+		{"short before", "ab", "XY", long, 12, "ab", "XY", "aaaaaaa…"},
+		{"match fills the width", long, "0123456789", long, 10, "…", "01234567…", ""},
+		{"match wider than the width", "", "0123456789", "", 5, "", "0123…", ""},
+		{"room for the match only", long, "XY", long, 3, "…", "XY", ""},
+		{"wide before", strings.Repeat(wide, 20), "XY", "", 8, "…" + wide + wide, "XY", ""},
+		{"no width", "a", "b", "c", 0, "", "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b, m, a := FitAround(tc.before, tc.match, tc.after, tc.width)
+			if b != tc.wantB || m != tc.wantM || a != tc.wantA {
+				t.Errorf("FitAround = %q %q %q, want %q %q %q", b, m, a, tc.wantB, tc.wantM, tc.wantA)
+			}
+			if w := ansi.StringWidth(b + m + a); w > tc.width {
+				t.Errorf("%d cells wide, more than %d", w, tc.width)
+			}
+		})
+	}
+}

@@ -123,3 +123,22 @@ func paintOf(st lipgloss.Style) paint {
 	}
 	return paint{}
 }
+
+// StyleLines renders each line of text in st on its own. Style.Render
+// makes a block of several lines a rectangle, each line padded with
+// spaces to the widest: printed into the scrollback, a line of it wider
+// than the window wraps and its padding wraps onto rows of their own,
+// blank lines between the lines of an error message (issue 29, item 17),
+// which vanish again when the window is made wider.
+func StyleLines(st lipgloss.Style, text string) string {
+	if strings.IndexByte(text, '\n') < 0 {
+		return st.Render(text)
+	}
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = st.Render(l)
+		}
+	}
+	return strings.Join(lines, "\n")
+}

@@ -177,7 +177,7 @@ func (m *Model) streamText(r *run, text string) {
 func (m Model) toolDoneText(ev agent.ToolDone) string {
 	text := m.resultSummary(ev)
 	if ev.Result.OffloadErr != nil { // the file is elsewhere, or the result was kept in memory
-		text += "\n" + m.styles.Warning.Render(render.Sanitize(offload.Warning(ev.Result.OffloadErr)))
+		text += "\n" + render.StyleLines(m.styles.Warning, render.Sanitize(offload.Warning(ev.Result.OffloadErr)))
 	}
 	if m.trace { // the wire form, for people learning the protocol
 		for _, t := range router.TraceLines(router.Output{Call: &ev.Use, Result: &ev.Result}) {
@@ -207,13 +207,22 @@ func (m Model) agentFinished(r *run, ev agentFinished) (tea.Model, tea.Cmd) {
 		m.prompt.status = 0
 	case errors.Is(ev.err, agent.ErrInterrupted):
 		m.prompt.status = 130
-		text += m.styles.Warning.Render("Interrupted: the next prompt continues the conversation")
+		if m.leaving { // Ctrl+D twice: no next prompt
+			text += m.styles.Warning.Render("Interrupted by Ctrl+D: the shell leaves")
+		} else {
+			text += m.styles.Warning.Render("Interrupted: the next prompt continues the conversation")
+		}
 	default:
 		m.prompt.status = 1
-		text += m.styles.Error.Render(render.Sanitize(ev.err.Error()))
+		text += render.StyleLines(m.styles.Error, render.Sanitize(ev.err.Error()))
 	}
 	m.layout() // the prompt shows the status
 	m.println(strings.TrimSuffix(text, "\n"))
+	m.noteDropped()
+	m.eofArmed = false
+	if m.leaving { // Ctrl+D twice: the turn has ended, the shell leaves
+		return m.quit()
+	}
 	return m.finish(nil)
 }
 

@@ -148,7 +148,7 @@ func (m Model) tabList() string {
 	if m.tab == nil || len(m.tab.list) == 0 {
 		return ""
 	}
-	return m.styles.Dim.Render(strings.Join(m.tab.list, "\n"))
+	return render.StyleLines(m.styles.Dim, strings.Join(m.tab.list, "\n"))
 }
 
 // inputValue is the text being typed.
@@ -231,7 +231,7 @@ func (m Model) frontBuiltin(line router.Line) (Model, tea.Cmd, bool) {
 		e, err := offloads.Pick(es, line.Args)
 		if err != nil {
 			m.prompt.status = 1
-			m.println(m.styles.Error.Render(err.Error()))
+			m.println(render.StyleLines(m.styles.Error, render.Sanitize(err.Error())))
 			return m, nil, true
 		}
 		next, cmd := m.attach(offloads.PagerCommand(m.cfg.Pager, e.Path), "/open "+line.Args)
@@ -259,7 +259,7 @@ func (m Model) showOffloads(msg offloadsMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
 		m.prompt.status = 1
 		m.layout()
-		m.println(m.styles.Error.Render(render.Sanitize(msg.err.Error())))
+		m.println(render.StyleLines(m.styles.Error, render.Sanitize(msg.err.Error())))
 		return m, nil
 	}
 	m.println(render.SanitizeOutput(msg.text))
@@ -293,7 +293,7 @@ func (m Model) attachedDone(msg handoverDoneMsg) (tea.Model, tea.Cmd) {
 	note := "(ran in the terminal; exit status " + itoa(out.ExitCode) + ")"
 	switch {
 	case msg.err != nil:
-		parts = append(parts, m.styles.Error.Render(render.Sanitize(out.Result.Content)))
+		parts = append(parts, render.StyleLines(m.styles.Error, render.Sanitize(out.Result.Content)))
 	case out.ExitCode != 0:
 		parts = append(parts, m.styles.Error.Render(note))
 	default:

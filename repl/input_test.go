@@ -71,7 +71,8 @@ func TestInputShowsNoEmptyRowsAfterAResize(t *testing.T) {
 			}
 			send(tea.WindowSizeMsg{Width: tc.to, Height: 30})
 			for range tc.deleted {
-				send(tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}) // the line's text
+				send(tea.KeyPressMsg{Code: 'a', Mod: tea.ModCtrl}) // the line's text (Ctrl+U clears the whole entry)
+				send(tea.KeyPressMsg{Code: 'k', Mod: tea.ModCtrl})
 				send(tea.KeyPressMsg{Code: tea.KeyBackspace})
 			}
 			rows := strings.Split(m.View().Content, "\n")

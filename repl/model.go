@@ -28,6 +28,7 @@ import (
 	"github.com/todo-shell/todo-shell/repl/interactive"
 	"github.com/todo-shell/todo-shell/repl/markdown"
 	"github.com/todo-shell/todo-shell/router"
+	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/bash"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -94,6 +95,10 @@ const (
 	maxPanelWidth  = 100      // the task box is never wider
 	previewShown   = 10       // preview lines under an offload pointer
 	doubleCtrlCMsg = "Press Ctrl+C again to exit"
+	// Ctrl+D while a command runs: see endOfInput.
+	eofRunningMsg  = "Ctrl+D: the command reads no input · Ctrl+C stops it"
+	doubleCtrlDMsg = "Press Ctrl+D again to stop the agent and exit"
+	leavingMsg     = "Stopping the agent, then exiting…"
 )
 
 // Model is the shell's one Bubble Tea model.
@@ -119,6 +124,8 @@ type Model struct {
 	runs     int // runs started, to tell stale messages apart
 	trace    bool
 	armed    bool // Ctrl+C was pressed on an empty line
+	eofArmed bool // Ctrl+D was pressed on an empty line while the agent works
+	leaving  bool // Ctrl+D twice: the agent's turn is stopping, the shell leaves when it has
 	hint     string
 	quitting bool
 	exitCode int // the status the shell leaves with
@@ -334,6 +341,14 @@ func (m Model) resized(msg tea.WindowSizeMsg) Model {
 }
 
 func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	// Any other key between two presses of Ctrl+C, or of Ctrl+D, forgets
+	// the first (a search, a completion, an answer too).
+	if !matches(msg, m.keys.Interrupt) {
+		m.disarm()
+	}
+	if !matches(msg, m.keys.EOF) {
+		m.disarmEOF()
+	}
 	if h := m.running.attaching(); h != nil && !matches(msg, m.keys.Interrupt) {
 		h.typeahead(keyBytes(msg)) // typed for the program about to get the terminal
 		return m, nil
@@ -341,8 +356,8 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.search != nil {
 		return m.searchKey(msg)
 	}
-	if m.running != nil && m.running.asking != nil && !matches(msg, m.keys.Interrupt) {
-		return m.permissionKey(msg) // a permission question waits
+	if q := m.running.question(); q != nil && !matches(msg, m.keys.Interrupt) && (q.reasoning || !matches(msg, m.keys.EOF)) {
+		return m.permissionKey(msg) // a permission question waits (Ctrl+D asks to leave, as while the agent works)
 	}
 	if msg.Code == tea.KeyTab && msg.Mod == 0 {
 		return m.tabKey()
@@ -353,9 +368,6 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	if text := typedText(msg); text != "" {
 		return m.typed(text)
-	}
-	if !matches(msg, m.keys.Interrupt) {
-		m.disarm()
 	}
 	return m.bindingKey(msg)
 }
@@ -432,6 +444,7 @@ func (m Model) restyle(dark bool) Model {
 // arriving in one read.
 func (m Model) typed(text string) (tea.Model, tea.Cmd) {
 	m.disarm()
+	m.disarmEOF()
 	m.input.InsertString(toInput(normalizeNewlines(text)))
 	m.layout()
 	return m, nil
@@ -445,7 +458,7 @@ func (m Model) bindingKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.interrupt()
 	case matches(msg, m.keys.EOF):
 		if m.input.Value() == "" {
-			return m.quit()
+			return m.endOfInput()
 		}
 	case matches(msg, m.keys.Clear):
 		m.clearScreen()
@@ -475,6 +488,16 @@ func (m Model) bindingKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	if key.Matches(msg, m.input.KeyMap.DeleteBeforeCursor) && m.input.LineCount() > 1 {
+		// Ctrl+U on an entry of several lines (a recalled one, a paste)
+		// clears it whole: the textarea cleared the cursor's row only —
+		// the first, after Up — and Enter ran the rows left, which the
+		// person took to be gone with it (issue 29, item 5). One line
+		// keeps readline's Ctrl+U: back to the start.
+		m.input.Reset()
+		m.layout()
+		return m, nil
+	}
 	if key.Matches(msg, m.input.KeyMap.WordBackward) && strings.TrimSpace(m.text()[:m.inputCursor()]) == "" {
 		// Only blanks before the cursor: the textarea's word-left would
 		// look for a word there for ever (an empty or spaces-only line
@@ -486,6 +509,14 @@ func (m Model) bindingKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	m.input, cmd = m.input.Update(msg)
 	m.layout()
 	return m, cmd
+}
+
+// question is the permission question r waits on; nil when none.
+func (r *run) question() *asking {
+	if r == nil {
+		return nil
+	}
+	return r.asking
 }
 
 // attaching is the handover of a line about to be given the terminal; nil
@@ -529,10 +560,7 @@ func (m Model) runDone(msg runDoneMsg) (tea.Model, tea.Cmd) {
 		msg.out.Stdout = render.WrapHelp(msg.out.Stdout, max(m.width-1, 20))
 	}
 	m.println(m.formatOutput(msg.out))
-	if n := m.dropped; n > 0 {
-		m.dropped = 0
-		m.println(m.styles.Dim.Render(fmt.Sprintf("Dropped %d queued %s", n, plural(n, "command", "commands"))))
-	}
+	m.noteDropped()
 	if code, ok := shellExited(msg.out); ok { // the line ran `exit N`
 		m.queue = nil
 		next, quit := m.quit()
@@ -543,12 +571,68 @@ func (m Model) runDone(msg runDoneMsg) (tea.Model, tea.Cmd) {
 	return m.finish(nil)
 }
 
+// noteDropped says, under the output of the line that ended, how many
+// queued lines an interrupt dropped.
+func (m *Model) noteDropped() {
+	if n := m.dropped; n > 0 {
+		m.dropped = 0
+		m.println(m.styles.Dim.Render(fmt.Sprintf("Dropped %d queued %s", n, plural(n, "command", "commands"))))
+	}
+}
+
 // disarm forgets a first Ctrl+C on an empty line.
 func (m *Model) disarm() {
 	m.armed = false
 	if m.hint == doubleCtrlCMsg {
 		m.hint = ""
 	}
+}
+
+// disarmEOF forgets a first Ctrl+D while the agent works, and the note
+// that a running command reads no input.
+func (m *Model) disarmEOF() {
+	m.eofArmed = false
+	if m.hint == doubleCtrlDMsg || m.hint == eofRunningMsg {
+		m.hint = ""
+	}
+}
+
+// endOfInput is Ctrl+D on an empty input. With nothing running the shell
+// leaves, as bash does. A running command is neither stopped nor left
+// behind: Ctrl+D is end of input for it, as in bash, and its input has
+// ended already (it reads /dev/null: what is typed while it runs is the
+// next command's), so it goes on, and a hint says so and how to stop it.
+// The agent's turn takes a second press, as in Claude Code: it stops the
+// turn, and the shell leaves once the turn has ended, its text and the
+// interruption printed (see agentFinished); a third press leaves at once,
+// what the turn said so far printed.
+func (m Model) endOfInput() (tea.Model, tea.Cmd) {
+	switch {
+	case m.running == nil:
+		return m.quit()
+	case m.running.events == nil: // a command, or a '!' line in agent mode
+		if m.hint == "" {
+			m.hint = eofRunningMsg
+		}
+		return m, nil
+	case m.leaving: // the turn has not ended yet: what it said stays all the same
+		if said := string(m.running.stream); said != "" {
+			m.println(render.SanitizeOutput(said))
+		}
+		m.println(m.styles.Warning.Render("Interrupted: the shell left before the agent's turn ended"))
+		return m.quit()
+	case m.eofArmed:
+		m.eofArmed = false
+		m.leaving = true
+		m.running.cancel()
+		m.hint = leavingMsg
+		m.dropped += len(m.queue)
+		m.queue = nil
+		return m, nil
+	}
+	m.eofArmed = true
+	m.hint = doubleCtrlDMsg
+	return m, nil
 }
 
 // normalizeNewlines turns CRLF and CR (what terminals send for Enter inside
@@ -922,11 +1006,10 @@ func restyleInput(in textarea.Model, prompt lipgloss.Style) textarea.Model {
 	return in
 }
 
-// oneLine shows a multi-line command on one line, for labels: backslash-
-// newlines vanish, other newlines become spaces. (History keeps the text.)
-func oneLine(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "\\\n", ""), "\n", " ")
-}
+// oneLine shows a multi-line command on one line, its line breaks marked
+// (tools.CommandLine), for the running and queued rows. History keeps the
+// text.
+func oneLine(s string) string { return tools.CommandLine(s) }
 
 // previewLines is the preview of an offloaded result as the REPL shows it,
 // with the lines it leaves out. Carriage returns overwrite, and a trailer

@@ -58,22 +58,27 @@ func (s Painted) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd = tea.Batch(held, cmd)
 	ops, nm := next.(Model).takeOutput()
 	s.m = nm
-	for _, op := range ops {
-		switch {
-		case op.graphemes:
-			if t, ok := s.m.cfg.Terminal.(interface{ SetGraphemes() }); ok {
-				t.SetGraphemes()
+	// One frame: the lines printed and the view without them (a finished
+	// command's output printed while its running view, whose last lines
+	// show the same, is still drawn would show them twice).
+	s.p.Batch(func() {
+		for _, op := range ops {
+			switch {
+			case op.graphemes:
+				if t, ok := s.m.cfg.Terminal.(interface{ SetGraphemes() }); ok {
+					t.SetGraphemes()
+				}
+			case op.clear:
+				s.p.Clear()
+			default:
+				s.p.Print(op.text)
 			}
-		case op.clear:
-			s.p.Clear()
-		default:
-			s.p.Print(op.text)
 		}
-	}
-	if ws, ok := msg.(tea.WindowSizeMsg); ok && ws.Width > 0 && ws.Height > 0 {
-		s.p.SetSize(ws.Width, ws.Height)
-	}
-	s.draw()
+		if ws, ok := msg.(tea.WindowSizeMsg); ok && ws.Width > 0 && ws.Height > 0 {
+			s.p.SetSize(ws.Width, ws.Height)
+		}
+		s.draw()
+	})
 	s.gate.drawn()
 	return s, cmd
 }

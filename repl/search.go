@@ -3,6 +3,8 @@ package repl
 import (
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/todo-shell/todo-shell/render"
 	histfile "github.com/todo-shell/todo-shell/repl/history"
 )
@@ -24,10 +26,20 @@ func (m Model) searchView(s *histfile.Search) string {
 		return head
 	}
 	// Multi-line entries show on one line here.
-	before, match, after := text, "", ""
-	if !s.Failed && s.Query != "" && s.Pos+len(s.Query) <= len(text) {
+	before, match, after := "", "", text // no query: the entry from its start
+	switch {
+	case s.Query == "" || s.Pos > len(text):
+	case !s.Failed && s.Pos+len(s.Query) <= len(text):
 		before, match, after = text[:s.Pos], text[s.Pos:s.Pos+len(s.Query)], text[s.Pos+len(s.Query):]
+	case s.Failed: // the last good match, around where it was
+		before, after = text[:s.Pos], text[s.Pos:]
 	}
 	flat := func(x string) string { return render.Sanitize(strings.ReplaceAll(x, "\n", "⏎")) }
-	return m.fit(head + flat(before) + m.styles.Active.Render(flat(match)) + flat(after))
+	before, match, after = flat(before), flat(match), flat(after)
+	if room := m.width - 1 - ansi.StringWidth(head); m.width > 1 && room > 0 {
+		// A match past the width shows, with the text around it (issue
+		// 29, item 11: the line was cut at the width, the match with it).
+		before, match, after = render.FitAround(before, match, after, room)
+	}
+	return m.fit(head + before + m.styles.Active.Render(match) + after)
 }

@@ -2,9 +2,11 @@ package repl
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	histfile "github.com/todo-shell/todo-shell/repl/history"
 )
@@ -70,5 +72,46 @@ func TestCtrlREveryKeySequence(t *testing.T) {
 				walk(nil)
 			})
 		}
+	}
+}
+
+// TestCtrlRShowsTheMatchPastTheWidth: a match that lies past the window's
+// width shows, with the text around it, the cut sides marked (issue 29,
+// item 11: the line was cut at the width, the match with it); a match
+// within the width shows the line from its start, as before.
+func TestCtrlRShowsTheMatchPastTheWidth(t *testing.T) {
+	long := "echo " + strings.Repeat("x", 70) + " NEEDLE and the rest of the line, " + strings.Repeat("y", 40)
+	for _, tc := range []struct {
+		name, query, want string
+		width             int
+	}{
+		{"past the width", "NEEDLE", "(reverse-i-search)'NEEDLE': …xxxxxxxxxx NEEDLE and the res…", 60},
+		{"past the width, narrow", "NEEDLE", "(reverse-i-search)'NEEDLE': …x NEEDLE an…", 42},
+		{"within the width", "echo", "(reverse-i-search)'echo': echo xxxxxxxxxxxxxxxxxxxxxxxxxxx…", 60},
+		{"at the end", "yyy", "(reverse-i-search)'yyy': … of the line, yyyyyyyyyyyyyyyyyy…", 60},
+		{"failed, past the width", "NEEDLEzz", "(failed reverse-i-search)'NEEDLEzz': …xxxxxxxxx NEEDLE and…", 60},
+		{"no query", "", "(reverse-i-search)'': echo xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…", 60},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, _ := testConfig(t)
+			h, _ := histfile.Open("")
+			h.Add(long)
+			cfg.History = h
+			var m tea.Model = New(cfg)
+			m, _ = m.Update(tea.WindowSizeMsg{Width: tc.width, Height: 20})
+			m, _ = m.Update(tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl})
+			if tc.query != "" {
+				m, _ = m.Update(textKey(tc.query))
+			}
+			view := m.View().Content
+			rows := strings.Split(view, "\n")
+			last := rows[len(rows)-1]
+			if last != tc.want {
+				t.Errorf("search row\n got %q\nwant %q", last, tc.want)
+			}
+			if w := ansi.StringWidth(last); w > tc.width-1 {
+				t.Errorf("search row %d cells wide in %d columns", w, tc.width)
+			}
+		})
 	}
 }

@@ -124,7 +124,7 @@ func (m Model) runningRows() (label string, tail []string) {
 	if r == nil {
 		return "", nil
 	}
-	label = fmt.Sprintf("%s Running %s (%s)", m.spin.View(), oneLine(r.line), formatElapsed(r.elapsed))
+	label = fmt.Sprintf("%s Running %s (%s)", m.spin.View(), render.Sanitize(oneLine(r.line)), formatElapsed(r.elapsed))
 	if r.events != nil {
 		label = fmt.Sprintf("%s %s (%s · Ctrl+C to interrupt)", m.spin.View(), m.agentLabel(), formatElapsed(r.elapsed))
 	}
@@ -284,7 +284,7 @@ func (m Model) formatText(stdout, stderr string) string {
 		parts = append(parts, cleanOutput(stdout))
 	}
 	if stderr != "" {
-		parts = append(parts, m.styles.Error.Render(cleanOutput(stderr)))
+		parts = append(parts, render.StyleLines(m.styles.Error, cleanOutput(stderr)))
 	}
 	return strings.Join(parts, "\n")
 }
@@ -302,7 +302,7 @@ func (m Model) formatOutput(out router.Output) string {
 		// the file holds it too, as a model's result would be.
 		parts = append(parts, cleanOutput(out.Full))
 	} else if o := out.Offloaded; o != nil {
-		parts = append(parts, m.styles.Accent.Render(render.Sanitize(out.Stdout)))
+		parts = append(parts, render.StyleLines(m.styles.Accent, render.Sanitize(out.Stdout)))
 		lines, more := previewLines(out)
 		for _, l := range lines {
 			parts = append(parts, m.styles.Dim.Render(m.fit("  "+render.SanitizeOutput(l))))
@@ -314,10 +314,10 @@ func (m Model) formatOutput(out router.Output) string {
 		parts = append(parts, cleanOutput(out.Stdout))
 	}
 	if out.Warning != "" {
-		parts = append(parts, m.styles.Warning.Render(render.Sanitize(out.Warning)))
+		parts = append(parts, render.StyleLines(m.styles.Warning, render.Sanitize(out.Warning)))
 	}
 	if out.Stderr != "" {
-		parts = append(parts, m.styles.Error.Render(cleanOutput(out.Stderr)))
+		parts = append(parts, render.StyleLines(m.styles.Error, cleanOutput(out.Stderr)))
 	}
 	return strings.Join(parts, "\n")
 }

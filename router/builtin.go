@@ -37,6 +37,7 @@ Keys
   Ctrl+R               search the history backwards (Ctrl+R again: older; Enter runs; Right or End edits; Esc or Ctrl+G cancels)
   Tab                  complete commands, builtins, files, flags; again to cycle; after "TodoWrite " it inserts the current list as JSON to edit
   Ctrl+C               interrupt a running command; clear the line; twice on an empty line to leave
+  Ctrl+D               leave, on an empty line with nothing running (a running command goes on: it reads no input; the agent's turn asks for a second press)
   Ctrl+L               clear the screen
 
 Results of 1000 characters or more go to .offload/<session>/<tool_use_id>.md

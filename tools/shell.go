@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/todo-shell/todo-shell/tools/internal/jsonscan"
+	"github.com/todo-shell/todo-shell/internal/jsonscan"
 )
 
 // ShellForm is a call's result as a person at a shell sees it: what goes to
@@ -100,6 +100,27 @@ type Summarizer interface {
 // spaces.
 func OneLine(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "\\\n", ""), "\n", " ")
+}
+
+// LineBreak marks, in a command shown on one line, where its lines met.
+const LineBreak = " ⏎ "
+
+// CommandLine shows a shell command of several lines on one line, for
+// labels and summaries (the running row, the queued rows, an agent's
+// Bash call): a backslash-newline vanishes, as the shell reads it (the
+// line goes on), and every other line break shows as LineBreak, the
+// indentation of the line after it left out. Joined by spaces, `echo a`
+// over `sleep 2` read as one command, `echo a sleep 2` (issue 29, item 20).
+func CommandLine(s string) string {
+	s = strings.ReplaceAll(s, "\\\n", "")
+	if strings.IndexByte(s, '\n') < 0 {
+		return s
+	}
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i := 1; i < len(lines); i++ {
+		lines[i] = strings.TrimLeft(lines[i], " \t")
+	}
+	return strings.Join(lines, LineBreak)
 }
 
 // ShellCompleter is implemented by a tool that helps a person type a call

@@ -44,6 +44,7 @@ type Painter struct {
 	width   int
 	rows    int
 	spare   int // rows the live area leaves free (SetSpare)
+	held    int // Batch calls in progress: nothing is drawn
 
 	wake    chan struct{}
 	done    chan struct{}
@@ -197,6 +198,24 @@ func (p *Painter) Clear() {
 	p.poke()
 }
 
+// Batch runs f, and draws what its calls (Print, Clear, SetView,
+// SetSize) record together: no frame shows some of them without the
+// others — lines printed under the live area they were taken from, say
+// (a command's output printed while its running view, that showed the
+// same lines, is still drawn). It never waits for the terminal.
+func (p *Painter) Batch(f func()) {
+	p.mu.Lock()
+	p.held++
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		p.held--
+		p.mu.Unlock()
+		p.poke()
+	}()
+	f()
+}
+
 func (p *Painter) poke() {
 	select {
 	case p.wake <- struct{}{}:
@@ -255,7 +274,7 @@ type frameState struct {
 func (p *Painter) take(final bool) (f frameState, ok bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.width <= 0 && !final {
+	if (p.width <= 0 || p.held > 0) && !final {
 		return f, false
 	}
 	f = frameState{view: p.view, cursor: p.cursor, printed: p.printed, clear: p.clear, width: p.width, rows: p.rows, spare: p.spare}

@@ -418,3 +418,29 @@ func TestPainterRedrawsOnAChangeOfHeight(t *testing.T) {
 		t.Fatalf("no redraw after a change of height: %q", out.String())
 	}
 }
+
+// TestPainterBatchDrawsAsOne: what a Batch records is drawn in one frame,
+// even when the painter draws in the middle of it: a finished command's
+// output never shows above its running view (which showed the same
+// lines), only above the view that replaced it.
+func TestPainterBatchDrawsAsOne(t *testing.T) {
+	var out bytes.Buffer
+	s := New(&out, nil)
+	s.SetSize(40, 24)
+	s.SetView("⠋ Running make\n  step 1\nprompt ❯", nil)
+	s.Flush()
+	out.Reset()
+	s.Batch(func() {
+		s.Print("step 1")
+		s.Flush() // the painter's own goroutine, waking now
+		if out.Len() != 0 {
+			t.Fatalf("drew in the middle of a batch: %q", out.String())
+		}
+		s.SetView("prompt ❯", nil)
+	})
+	s.Flush()
+	want := eraseBelow + "step 1\r\n" + liveArea(0, "prompt ❯")
+	if got := out.String(); got != want {
+		t.Fatalf("after the batch\n got %q\nwant %q", got, want)
+	}
+}

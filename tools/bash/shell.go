@@ -22,13 +22,14 @@ var (
 	_ tools.Summarizer = Tool{}
 )
 
-// CallSummary is Bash(command).
+// CallSummary is Bash(command), a command of several lines with its line
+// breaks marked.
 func (Tool) CallSummary(input json.RawMessage) string {
 	var in struct {
 		Command string `json:"command"`
 	}
 	_ = json.Unmarshal(input, &in) // a bad input shows as Bash()
-	return "Bash(" + tools.OneLine(in.Command) + ")"
+	return "Bash(" + tools.CommandLine(in.Command) + ")"
 }
 
 // Definition returns the Bash tool's definition.

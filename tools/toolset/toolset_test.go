@@ -46,7 +46,7 @@ func TestToolsBringTheirShellForm(t *testing.T) {
 		flags                []string
 		arg                  bool
 	}{
-		{"Bash", `{"command":"ls \\\n -la\nwc"}`, "Bash(ls  -la wc)", nil, false},
+		{"Bash", `{"command":"ls \\\n -la\nwc"}`, "Bash(ls  -la ⏎ wc)", nil, false}, // line breaks marked (issue 29, item 20)
 		{"TodoWrite", `{"todos":[{},{},{}]}`, "TodoWrite(3 todos)", nil, true},
 		{"TodoRead", `{}`, "TodoRead({})", []string{"--json"}, false},
 	}
