@@ -1,0 +1,63 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTmuxLongPromptLeavesRoomToType: in a directory with a long name, on
+// a long git branch, what is typed shows on the prompt's row and the
+// cursor sits after it; the prompt takes at most half the row (trial
+// finding: at 80×24 the row showed only the directory and the branch, the
+// cursor on a blank row; at 60 columns a realistic prompt left a 7-column
+// strip with blank "…" rows). The shell starts elsewhere and cds there,
+// as the person did.
+func TestTmuxLongPromptLeavesRoomToType(t *testing.T) {
+	cases := []struct{ dir, branch string }{
+		{"a-rather-long-directory-name-for-the-prompt", "feature/very-long-branch-name-here"},
+		{"my-company-backend-service", "feature/add-login-flow"},
+	}
+	for _, c := range cases {
+		for _, size := range sizes {
+			t.Run(fmt.Sprintf("%s/%dx%d", c.dir[:6], size[0], size[1]), func(t *testing.T) {
+				base := t.TempDir()
+				dir := filepath.Join(base, c.dir)
+				if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/"+c.branch+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				tt := startTmuxIn(t, size[0], size[1], base) // its socket's path must be short
+				tt.paste("cd " + c.dir)
+				tt.run("send-keys", "-t", "t", "Enter")
+				tt.waitScreen("the prompt in the directory", func(string) bool {
+					return lineStarting(tt.screen(), c.dir[:12])
+				})
+				tt.run("send-keys", "-t", "t", "-l", "echo hello world")
+				scr := tt.waitScreen("the typed text after the prompt", func(string) bool {
+					return strings.Contains(tt.screen(), "❯ echo hello world")
+				})
+				lines := strings.Split(strings.TrimRight(tt.screen(), "\n"), "\n")
+				row := len(lines) - 1
+				col := strings.Index(lines[row], "❯ echo hello world")
+				if col < 0 {
+					t.Fatalf("the input is not the last row:\n%s", scr)
+				}
+				prompt := []rune(lines[row][:col] + "❯ ")
+				if len(prompt) > (size[0]-1)/2 || !strings.Contains(string(prompt), c.dir[:6]) {
+					t.Fatalf("the prompt %q takes %d of %d columns (at most half), or lost the directory", string(prompt), len(prompt), size[0])
+				}
+				want := fmt.Sprintf("%d %d", len(prompt)+len("echo hello world"), row)
+				if got := strings.TrimSpace(tt.run("display-message", "-p", "-t", "t", "#{cursor_x} #{cursor_y}")); got != want {
+					t.Fatalf("cursor at %q, want %q (after the typed text):\n%s", got, want, tt.screen())
+				}
+				tt.run("send-keys", "-t", "t", "Enter")
+				tt.waitScreen("the line run", func(s string) bool { return hasLine(s, "hello world") && idle(s) })
+			})
+		}
+	}
+}
