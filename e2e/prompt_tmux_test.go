@@ -61,3 +61,26 @@ func TestTmuxLongPromptLeavesRoomToType(t *testing.T) {
 		}
 	}
 }
+
+// TestTmuxTabTemplateOnAnEmptyList: `TodoWrite ` and Tab in a fresh shell
+// (an empty list) shows the one-item template whole, from its first row,
+// with no empty "…" rows under it (trial finding at 80×24: its first two
+// rows were neither on the screen nor in the scrollback, two empty rows
+// were drawn under it, and no "↑" row said anything was hidden).
+func TestTmuxTabTemplateOnAnEmptyList(t *testing.T) {
+	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
+		tt.run("send-keys", "-t", "t", "-l", "TodoWrite ")
+		tt.waitScreen("the command typed", func(string) bool { return strings.Contains(tt.screen(), "❯ TodoWrite") })
+		tt.run("send-keys", "-t", "t", "Tab")
+		scr := tt.waitScreen("the template's end", func(string) bool { return strings.Contains(tt.screen(), "> }'") })
+		scr = tt.screen()
+		if !strings.Contains(scr, "❯ TodoWrite '{") || !strings.Contains(scr, `"todos": [`) {
+			t.Fatalf("the template's first rows are not shown:\n%s", scr)
+		}
+		for _, l := range strings.Split(scr, "\n") {
+			if strings.TrimSpace(l) == "…" {
+				t.Fatalf("an empty row in the input:\n%s", scr)
+			}
+		}
+	})
+}

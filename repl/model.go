@@ -891,16 +891,18 @@ func (m *Model) layout() {
 		m.rowPrompts = prompts
 		m.input.SetPromptFunc(pw, m.promptOf) // bound to the new prompts
 	}
-	if m.inputScrolls && rows < m.inputRows {
-		// The textarea keeps its scroll offset when its text gets fewer
-		// rows (a wider window, a deleted line), and would show empty
-		// rows under the text: back to the top, and scrollInput scrolls
-		// to the cursor again.
-		m.placeInput(m.inputValue(), m.inputCursor())
-	}
 	m.inputRows = rows
 	m.input.SetHeight(min(rows, maxInputRows))
 	m.inputScrolls = rows > m.input.Height()
+	if off := m.input.ScrollYOffset(); off > 0 && off+m.input.Height() > rows {
+		// The textarea keeps its scroll offset when its text gets fewer
+		// rows (a wider window, a deleted line), or when it was scrolled
+		// while it was lower (text of several lines put in at once, as
+		// Tab's template on an empty list), and would show empty rows
+		// under the text: back to the top at the new height, and
+		// scrollInput scrolls to the cursor again.
+		m.placeInput(m.inputValue(), m.inputCursor())
+	}
 }
 
 // scrollInput scrolls an input taller than its rows to its cursor, before
