@@ -84,3 +84,27 @@ func TestTmuxTabTemplateOnAnEmptyList(t *testing.T) {
 		}
 	})
 }
+
+// TestTmuxLongLineCountsHiddenRows: a pasted line of 5,000 characters,
+// wrapped over many rows, says how many rows are out of sight, the same
+// count above it (cursor at the end) and under it (cursor at the start)
+// (trial finding: "↑ 1 more line" with ~60 rows hidden).
+func TestTmuxLongLineCountsHiddenRows(t *testing.T) {
+	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
+		tt.paste("echo " + strings.Repeat("word ", 1000))
+		var up, down int
+		tt.waitScreen("the rows hidden above", func(string) bool {
+			_, err := fmt.Sscanf(strings.TrimSpace(strings.Split(tt.screen(), "\n")[0]), "↑ %d more rows", &up)
+			return err == nil
+		})
+		tt.run("send-keys", "-t", "t", "C-a")
+		tt.waitScreen("the rows hidden below", func(string) bool {
+			lines := strings.Split(strings.TrimRight(tt.screen(), "\n "), "\n")
+			_, err := fmt.Sscanf(strings.TrimSpace(lines[len(lines)-1]), "↓ %d more rows", &down)
+			return err == nil
+		})
+		if up != down || up < 40 {
+			t.Fatalf("↑ %d more rows at the end, ↓ %d at the start: want the same count, the ~5,000 characters' rows less the 12 shown", up, down)
+		}
+	})
+}
