@@ -108,3 +108,24 @@ func TestTmuxLongLineCountsHiddenRows(t *testing.T) {
 		}
 	})
 }
+
+// TestTmuxHelpTellsTheNewLineKeys: /help names the keys that insert a new
+// line, Alt+Enter and Ctrl+J, which work in every terminal (trial finding:
+// neither /help nor the docs named them, and VS Code sends a plain Enter
+// for Shift+Enter); Ctrl+J then does insert one.
+func TestTmuxHelpTellsTheNewLineKeys(t *testing.T) {
+	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
+		tt.command("/help", "and are replaced by a one-line pointer.")
+		if s := tt.all(); !strings.Contains(s, "Alt+Enter, Ctrl+J    a new line,") {
+			t.Fatalf("/help does not name the new-line keys:\n%s", s)
+		}
+		tt.run("send-keys", "-t", "t", "-l", "echo one")
+		tt.run("send-keys", "-t", "t", "C-j")
+		tt.run("send-keys", "-t", "t", "-l", "echo two")
+		tt.waitScreen("two lines in the input", func(s string) bool {
+			return strings.Contains(s, "… echo two") && !hasLine(s, "one")
+		})
+		tt.run("send-keys", "-t", "t", "Enter")
+		tt.waitScreen("both lines run", func(s string) bool { return hasLine(s, "one") && hasLine(s, "two") && idle(s) })
+	})
+}
