@@ -129,3 +129,22 @@ func TestTmuxHelpTellsTheNewLineKeys(t *testing.T) {
 		tt.waitScreen("both lines run", func(s string) bool { return hasLine(s, "one") && hasLine(s, "two") && idle(s) })
 	})
 }
+
+// TestTmuxCtrlCArmingExpires: "Press Ctrl+C again to exit" goes after a
+// few seconds, and a Ctrl+C then asks again instead of leaving (trial
+// finding: a Ctrl+C six seconds later still left the shell). It waits
+// for the hint to go, as a person would, never for a fixed time.
+func TestTmuxCtrlCArmingExpires(t *testing.T) {
+	tt := startTmux(t, 80, 24)
+	const hint = "Press Ctrl+C again to exit"
+	tt.run("send-keys", "-t", "t", "C-c")
+	tt.waitScreen("the hint", func(string) bool { return strings.Contains(tt.screen(), hint) })
+	tt.waitScreen("the hint gone", func(string) bool { return !strings.Contains(tt.screen(), hint) })
+	tt.run("send-keys", "-t", "t", "C-c")
+	tt.waitScreen("the hint again", func(string) bool { return strings.Contains(tt.screen(), hint) })
+	if tt.paneDead() {
+		t.Fatalf("the shell left on a Ctrl+C after the first had expired:\n%s", tt.screen())
+	}
+	tt.run("send-keys", "-t", "t", "C-c") // in time: leaves
+	tt.waitScreen("the shell gone", func(string) bool { return tt.paneDead() })
+}

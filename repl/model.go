@@ -125,6 +125,7 @@ type Model struct {
 	trace    bool
 	armed    bool // Ctrl+C was pressed on an empty line
 	eofArmed bool // Ctrl+D was pressed on an empty line while the agent works
+	arms     int  // armings so far, to tell their expiry ticks apart (see arm.go)
 	leaving  bool // Ctrl+D twice: the agent's turn is stopping, the shell leaves when it has
 	hint     string
 	quitting bool
@@ -310,6 +311,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case agentEventMsg:
 		return m.handleAgentEvent(msg)
+	case armExpiredMsg:
+		m.armExpired(msg)
+		return m, nil
 	case handoverSyncMsg:
 		msg.h.synchronized()
 		return m, nil
@@ -632,7 +636,7 @@ func (m Model) endOfInput() (tea.Model, tea.Cmd) {
 	}
 	m.eofArmed = true
 	m.hint = doubleCtrlDMsg
-	return m, nil
+	return m, m.arm()
 }
 
 // normalizeNewlines turns CRLF and CR (what terminals send for Enter inside
@@ -687,7 +691,7 @@ func (m Model) interrupt() (tea.Model, tea.Cmd) {
 	}
 	m.armed = true
 	m.hint = doubleCtrlCMsg
-	return m, nil
+	return m, m.arm()
 }
 
 func plural(n int, one, many string) string {
