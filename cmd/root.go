@@ -216,6 +216,9 @@ func addSubcommands(root *cobra.Command, opts *Options) {
 		{newCmdMCP(opts), sessionFlags()},
 		{newCmdSessions(opts), []string{"offload-dir"}},
 		{newCmdClean(opts), []string{"offload-dir"}},
+		{newCmdHook(opts), []string{"plan"}},
+		{newCmdStatusLine(opts), []string{"plan", "no-color"}},
+		{newCmdStatus(opts), []string{"plan", "session", "offload-dir", "no-color"}},
 	} {
 		sub.cmd.SilenceUsage, sub.cmd.SilenceErrors = true, true
 		usesFlags(sub.cmd, sub.shared...)
