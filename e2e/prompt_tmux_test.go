@@ -72,8 +72,8 @@ func TestTmuxTabTemplateOnAnEmptyList(t *testing.T) {
 		tt.run("send-keys", "-t", "t", "-l", "TodoWrite ")
 		tt.waitScreen("the command typed", func(string) bool { return strings.Contains(tt.screen(), "❯ TodoWrite") })
 		tt.run("send-keys", "-t", "t", "Tab")
-		scr := tt.waitScreen("the template's end", func(string) bool { return strings.Contains(tt.screen(), "> }'") })
-		scr = tt.screen()
+		tt.waitScreen("the template's end", func(string) bool { return strings.Contains(tt.screen(), "> }'") })
+		scr := tt.screen()
 		if !strings.Contains(scr, "❯ TodoWrite '{") || !strings.Contains(scr, `"todos": [`) {
 			t.Fatalf("the template's first rows are not shown:\n%s", scr)
 		}

@@ -636,7 +636,8 @@ func (m Model) endOfInput() (tea.Model, tea.Cmd) {
 	}
 	m.eofArmed = true
 	m.hint = doubleCtrlDMsg
-	return m, m.arm()
+	tick := m.arm() // before m is returned: it counts the arming
+	return m, tick
 }
 
 // normalizeNewlines turns CRLF and CR (what terminals send for Enter inside
@@ -691,7 +692,8 @@ func (m Model) interrupt() (tea.Model, tea.Cmd) {
 	}
 	m.armed = true
 	m.hint = doubleCtrlCMsg
-	return m, m.arm()
+	tick := m.arm() // before m is returned: it counts the arming
+	return m, tick
 }
 
 func plural(n int, one, many string) string {
