@@ -129,6 +129,7 @@ type Model struct {
 	trace    bool
 	armed    bool // Ctrl+C was pressed on an empty line
 	eofArmed bool // Ctrl+D was pressed on an empty line while the agent works
+	arms     int  // armings so far, to tell their expiry ticks apart (see arm.go)
 	leaving  bool // Ctrl+D twice: the agent's turn is stopping, the shell leaves when it has
 	hint     string
 	quitting bool
@@ -313,6 +314,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case agentEventMsg:
 		return m.handleAgentEvent(msg)
+	case armExpiredMsg:
+		m.armExpired(msg)
+		return m, nil
 	case handoverSyncMsg:
 		msg.h.synchronized()
 		return m, nil
@@ -633,7 +637,8 @@ func (m *Model) endOfInput() (tea.Model, tea.Cmd) {
 	}
 	m.eofArmed = true
 	m.hint = doubleCtrlDMsg
-	return m, nil
+	tick := m.arm() // before m is returned: it counts the arming
+	return m, tick
 }
 
 // normalizeNewlines turns CRLF and CR (what terminals send for Enter inside
@@ -688,7 +693,8 @@ func (m *Model) interrupt() (tea.Model, tea.Cmd) {
 	}
 	m.armed = true
 	m.hint = doubleCtrlCMsg
-	return m, nil
+	tick := m.arm() // before m is returned: it counts the arming
+	return m, tick
 }
 
 func plural(n int, one, many string) string {
@@ -892,16 +898,18 @@ func (m *Model) layout() {
 		m.rowPrompts = prompts
 		m.input.SetPromptFunc(pw, m.promptOf) // bound to the new prompts
 	}
-	if m.inputScrolls && rows < m.inputRows {
-		// The textarea keeps its scroll offset when its text gets fewer
-		// rows (a wider window, a deleted line), and would show empty
-		// rows under the text: back to the top, and scrollInput scrolls
-		// to the cursor again.
-		m.placeInput(m.inputValue(), m.inputCursor())
-	}
 	m.inputRows = rows
 	m.input.SetHeight(min(rows, maxInputRows))
 	m.inputScrolls = rows > m.input.Height()
+	if off := m.input.ScrollYOffset(); off > 0 && off+m.input.Height() > rows {
+		// The textarea keeps its scroll offset when its text gets fewer
+		// rows (a wider window, a deleted line), or when it was scrolled
+		// while it was lower (text of several lines put in at once, as
+		// Tab's template on an empty list), and would show empty rows
+		// under the text: back to the top at the new height, and
+		// scrollInput scrolls to the cursor again.
+		m.placeInput(m.inputValue(), m.inputCursor())
+	}
 }
 
 // scrollInput scrolls an input taller than its rows to its cursor, before

@@ -108,7 +108,7 @@ func (m *Model) cursorAt() *tea.Cursor {
 		return nil
 	}
 	if m.inputScrolls {
-		if above, _ := m.hiddenLines(m.input.ScrollYOffset(), m.input.Height()); above > 0 {
+		if m.input.ScrollYOffset() > 0 {
 			cur.Y++ // under the "↑ N more lines" row
 		}
 	}
@@ -149,34 +149,38 @@ func (m *Model) inputArea() string {
 
 // inputView is the input as drawn: the textarea's rows (at most
 // maxInputRows, scrolled to the cursor), under a dim "↑ N more lines" row
-// when lines of the text are hidden above them and over a "↓ N more lines"
-// row when some are hidden below. A line partly shown counts as hidden.
+// when rows of the text are hidden above them and over a "↓ N more lines"
+// row when some are hidden below. It counts what is hidden: lines of the
+// text when the rows hidden are whole lines, else rows (a long line
+// wrapped over many rows, partly shown: "↑ 60 more rows").
 func (m *Model) inputView() string {
 	v := m.input.View()
 	if !m.inputScrolls {
 		return v
 	}
-	above, below := m.hiddenLines(m.input.ScrollYOffset(), m.input.Height())
+	off, rows := m.input.ScrollYOffset(), m.input.Height()
+	above, below, wholeAbove, wholeBelow := m.hiddenLines(off, rows)
 	indent := strings.Repeat(" ", max(ansi.StringWidth(m.linePrompt(0))-2, 0)) // the "…" column
-	more := func(arrow string, n int) string {
-		s := fmt.Sprintf("%s%s %d more lines", indent, arrow, n)
-		if n == 1 {
-			s = strings.TrimSuffix(s, "s")
+	more := func(arrow string, lines, rows int, whole bool) string {
+		n, what := lines, plural(lines, "line", "lines")
+		if !whole {
+			n, what = rows, plural(rows, "row", "rows")
 		}
-		return m.styles.Dim.Render(m.fit(s))
+		return m.styles.Dim.Render(m.fit(fmt.Sprintf("%s%s %d more %s", indent, arrow, n, what)))
 	}
-	if above > 0 {
-		v = more("↑", above) + "\n" + v
+	if off > 0 {
+		v = more("↑", above, off, wholeAbove) + "\n" + v
 	}
-	if below > 0 {
-		v += "\n" + more("↓", below)
+	if rowsBelow := m.inputRows - off - rows; rowsBelow > 0 {
+		v += "\n" + more("↓", below, rowsBelow, wholeBelow)
 	}
 	return v
 }
 
 // hiddenLines counts the input's lines that start above row off, and
-// those that end below the rows shown (off to off+rows).
-func (m *Model) hiddenLines(off, rows int) (above, below int) {
+// those that end below the rows shown (off to off+rows), and reports
+// whether they are whole: a line starts at row off, and at off+rows.
+func (m *Model) hiddenLines(off, rows int) (above, below int, wholeAbove, wholeBelow bool) {
 	start := 0
 	for _, l := range strings.Split(m.input.Value(), "\n") {
 		n := wrappedRows(l, max(m.input.Width(), 1))
@@ -186,9 +190,11 @@ func (m *Model) hiddenLines(off, rows int) (above, below int) {
 		if start+n > off+rows {
 			below++
 		}
+		wholeAbove = wholeAbove || start == off
+		wholeBelow = wholeBelow || start == off+rows
 		start += n
 	}
-	return above, below
+	return above, below, wholeAbove, wholeBelow
 }
 
 // panelRows is the most rows the task panel takes in a terminal of height

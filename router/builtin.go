@@ -33,6 +33,7 @@ Builtins
 
 Keys
   Enter                run the line (an open quote or trailing \ asks for more)
+  Alt+Enter, Ctrl+J    a new line, in any terminal (Shift+Enter too where the terminal tells it from Enter)
   Up/Down              history (kept in $XDG_STATE_HOME/todo-shell/history; a line starting with a space is not saved; --no-history keeps it in memory only)
   Ctrl+R               search the history backwards (Ctrl+R again: older; Enter runs; Right or End edits; Esc or Ctrl+G cancels)
   Tab                  complete commands, builtins, files, flags; again to cycle; after "TodoWrite " it inserts the current list as JSON to edit
