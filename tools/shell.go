@@ -107,7 +107,7 @@ func ArgsError(args []string, usage string) *ShellForm {
 }
 
 // EmptyArgError is the form shown when the one JSON argument is empty
-// (`TodoWrite ”`).
+// (a pair of single quotes with nothing between them).
 func EmptyArgError(usage string) *ShellForm {
 	return &ShellForm{Stderr: "Error: The JSON argument is empty\n" + usage, ExitCode: 1, NoCall: true}
 }
