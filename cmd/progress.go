@@ -8,7 +8,8 @@ import (
 )
 
 // replProgress keeps the terminal's title (and, where detected, the OSC
-// 9;4 bar) on the shell's plan while the plan has items, until the
+// 9;4 bar) on the shell's plan while the plan has items — store is the
+// panel's, so the title counts what the panel counts (todos and tasks) — until the
 // returned stop is called, which gives the title back. Each update is one
 // small write, whole, beside the screen's.
 func replProgress(o *Options, out io.Writer, store *todo.Store) (stop func()) {
