@@ -3,7 +3,8 @@ GO       ?= go
 BIN      ?= bin/todo-shell
 FUZZTIME ?= 1000000x
 # The targets that write files or open SQLite for each input run slower:
-# their own count.
+# their own count (FuzzTranscript writes files and reads them eight times
+# an input).
 FUZZTIME_FILES ?= 50000x
 BENCHCOUNT ?= 6
 DIFFLINES ?= 20000
@@ -48,11 +49,13 @@ bench:
 # FuzzScan, with no failing input written).
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzTodoWrite$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./tools/todo
-	$(GO) test -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./tools/internal/jsonscan
+	$(GO) test -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/jsonscan
 	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/bashline
 	$(GO) test -run '^$$' -fuzz '^FuzzWords$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/bashline
 	$(GO) test -run '^$$' -fuzz '^FuzzCommands$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/bashline
+	$(GO) test -run '^$$' -fuzz '^FuzzVisit$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/bashline
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckBash$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/permission
+	$(GO) test -run '^$$' -fuzz '^FuzzBashCommand$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/permission
 	# The differential test against bash, longer than CI's and with a new seed each time.
 	TODO_SHELL_DIFF_LINES=$(DIFFLINES) TODO_SHELL_DIFF_SEED=$$(date +%s) $(GO) test -count=1 -run '^TestDifferentialAgainstBash$$' -v -timeout 30m ./internal/permission
 	$(GO) test -run '^$$' -fuzz '^FuzzAppendJSONString$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./tools
@@ -61,6 +64,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzTaskTools$$' -fuzztime $(FUZZTIME_FILES) -fuzzminimizetime 5s ./tools/task
 	$(GO) test -run '^$$' -fuzz '^FuzzJournal$$' -fuzztime $(FUZZTIME_FILES) -fuzzminimizetime 5s ./tools/task
 	$(GO) test -run '^$$' -fuzz '^FuzzDatabase$$' -fuzztime $(FUZZTIME_FILES) -fuzzminimizetime 5s ./internal/opencodedb
+	$(GO) test -run '^$$' -fuzz '^FuzzMerge$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/hook
+	$(GO) test -run '^$$' -fuzz '^FuzzTranscript$$' -fuzztime $(FUZZTIME_FILES) -fuzzminimizetime 5s ./internal/hold
 
 # The linters, at a pinned version (installed into Go's bin directory on
 # first use); their configuration is .golangci.yml.

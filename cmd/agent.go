@@ -181,6 +181,7 @@ func agentRun(o *agentOptions, printOnly bool) error {
 		return err
 	}
 	o.caller = "agent" // the owner of the tasks the agent starts
+	o.redact = redact.New(creds.Values()...)
 	a, sess, err := newSessionApp(o.Options, session.ModeAgent)
 	if err != nil {
 		return err
@@ -260,7 +261,6 @@ func (o *agentOptions) agentConfig(a *app, creds secret.Credentials, transcript 
 		System:     o.System,
 		Tools:      a.executor,
 		Transcript: transcript,
-		Redact:     redact.New(creds.Values()...),
 		OnTurn:     countTurn(sess),
 
 		Permissions: policy,

@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 
 	"github.com/todo-shell/todo-shell/internal/plans"
+	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/router"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/bash"
@@ -18,10 +19,10 @@ import (
 // app is the engine one run of todo-shell works with.
 type app struct {
 	store  *todo.Store
-	tasks  *task.Store  // the task plan: the session's, or a shared one (--plan)
-	panel  *panelMirror // what the panel shows: the todos, then the tasks
-	stop   func()       // stops following a shared plan
-	shared bool         // the task plan is a shared one (--plan)
+	tasks  *task.Store                  // the task plan: the session's, or a shared one (--plan)
+	plan   *tools.Broker[todo.Snapshot] // what the panel shows: the todos, then the tasks
+	stop   func()                       // stops following a shared plan
+	shared bool                         // the task plan is a shared one (--plan)
 	// planHold marks the shared plan in use by this process (nil: none).
 	planHold *plans.Hold
 
@@ -66,21 +67,22 @@ func newApp(o *Options) (*app, error) {
 	bash.CleanStaleState("")
 	offload.CleanStaleTemps(o.OffloadDir)
 
-	set, err := toolset.New(toolset.Options{Limits: limits, Offload: off, BashTimeout: o.BashTimeout, Caller: o.caller, Files: !o.noFileTools})
+	set, err := toolset.New(toolset.Options{Limits: limits, Offload: off, BashTimeout: o.BashTimeout, Caller: o.caller, Files: !o.noFileTools,
+		Plain: render.PlainPlan, Redact: o.redact})
 	if err != nil {
 		return nil, err
 	}
 	return &app{
 		store:    set.Store,
 		tasks:    set.Tasks,
-		panel:    newPanel(set.Store, set.Tasks),
+		plan:     set.Plan,
 		stop:     func() {},
 		registry: set.Registry,
 		executor: set.Executor,
 		runner:   set.Runner,
 		offload:  off,
 		noColor:  o.NoColor || o.Getenv("NO_COLOR") != "",
-		shell:    &router.Shell{Executor: set.Executor},
+		shell:    &router.Shell{Executor: set.Executor, Offload: off},
 	}, nil
 }
 

@@ -90,6 +90,9 @@ func mainWith(args []string, s Streams, h host) int {
 			path = c.CommandPath()
 		}
 		fmt.Fprintf(s.ErrOut, "todo-shell: %s\nRun '%s --help' for usage.\n", forTerminal(s.ErrOut, usage.Err.Error()), path)
+		if errors.As(err, new(hookFailure)) {
+			return ExitFailed
+		}
 		return ExitUsage
 	}
 	fmt.Fprintf(s.ErrOut, "todo-shell: %s\n", forTerminal(s.ErrOut, err.Error()))

@@ -140,8 +140,13 @@ func TestFaultWatchHeaderNeutralised(t *testing.T) {
 	if err := os.WriteFile(name, []byte(`{"type":"user","message":{"role":"user","content":"hi"}}`+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// The source hands the name on as it is on disk; the header, where it
+	// is drawn, neutralises it.
 	u, err := follow.Once(follow.Claude{ProjectDir: dir})
-	if err != nil || strings.ContainsAny(u.Source, "\x1b\x07\u009b") {
+	if err != nil || u.Source != filepath.Base(name) {
 		t.Fatalf("Once source %q, %v", u.Source, err)
+	}
+	if h := watchHeader(u, "Claude Code sessions of "+dir); strings.ContainsAny(h, "\x1b\x07\u009b") || !strings.Contains(h, "␛") {
+		t.Fatalf("header of the followed source %q", h)
 	}
 }

@@ -5,14 +5,10 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"sync"
 
 	"github.com/todo-shell/todo-shell/internal/plans"
-	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/repl/history"
 	"github.com/todo-shell/todo-shell/tools/offload"
-	"github.com/todo-shell/todo-shell/tools/task"
-	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
 // EnvPlan names the shared plan when --plan is not given.
@@ -89,10 +85,9 @@ func attachPlan(o *Options, a *app, sessionDir string) error {
 	return nil
 }
 
-// showPanel turns the panel on; for a shared plan it also follows the plan,
-// so the panel shows what other processes do to it as they do it.
-func showPanel(a *app) {
-	a.panel.enable()
+// followShared follows a shared plan while the shell runs, so the panel
+// shows what other processes do to it as they do it.
+func followShared(a *app) {
 	if !a.shared {
 		return
 	}
@@ -103,66 +98,6 @@ func showPanel(a *app) {
 		_ = a.tasks.Follow(ctx)
 	}()
 	a.stop = func() { cancel(); <-done }
-}
-
-// panelMirror keeps a store holding what the panel shows — the todo list,
-// then the task plan's tasks as rows — up to date with both.
-//
-// It stays off (and costs nothing) until enable: front ends without a panel
-// (mcp, serve, -c without --panel) never pay for drawing rows.
-type panelMirror struct {
-	mu          sync.Mutex
-	on          bool
-	items, rows []todo.Item
-	store       *todo.Store
-	todos       *todo.Store
-	tasks       *task.Store
-}
-
-// newPanel returns the panel's store, fed by todos and tasks.
-func newPanel(todos *todo.Store, tasks *task.Store) *panelMirror {
-	m := &panelMirror{store: todo.NewStore(nil), todos: todos, tasks: tasks}
-	todos.OnWrite(func(s todo.Snapshot) { m.set(s.Items, nil, true, false) })
-	tasks.OnChange(func(st task.State, _ task.Record) {
-		if m.enabled() {
-			m.set(nil, render.TaskItems(st), false, true)
-		}
-	})
-	return m
-}
-
-func (m *panelMirror) set(items, rows []todo.Item, todos, tasks bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if !m.on {
-		return
-	}
-	if todos {
-		m.items = items
-	}
-	if tasks {
-		m.rows = rows
-	}
-	merged := make([]todo.Item, 0, len(m.items)+len(m.rows))
-	m.store.Replace(append(append(merged, m.items...), m.rows...))
-}
-
-func (m *panelMirror) enabled() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.on
-}
-
-// enable turns the mirror on and takes the stores' current lists (a
-// restored todo list arrives by Restore, which OnWrite hooks do not hear).
-func (m *panelMirror) enable() {
-	m.mu.Lock()
-	m.on = true
-	m.mu.Unlock()
-	items, st := m.todos.Snapshot().Items, m.tasks.Snapshot()
-	if len(items)+len(st.Tasks) > 0 {
-		m.set(items, render.TaskItems(st), true, true)
-	}
 }
 
 // closeTasks stops following the plan and closes it.

@@ -22,8 +22,7 @@ func replProgress(o *Options, out io.Writer, store *todo.Store) (stop func()) {
 			p.Set(s.Items)
 		}
 	}
-	sub := store.Subscribe()
-	set(store.Snapshot())
+	sub := store.Events().Latest() // starts with the current list
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -45,7 +45,7 @@ func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) erro
 	if !inOK || !outOK {
 		return fmt.Errorf("the interactive shell needs a terminal")
 	}
-	showPanel(a)
+	followShared(a)
 	hist := openHistory(o, ag != nil) // before raw mode: it may warn
 
 	tty, err := painter.Open(in, out, painter.Modes{Raw: true, BracketedPaste: true, KeyboardEnhancements: true})
@@ -123,7 +123,7 @@ func shellConfig(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) repl
 	styles.Anchored = true // drawn on a terminal (see render/cells.go)
 	return repl.Config{
 		Shell:       a.shell,
-		Store:       a.panel.store,
+		Plan:        a.plan,
 		Styles:      styles,
 		NoColor:     a.noColor,
 		Dir:         a.runner.Dir,

@@ -13,6 +13,7 @@ import (
 
 	"github.com/todo-shell/todo-shell/internal/secret"
 	"github.com/todo-shell/todo-shell/tools/offload"
+	"github.com/todo-shell/todo-shell/tools/redact"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -40,6 +41,9 @@ type Options struct {
 
 	// caller is who calls the Task tools by default (agent mode: "agent").
 	caller string
+	// redact masks the credentials in what the tools return, stream and
+	// spool (agent mode); nil masks nothing.
+	redact *redact.Redactor
 
 	// Root only.
 	Command string
@@ -216,6 +220,9 @@ func addSubcommands(root *cobra.Command, opts *Options) {
 		{newCmdMCP(opts), sessionFlags()},
 		{newCmdSessions(opts), []string{"offload-dir"}},
 		{newCmdClean(opts), []string{"offload-dir"}},
+		{newCmdHook(opts), []string{"plan"}},
+		{newCmdStatusLine(opts), []string{"plan", "no-color"}},
+		{newCmdStatus(opts), []string{"plan", "session", "offload-dir", "no-color"}},
 	} {
 		sub.cmd.SilenceUsage, sub.cmd.SilenceErrors = true, true
 		usesFlags(sub.cmd, sub.shared...)

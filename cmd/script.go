@@ -40,9 +40,6 @@ type scriptRunner struct {
 }
 
 func newScriptRunner(o *Options, a *app) *scriptRunner {
-	if o.Panel {
-		a.panel.enable() // a script's panel is drawn between lines: no need to follow
-	}
 	return &scriptRunner{
 		app: a, out: bufio.NewWriterSize(o.Streams.Out, 64<<10), errOut: bufio.NewWriterSize(o.Streams.ErrOut, 4<<10),
 		trace: o.Trace, panel: o.Panel, safeOut: isTerminal(o.Streams.Out), safeErr: isTerminal(o.Streams.ErrOut),
@@ -303,10 +300,7 @@ func (r *scriptRunner) printOffloaded(off *tools.Offloaded, stderr string) {
 // printPanel prints the plan as a task box when it changed since the last
 // one printed.
 func (r *scriptRunner) printPanel() {
-	if r.app.panel.store.Version() == r.seen {
-		return
-	}
-	if snap := r.app.panel.store.Snapshot(); snap.Version != r.seen {
+	if snap, _ := r.app.plan.Last(); snap.Version != r.seen {
 		r.seen = snap.Version
 		box := render.TaskBox(snap, 80, &r.styles)
 		if box == "" {

@@ -18,7 +18,7 @@ import (
 // versions: the tasks as panel rows, keyed by their ids (so a task whose
 // text changes is the same task, and one deleted unfinished is a drop).
 func planVersion(st task.State, rec task.Record) *plan.Version {
-	v := &plan.Version{N: int(st.Version), Time: rec.Time, ToolUseID: rec.ToolUseID, Todos: render.TaskItems(st), Keys: make([]string, len(st.Tasks))}
+	v := &plan.Version{N: int(st.Version), Time: rec.Time, ToolUseID: rec.ToolUseID, Todos: task.Rows(st), Keys: make([]string, len(st.Tasks))}
 	for i := range st.Tasks {
 		v.Keys[i] = st.Tasks[i].ID
 	}

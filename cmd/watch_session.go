@@ -8,7 +8,6 @@ import (
 	"github.com/todo-shell/todo-shell/internal/follow"
 	"github.com/todo-shell/todo-shell/internal/plan"
 	"github.com/todo-shell/todo-shell/internal/watchui"
-	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/task"
 )
@@ -126,14 +125,14 @@ func (f *sessionTasks) stop() {
 }
 
 // mergeTasks is u with the tasks of st after its todos, as the shell's
-// panel shows them (render.TaskItems); u itself when st has no task.
+// panel shows them (task.Rows); u itself when st has no task.
 // The version keeps the todo list's number, or the plan's when there is no
 // todo list.
 func mergeTasks(u follow.Update, st task.State) follow.Update {
 	if len(st.Tasks) == 0 {
 		return u
 	}
-	rows := render.TaskItems(st)
+	rows := task.Rows(st)
 	v := &plan.Version{N: int(st.Version)}
 	if u.Version != nil {
 		c := *u.Version

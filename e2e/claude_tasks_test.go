@@ -19,8 +19,9 @@ import (
 
 // The real Claude Code as an MCP client of todo-shell's Task tools: it is
 // installed from npm (`npm install @anthropic-ai/claude-code`) and pointed at
-// a scripted fake Messages API on loopback. TODO_SHELL_CLAUDE names its
-// `claude` executable; without it the test is skipped.
+// a scripted fake Messages API on loopback. .ci/run installs it into
+// .ci/tools; TODO_SHELL_CLAUDE names another `claude` executable (see
+// agentCLI).
 
 // claudeStep is one scripted model turn: a tool call of the todo-shell MCP
 // server, or the final text.
@@ -117,10 +118,7 @@ func (f *fakeClaudeAPI) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestRealClaudeCodeUsesTheTaskToolsOverMCP(t *testing.T) {
-	claude := os.Getenv("TODO_SHELL_CLAUDE")
-	if claude == "" {
-		t.Skip("set TODO_SHELL_CLAUDE to a claude executable (npm install @anthropic-ai/claude-code)")
-	}
+	claude := agentCLI(t, "TODO_SHELL_CLAUDE", "claude", "@anthropic-ai/claude-code")
 	dir := t.TempDir()
 	plan := fmt.Sprintf("cc-%d", time.Now().UnixNano())
 	fake := &fakeClaudeAPI{steps: []claudeStep{
@@ -137,13 +135,14 @@ func TestRealClaudeCodeUsesTheTaskToolsOverMCP(t *testing.T) {
 
 	// watch --plan follows the plan while Claude Code works on it.
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	watch := exec.CommandContext(ctx, binary, "watch", "--plan", plan, "--json")
 	watchOut, _ := watch.StdoutPipe()
 	if err := watch.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer watch.Wait()
+	// Stopped, then waited for (deferred the other way round, the wait
+	// never ended: watch follows the plan until stopped).
+	defer func() { cancel(); watch.Wait() }()
 	versions := make(chan string, 64)
 	go func() {
 		sc := bufio.NewScanner(watchOut)

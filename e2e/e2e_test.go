@@ -24,8 +24,13 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	// A launcher of the attack tests (attacks_e2e_test.go).
 	if os.Getenv(launchEnv) != "" {
 		launch(os.Args[len(os.Args)-1])
+	}
+	// A helper process of a real agent CLI's run (realcli_test.go).
+	if code, ok := runCLIHelper(); ok {
+		os.Exit(code)
 	}
 	dir, err := os.MkdirTemp("", "todo-shell-e2e-")
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -377,22 +376,6 @@ func TestPlainShowsActiveFormOnlyWhenItDiffers(t *testing.T) {
 		if tc.got != tc.want {
 			t.Errorf("%s:\n got %q\nwant %q", tc.name, tc.got, tc.want)
 		}
-	}
-}
-
-func TestTaskItems(t *testing.T) {
-	st := task.State{Tasks: []task.Task{
-		{ID: "1", Subject: "Read", Status: task.StatusCompleted, Blocks: []string{"2"}},
-		{ID: "2", Subject: "Write", ActiveForm: "Writing", Status: task.StatusInProgress, Owner: "bob", BlockedBy: []string{"1"}},
-		{ID: "3", Subject: "Test", Status: task.StatusPending, BlockedBy: []string{"2"}},
-	}}
-	want := []todo.Item{
-		{Content: "#1 Read", Status: "completed", ActiveForm: "#1 Read"},
-		{Content: "#2 Write @bob", Status: "in_progress", ActiveForm: "#2 Writing @bob"},
-		{Content: "#3 Test ⊘ blocked by #2", Status: "pending", ActiveForm: "#3 Test ⊘ blocked by #2"},
-	}
-	if got := TaskItems(st); !reflect.DeepEqual(got, want) {
-		t.Fatalf("%+v", got)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/todo-shell/todo-shell/internal/agent"
+	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
@@ -96,11 +97,11 @@ func (a *toolsAgent) Run(ctx context.Context, prompt string, emit func(agent.Eve
 func TestAgentToolLines(t *testing.T) {
 	cfg, offDir := testConfig(t)
 	// The file tools too, as the agent command has them.
-	set, err := toolset.New(toolset.Options{Limits: todo.DefaultLimits(), Offload: offload.Config{Dir: offDir, Session: "test", Threshold: 1000}, BashTimeout: time.Minute, Dir: t.TempDir(), Files: true})
+	set, err := toolset.New(toolset.Options{Limits: todo.DefaultLimits(), Offload: offload.Config{Dir: offDir, Session: "test", Threshold: 1000}, BashTimeout: time.Minute, Dir: t.TempDir(), Files: true, Plain: render.PlainPlan})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Shell.Executor, cfg.Store = set.Executor, set.Store
+	cfg.Shell.Executor, cfg.Plan = set.Executor, set.Plan
 	lastTranscript = &transcript{}
 	cfg.Transcript = lastTranscript
 	pwd := cfg.Shell.Executor.Execute(context.Background(), "toolu_pwd", "Bash", json.RawMessage(`{"command":"pwd"}`))

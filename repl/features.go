@@ -335,7 +335,7 @@ func itoa(n int) string {
 
 // offloadDir is this session's offload directory.
 func (m Model) offloadDir() string {
-	o := m.cfg.Shell.OffloadConfig()
+	o := m.cfg.Shell.Offload
 	return o.Dir + "/" + o.Session
 }
 

@@ -145,7 +145,8 @@ func TestTabCompletion(t *testing.T) {
 			Commands: []string{"TodoWrite", "TodoRead"},
 			Dir:      func() string { return dir },
 			Arg: func(string) (string, string, bool) {
-				return todo.EditableArg(c.Store.Snapshot().Items), "the current list", true
+				plan, _ := c.Plan.Last() // the todo list: this test has no tasks
+				return todo.EditableArg(plan.Items), "the current list", true
 			},
 		}
 	})
@@ -196,12 +197,12 @@ func TestPromptAfterCdShowsBranch(t *testing.T) {
 	cfg, _ := testConfig(t)
 	lastTranscript = &transcript{}
 	cfg.Transcript = lastTranscript
-	set, err := toolset.New(toolset.Options{Limits: todo.DefaultLimits(), Offload: cfg.Shell.OffloadConfig(), BashTimeout: time.Minute, Dir: root})
+	set, err := toolset.New(toolset.Options{Limits: todo.DefaultLimits(), Offload: cfg.Shell.Offload, BashTimeout: time.Minute, Dir: root, Plain: render.PlainPlan})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Shell = &router.Shell{Executor: set.Executor}
-	cfg.Store = set.Store
+	cfg.Shell = &router.Shell{Executor: set.Executor, Offload: cfg.Shell.Offload}
+	cfg.Plan = set.Plan
 	cfg.Dir = set.Runner.Dir
 	tm := runShell(t, cfg, 80, 20)
 	enter(tm, "cd "+repo)

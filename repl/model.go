@@ -35,8 +35,11 @@ import (
 
 // Config is what the shell works with; front ends build it.
 type Config struct {
-	Shell  *router.Shell
-	Store  *todo.Store
+	Shell *router.Shell
+	// Plan is what the panel shows, as the engine publishes it (the todo
+	// list, then the task plan's tasks as rows); the shell reads it as a
+	// Latest subscriber, drawing the newest version.
+	Plan   *tools.Broker[todo.Snapshot]
 	Styles render.Styles
 	Dir    func() string    // the working directory, for the prompt
 	Now    func() time.Time // nil means time.Now
@@ -106,7 +109,7 @@ type Model struct {
 	cfg    Config
 	spent  agent.TurnDone // the agent's last turn: the session's use and cost so far (/cost)
 	keys   keyMap
-	sub    *todo.Subscription
+	sub    *tools.Latest[todo.Snapshot]
 	styles *render.Styles
 
 	width  int
@@ -166,7 +169,7 @@ type run struct {
 
 var _ tea.Model = Model{}
 
-// New returns the shell model. It subscribes to the store at once, so no
+// New returns the shell model. It subscribes to the plan at once, so no
 // change is missed between New and Init.
 func New(cfg Config) Model {
 	if cfg.Now == nil {
@@ -185,13 +188,13 @@ func New(cfg Config) Model {
 		offloaded: map[string]string{},
 		cfg:       cfg,
 		keys:      defaultKeyMap(),
-		sub:       cfg.Store.Subscribe(),
+		sub:       cfg.Plan.Latest(),
 		spin:      sp,
 		dir:       cfg.Dir(),
-		snap:      cfg.Store.Snapshot(),
 		trace:     cfg.Trace,
 		width:     80,
 	}
+	m.snap, _ = cfg.Plan.Last()
 	m.styles = &cfg.Styles
 	m.panels = new(panelCache)
 	m.spin.Style = m.styles.Accent
@@ -221,13 +224,13 @@ type (
 	}
 )
 
-// Init starts listening for store changes.
+// Init starts listening for changes of the plan.
 func (m Model) Init() tea.Cmd {
 	return waitTodos(m.sub)
 }
 
-// waitTodos waits for the next store change.
-func waitTodos(sub *todo.Subscription) tea.Cmd {
+// waitTodos waits for the next version of the plan.
+func waitTodos(sub *tools.Latest[todo.Snapshot]) tea.Cmd {
 	return func() tea.Msg {
 		snap, ok := <-sub.C()
 		if !ok {

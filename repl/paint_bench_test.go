@@ -28,7 +28,7 @@ func BenchmarkRedrawCollapsedPanel(b *testing.B) {
 		}
 		items = append(items, todo.Item{Content: fmt.Sprintf("Task %d: do the thing that needs doing", i), ActiveForm: fmt.Sprintf("Doing task %d", i), Status: st})
 	}
-	cfg.Store.Replace(items)
+	cfg.Plan.Publish(todo.Snapshot{Items: items, Version: 1}) // as the engine publishes a new list
 	m := New(cfg)
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
 	m = next.(Model)

@@ -23,7 +23,7 @@ func TestPanelGrowsForEveryItemInProgress(t *testing.T) {
 		}
 		items = append(items, todo.Item{Content: fmt.Sprintf("Task %d", i), ActiveForm: fmt.Sprintf("Doing task %d", i), Status: st})
 	}
-	cfg.Store.Replace(items)
+	cfg.Plan.Publish(todo.Snapshot{Items: items, Version: 1}) // as the engine publishes a new list
 	for _, tt := range []struct {
 		height, shown int
 		hidden        string

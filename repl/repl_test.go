@@ -49,16 +49,16 @@ func testConfig(t testing.TB) (Config, string) {
 	t.Helper()
 	offDir := t.TempDir()
 	off := offload.Config{Dir: offDir, Session: "test", Threshold: 1000}
-	set, err := toolset.New(toolset.Options{Limits: todo.DefaultLimits(), Offload: off, BashTimeout: time.Minute, Dir: t.TempDir()})
+	set, err := toolset.New(toolset.Options{Limits: todo.DefaultLimits(), Offload: off, BashTimeout: time.Minute, Dir: t.TempDir(), Plain: render.PlainPlan})
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := 0
-	sh := &router.Shell{Executor: set.Executor,
+	sh := &router.Shell{Executor: set.Executor, Offload: off,
 		NewID: func() string { n++; return fmt.Sprintf("toolu_%02d", n) }}
 	return Config{
 		Shell:  sh,
-		Store:  set.Store,
+		Plan:   set.Plan,
 		Styles: render.PlainStyles(),
 		Dir:    func() string { return "/home/user/project" },
 	}, offDir

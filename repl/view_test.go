@@ -30,7 +30,7 @@ func TestLiveAreaKeepsToTheTerminal(t *testing.T) {
 		}
 		items = append(items, todo.Item{Content: fmt.Sprintf("Task %d", i), ActiveForm: fmt.Sprintf("Doing task %d", i), Status: st})
 	}
-	cfg.Store.Replace(items)
+	cfg.Plan.Publish(todo.Snapshot{Items: items, Version: 1}) // as the engine publishes a new list
 	for _, h := range []int{0, 3, 5, 6, 7, 8, 10, 12, 20, 32, 60} {
 		t.Run(fmt.Sprint(h), func(t *testing.T) {
 			m := New(cfg)

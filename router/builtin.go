@@ -107,7 +107,7 @@ func (s *Shell) Builtin(line Line) BuiltinOutput {
 		}
 		return BuiltinOutput{Stderr: "Usage: /trace on|off", ExitCode: 1}
 	case "session":
-		off := s.OffloadConfig()
+		off := s.Offload
 		dir, _ := filepath.Abs(filepath.Join(off.Dir, off.Session))
 		n, files := countOffloaded(dir), "files"
 		if n == 1 {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/todo-shell/todo-shell/internal/bashline"
+	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
@@ -134,12 +135,12 @@ func TestSeedMultiLineEqualsOneLine(t *testing.T) {
 func newShell(t *testing.T) (*Shell, *todo.Store) {
 	t.Helper()
 	off := offload.Config{Dir: t.TempDir(), Session: "test", Threshold: 1000}
-	set, err := toolset.New(toolset.Options{Limits: todo.DefaultLimits(), Offload: off, BashTimeout: time.Minute, Dir: t.TempDir()})
+	set, err := toolset.New(toolset.Options{Limits: todo.DefaultLimits(), Offload: off, BashTimeout: time.Minute, Dir: t.TempDir(), Plain: render.PlainPlan})
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := 0
-	return &Shell{Executor: set.Executor,
+	return &Shell{Executor: set.Executor, Offload: off,
 		NewID: func() string { n++; return fmt.Sprintf("toolu_%02d", n) }}, set.Store
 }
 

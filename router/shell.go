@@ -17,7 +17,10 @@ import (
 // knows no tool but Bash, the tool plain command lines go to.
 type Shell struct {
 	Executor *tools.Executor
-	NewID    tools.IDGenerator // nil means tools.NewToolUseID
+	// Offload is where the executor's policy puts long results (for
+	// /session, /offloads and /open); the zero Config when it has none.
+	Offload offload.Config
+	NewID   tools.IDGenerator // nil means tools.NewToolUseID
 	// OnOffload, when set, hears of each result offloaded to a file: its
 	// tool_use id and the command that made it (a session records them for
 	// /offloads of a later run).
@@ -83,13 +86,6 @@ func (l Line) Command() string {
 		return strings.TrimSpace(l.Name + " " + l.Args)
 	}
 	return ""
-}
-
-// OffloadConfig is where this shell's long results go: the executor's
-// offload policy (the zero Config when it has none of offload's).
-func (s *Shell) OffloadConfig() offload.Config {
-	pol, _ := s.Executor.Offloader().(offload.Policy)
-	return pol.Config
 }
 
 func (s *Shell) newID() string {

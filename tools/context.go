@@ -3,13 +3,10 @@ package tools
 import (
 	"context"
 	"io"
-
-	"github.com/todo-shell/todo-shell/tools/redact"
 )
 
 type toolUseIDKey struct{}
 type outputKey struct{}
-type redactorKey struct{}
 
 // WithToolUseID returns a context carrying the tool_use_id of the call being
 // executed. Registry.Execute sets it for every handler.
@@ -33,32 +30,4 @@ func WithOutput(ctx context.Context, w io.Writer) context.Context {
 func OutputFrom(ctx context.Context) io.Writer {
 	w, _ := ctx.Value(outputKey{}).(io.Writer)
 	return w
-}
-
-type offloaderKey struct{}
-
-// WithOffloader returns a context carrying the offload policy of the call
-// being executed. Executor sets it for every handler, so a tool that streams
-// output too large to hold (Bash) applies the same policy as it goes.
-func WithOffloader(ctx context.Context, off Offloader) context.Context {
-	return context.WithValue(ctx, offloaderKey{}, off)
-}
-
-// OffloaderFrom returns the offload policy of ctx, or nil.
-func OffloaderFrom(ctx context.Context) Offloader {
-	off, _ := ctx.Value(offloaderKey{}).(Offloader)
-	return off
-}
-
-// WithRedactor returns a context whose handlers mask r's secrets in the
-// output they stream or spool (Bash does), so that a secret never reaches
-// a file or a screen; the agent masks the final results too.
-func WithRedactor(ctx context.Context, r *redact.Redactor) context.Context {
-	return context.WithValue(ctx, redactorKey{}, r)
-}
-
-// RedactorFrom returns the redactor of ctx, or nil (which masks nothing).
-func RedactorFrom(ctx context.Context) *redact.Redactor {
-	r, _ := ctx.Value(redactorKey{}).(*redact.Redactor)
-	return r
 }

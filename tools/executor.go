@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/todo-shell/todo-shell/tools/redact"
 )
 
 // Offloader is the size policy an Executor applies to every result:
@@ -19,18 +21,28 @@ type Offloader interface {
 
 // Executor runs tool calls: a Registry and the offload policy in one, so a
 // front end (the shell, serve, the MCP server, an agent loop) cannot run a
-// tool without the size bound. Tools that stream their output (Bash) find
-// the policy in their context (OffloaderFrom) and apply it as they go. It is
+// tool without the size bound. Tools that stream their output (Bash) are
+// given the same policy when they are made, and apply it as they go. It is
 // safe for concurrent use.
 type Executor struct {
 	registry  *Registry
 	offloader Offloader
+	redactor  *redact.Redactor
 }
 
 // NewExecutor returns an executor over reg applying off to every result;
 // off nil passes results on whole (offloading off).
 func NewExecutor(reg *Registry, off Offloader) *Executor {
 	return &Executor{registry: reg, offloader: off}
+}
+
+// Redacting returns an executor like e that masks r's secrets in every
+// result's content before the policy writes any of it to a file (a tool
+// that streams, Bash, is given r too, for what it streams and spools).
+func (e *Executor) Redacting(r *redact.Redactor) *Executor {
+	c := *e
+	c.redactor = r
+	return &c
 }
 
 // Registry returns the registry the executor runs.
@@ -49,23 +61,14 @@ func (e *Executor) Lookup(name string) (Definition, bool) { return e.registry.Lo
 func (e *Executor) Has(name string) bool { return e.registry.Has(name) }
 
 // Execute runs the tool called name with input, as Registry.Execute does,
-// and applies the offload policy to its result.
-// The secrets of ctx's redactor (WithRedactor) are masked in the content
-// before the policy writes any of it to a file.
+// and applies the offload policy to its result, the secrets of its
+// redactor (Redacting) masked first.
 func (e *Executor) Execute(ctx context.Context, toolUseID, name string, input json.RawMessage) ToolResult {
-	res := e.registry.Execute(e.context(ctx), toolUseID, name, input)
-	if r := RedactorFrom(ctx); r != nil {
-		res.Content = r.String(res.Content)
+	res := e.registry.Execute(ctx, toolUseID, name, input)
+	if e.redactor != nil {
+		res.Content = e.redactor.String(res.Content)
 	}
 	return e.offload(res)
-}
-
-// context gives ctx the policy, for tools that stream.
-func (e *Executor) context(ctx context.Context) context.Context {
-	if e.offloader == nil {
-		return ctx
-	}
-	return WithOffloader(ctx, e.offloader)
 }
 
 func (e *Executor) offload(res ToolResult) ToolResult {
@@ -113,7 +116,7 @@ func (e *Executor) ShellInput(name string, args []string) (json.RawMessage, *She
 // itself keeps its file.
 func (e *Executor) ExecuteShell(ctx context.Context, toolUseID, name string, input json.RawMessage, args []string) ShellCall {
 	use := &ToolUse{Type: "tool_use", ID: toolUseID, Name: name, Input: input}
-	res := e.registry.Execute(e.context(ctx), toolUseID, name, input)
+	res := e.registry.Execute(ctx, toolUseID, name, input)
 	var form ShellForm
 	if sh := e.registry.ShellOf(name); sh != nil {
 		form = sh.ShellForm(args, res)

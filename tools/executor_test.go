@@ -67,18 +67,6 @@ func TestExecutor(t *testing.T) {
 			t.Fatalf("%+v", res)
 		}
 	})
-	t.Run("the policy is in the handler's context", func(t *testing.T) {
-		var seen Offloader
-		reg.Register(Definition{Name: "Peek"}, func(ctx context.Context, _ json.RawMessage) (Result, error) {
-			seen = OffloaderFrom(ctx)
-			return Result{}, nil
-		})
-		ex.Execute(ctx, "toolu_3", "Peek", nil)
-		if seen == nil {
-			t.Fatal("no offloader in the handler's context")
-		}
-	})
-
 	tests := []struct {
 		name       string
 		tool       string

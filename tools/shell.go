@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/todo-shell/todo-shell/tools/internal/jsonscan"
+	"github.com/todo-shell/todo-shell/internal/jsonscan"
 )
 
 // ShellForm is a call's result as a person at a shell sees it: what goes to

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/todo-shell/todo-shell/tools/internal/jsonscan"
+	"github.com/todo-shell/todo-shell/internal/jsonscan"
 )
 
 // ParseToolUse decodes one tool_use block, such as a line the tool server

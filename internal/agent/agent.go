@@ -20,7 +20,6 @@ import (
 
 	"github.com/todo-shell/todo-shell/internal/permission"
 	"github.com/todo-shell/todo-shell/tools"
-	"github.com/todo-shell/todo-shell/tools/redact"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -48,7 +47,10 @@ type Config struct {
 	MaxTokens int64
 	MaxTurns  int
 	System    string // appended to DefaultSystem
-	// Tools runs the tool calls, under the offload policy.
+	// Tools runs the tool calls, under the offload policy; made Redacting
+	// (with Bash given the same redactor), it masks the credentials in
+	// every result before the model, the screen, the transcript or an
+	// offload file sees it.
 	Tools *tools.Executor
 	// Transcript receives the conversation as JSON lines; nil for none.
 	Transcript io.Writer
@@ -56,10 +58,6 @@ type Config struct {
 	// long, waiting for it to start included; 0 means
 	// DefaultStreamIdleTimeout.
 	StreamIdleTimeout time.Duration
-	// Redact masks the credentials in every tool result (and in what Bash
-	// streams or spools) before the model, the screen, the transcript or
-	// an offload file sees it; nil masks nothing.
-	Redact *redact.Redactor
 	// Permissions decides which calls run without asking; nil runs every
 	// call (the engine's own tests, embedders that check elsewhere).
 	Permissions *permission.Policy
@@ -444,10 +442,9 @@ func endedEarly(err error) error {
 	return &Failure{Kind: "ended_early", Msg: msg, Err: err}
 }
 
-// execute runs one tool call: the result with the credentials masked, then
-// offloaded when long.
+// execute runs one tool call: the result with the credentials masked (by
+// the executor, when it was made Redacting), then offloaded when long.
 func (a *Agent) execute(ctx context.Context, use tools.ToolUse) tools.ToolResult {
-	ctx = tools.WithRedactor(ctx, a.cfg.Redact)
 	return a.cfg.Tools.Execute(ctx, use.ID, use.Name, use.Input)
 }
 

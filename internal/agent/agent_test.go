@@ -21,6 +21,7 @@ import (
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/offload"
+	"github.com/todo-shell/todo-shell/tools/redact"
 	"github.com/todo-shell/todo-shell/tools/todo"
 	"github.com/todo-shell/todo-shell/tools/toolset"
 )
@@ -36,10 +37,16 @@ type env struct {
 
 func newEnv(t testing.TB, replies ...reply) *env {
 	t.Helper()
+	return newRedactingEnv(t, nil, replies...)
+}
+
+// newRedactingEnv is newEnv with tools that mask red's secrets.
+func newRedactingEnv(t testing.TB, red *redact.Redactor, replies ...reply) *env {
+	t.Helper()
 	api := newFakeAPI(t, replies...)
 	offDir := t.TempDir()
 	off := offload.Config{Dir: offDir, Session: "agent-test", Threshold: 1000}
-	set, err := toolset.New(toolset.Options{Limits: todo.DefaultLimits(), Offload: off, BashTimeout: time.Minute, Dir: t.TempDir()})
+	set, err := toolset.New(toolset.Options{Limits: todo.DefaultLimits(), Offload: off, BashTimeout: time.Minute, Dir: t.TempDir(), Redact: red})
 	if err != nil {
 		t.Fatal(err)
 	}

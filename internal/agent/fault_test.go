@@ -99,11 +99,10 @@ func TestRedactsCredentials(t *testing.T) {
 	if err := os.WriteFile(file, []byte(key+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e := newEnv(t,
+	e := newRedactingEnv(t, redact.New(key),
 		toolUse(bashCall("toolu_short", "cat "+file)),
 		toolUse(bashCall("toolu_long", "for i in $(seq 200); do cat "+file+"; done")),
 		say("done"))
-	e.agent.cfg.Redact = redact.New(key)
 	var shown strings.Builder
 	if _, err := e.agent.Run(context.Background(), "go", func(ev Event) {
 		if d, ok := ev.(ToolDone); ok {

@@ -32,7 +32,6 @@ import (
 	"github.com/todo-shell/todo-shell/internal/plan"
 	"github.com/todo-shell/todo-shell/internal/readgate"
 	"github.com/todo-shell/todo-shell/internal/session"
-	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools/task"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -499,7 +498,7 @@ func (x *Watcher) project(src int, path string, p *plan.Parser) string {
 // planVersion is a task plan's version as a panel shows it: the tasks as
 // rows, keyed by their ids.
 func planVersion(st task.State, rec task.Record) *plan.Version {
-	v := &plan.Version{N: int(st.Version), Time: rec.Time, ToolUseID: rec.ToolUseID, Todos: render.TaskItems(st), Keys: make([]string, len(st.Tasks)), Tasks: true}
+	v := &plan.Version{N: int(st.Version), Time: rec.Time, ToolUseID: rec.ToolUseID, Todos: task.Rows(st), Keys: make([]string, len(st.Tasks)), Tasks: true}
 	for i := range st.Tasks {
 		v.Keys[i] = st.Tasks[i].ID
 	}

@@ -37,3 +37,31 @@ func BenchmarkCommands1KB(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseReused1KB: the parser alone, one kept from line to line
+// (a Reader's).
+func BenchmarkParseReused1KB(b *testing.B) {
+	line := line1KB()
+	var r Reader
+	b.SetBytes(int64(len(line)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := r.Parse(line); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReaderCommands1KB: every command of a 1 KB line, with a Reader
+// kept from line to line (as the permission check keeps one).
+func BenchmarkReaderCommands1KB(b *testing.B) {
+	line := line1KB()
+	var r Reader
+	b.SetBytes(int64(len(line)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if l := r.Commands(line, Options{}); l.Err != nil {
+			b.Fatal(l.Err)
+		}
+	}
+}

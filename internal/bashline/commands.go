@@ -1,6 +1,7 @@
 package bashline
 
 import (
+	"fmt"
 	"path"
 	"regexp"
 	"strings"
@@ -97,18 +98,83 @@ const maxDepth = 8
 // { } and ( ), function bodies, command and process substitutions,
 // arithmetic, here-documents and assignment values; and the commands run
 // through wrappers (env, sudo, xargs, find -exec, sh -c, eval, source…).
+//
+// It makes a parser for each line; a caller that reads many lines keeps a
+// Reader instead.
 func Commands(src string, opt Options) Line {
-	w := &walker{opt: opt}
-	w.line.Commands = make([]Command, 0, 16)
-	w.code(src, nil, 0, "")
+	var r Reader
+	return r.Commands(src, opt)
+}
+
+// A Reader lists the commands of lines, as Commands does, with what it
+// keeps from one line to the next: a parser for each language (a
+// parser's buffers are 2 KB), and the arrays of the lists it returns.
+// The zero Reader is ready. A Reader is not safe for concurrent use.
+type Reader struct {
+	src     strings.Reader
+	parsers []langParser
+	w       walker
+	cmds    []Command // the commands of the last line
+	arena   arena     // their words
+	// walkFile, when set, walks each parsed file in place of the
+	// visitor (a test's reference walk with syntax.Walk).
+	walkFile func(w *walker, src string, f *syntax.File, ctx *context, depth int)
+}
+
+// langParser is a parser of one language.
+type langParser struct {
+	lang syntax.LangVariant
+	p    *syntax.Parser
+}
+
+// Commands lists every simple command bash could run for src (see the
+// package's Commands). The lists of the Line it returns (its commands
+// and their words) are the Reader's: they are valid until its next
+// Commands, which reuses them. The strings in them are not.
+func (r *Reader) Commands(src string, opt Options) Line {
+	clear(r.cmds)
+	r.arena.reset()
+	if r.cmds == nil {
+		r.cmds = make([]Command, 0, 16)
+	}
+	r.w = walker{r: r, opt: opt, line: Line{Commands: r.cmds[:0]}}
+	w := &r.w
+	w.code(src, &context{}, 0, "")
 	if w.line.Opaque == "" && w.arith && (w.codeText || w.substitutes) {
 		w.line.Opaque = "text it computes may be evaluated as arithmetic, which runs the $(…) in it"
 	}
-	return w.line
+	line := w.line
+	r.cmds = line.Commands
+	r.w = walker{}
+	return line
+}
+
+// Parse parses src as a bash script with the Reader's parser.
+func (r *Reader) Parse(src string) (*syntax.File, error) {
+	return r.parse(src, syntax.LangBash)
+}
+
+// parse parses src in lang with the Reader's parser of lang.
+func (r *Reader) parse(src string, lang syntax.LangVariant) (*syntax.File, error) {
+	var p *syntax.Parser
+	for _, lp := range r.parsers {
+		if lp.lang == lang {
+			p = lp.p
+		}
+	}
+	if p == nil {
+		p = syntax.NewParser(syntax.Variant(lang))
+		r.parsers = append(r.parsers, langParser{lang, p})
+	}
+	r.src.Reset(src)
+	f, err := p.Parse(&r.src, "")
+	r.src.Reset("")
+	return f, err
 }
 
 // walker collects a line's commands.
 type walker struct {
+	r    *Reader
 	opt  Options
 	line Line
 	// What the line holds, for the arithmetic rule: a place where bash
@@ -133,69 +199,285 @@ type context struct {
 // code adds the commands of src, run through ctx's wrappers; via names
 // what runs it ("" for the line itself).
 func (w *walker) code(src string, ctx *context, depth int, via string) {
-	if ctx == nil {
-		ctx = &context{}
-	}
 	if ctx.lang != 0 && ctx.lang != syntax.LangBash {
-		if _, err := syntax.NewParser(syntax.Variant(ctx.lang)).Parse(strings.NewReader(src), ""); err != nil {
-			w.add(Command{Text: src, Wrappers: ctx.wrappers, AsOther: ctx.asOther, Opaque: "the text " + via + " runs is read otherwise by that shell"})
+		f, err := w.r.parse(src, ctx.lang)
+		if err != nil {
+			w.add(&Command{Text: src, Wrappers: ctx.wrappers, AsOther: ctx.asOther, Opaque: "the text " + via + " runs is read otherwise by that shell"})
 			return
 		}
+		// Both readings' commands are listed, each once.
 		w.twice++
 		defer func() { w.twice-- }()
-		w.file(src, ctx, depth, syntax.NewParser(syntax.Variant(ctx.lang)))
+		w.walk(src, f, ctx, depth)
 	}
-	f, err := Parse(src)
+	f, err := w.r.parse(src, syntax.LangBash)
 	if err != nil {
 		if via == "" {
 			w.line.Err = err
 			return
 		}
-		w.add(Command{Text: src, Wrappers: ctx.wrappers, AsOther: ctx.asOther, Opaque: "the text " + via + " runs does not parse"})
+		w.add(&Command{Text: src, Wrappers: ctx.wrappers, AsOther: ctx.asOther, Opaque: "the text " + via + " runs does not parse"})
 		return
 	}
 	w.walk(src, f, ctx, depth)
 }
 
-// file adds the commands of src as p parses it.
-func (w *walker) file(src string, ctx *context, depth int, p *syntax.Parser) {
-	if f, err := p.Parse(strings.NewReader(src), ""); err == nil {
-		w.walk(src, f, ctx, depth)
+// walk adds the commands of a parsed file: it visits every node
+// syntax.Walk visits, in the same order (TestVisitMatchesWalk), carrying
+// down whether standard input there is a pipe, a file or a
+// here-document rather than the terminal.
+func (w *walker) walk(src string, f *syntax.File, ctx *context, depth int) {
+	if w.r.walkFile != nil {
+		w.r.walkFile(w, src, f, ctx, depth)
+		return
+	}
+	v := visitor{w: w, src: src, ctx: ctx, depth: depth}
+	v.stmts(f.Stmts, false)
+}
+
+// enter notes a node the walk reaches, where in says whether standard
+// input is not the terminal (for a statement: its own input, the right
+// side of a pipe included); it returns that for the node's children.
+func (w *walker) enter(src string, n syntax.Node, in bool, ctx *context, depth int) bool {
+	switch x := n.(type) {
+	case *syntax.Stmt:
+		in = in || hasInput(x.Redirs)
+		w.stmt(src, x, in, ctx, depth)
+	case *syntax.CmdSubst, *syntax.ProcSubst:
+		in = false // their input is the line's
+		w.substitutes = true
+	case *syntax.DeclClause:
+		w.decl(src, x, ctx)
+	case *syntax.Word:
+		w.noticeWord(x)
+	default:
+		w.notice(n)
+	}
+	return in
+}
+
+// visitor visits the nodes of a parsed file as syntax.Walk does, doing
+// what enter does on each: a direct descent, where syntax.Walk makes two
+// calls through a function value per node. Where enter does nothing (a
+// CallExpr, a Redirect…), nothing is called; a Lit, a SglQuoted and a
+// comment hold nothing to note and no node, and are not visited.
+type visitor struct {
+	w     *walker
+	src   string
+	ctx   *context
+	depth int
+}
+
+func (v *visitor) stmts(list []*syntax.Stmt, in bool) {
+	for _, s := range list {
+		v.stmt(s, in)
 	}
 }
 
-// walk adds the commands of a parsed file.
-func (w *walker) walk(src string, f *syntax.File, ctx *context, depth int) {
-	// input says, for each node being visited (a stack: Walk calls f(nil)
-	// after a node's children), whether standard input there is a pipe,
-	// a file or a here-document rather than the terminal.
-	input := make([]bool, 1, 64)
-	piped := map[*syntax.Stmt]bool{} // the right side of a pipe
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if n == nil {
-			input = input[:len(input)-1]
-			return true
+func (v *visitor) stmt(s *syntax.Stmt, in bool) {
+	if s == nil {
+		return
+	}
+	in = in || hasInput(s.Redirs)
+	v.w.stmt(v.src, s, in, v.ctx, v.depth)
+	if s.Cmd != nil {
+		v.command(s.Cmd, in)
+	}
+	for _, r := range s.Redirs {
+		v.word(r.Word, in)
+		if r.Hdoc != nil {
+			v.word(r.Hdoc, in)
 		}
-		in := input[len(input)-1]
-		switch x := n.(type) {
-		case *syntax.Stmt:
-			in = in || piped[x] || hasInput(x.Redirs)
-			w.stmt(src, x, in, ctx, depth)
-		case *syntax.BinaryCmd:
-			if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
-				piped[x.Y] = true
+	}
+}
+
+func (v *visitor) command(c syntax.Command, in bool) {
+	switch x := c.(type) {
+	case *syntax.CallExpr:
+		for _, a := range x.Assigns {
+			v.assign(a, in)
+		}
+		v.words(x.Args, in)
+	case *syntax.Subshell:
+		v.stmts(x.Stmts, in)
+	case *syntax.Block:
+		v.stmts(x.Stmts, in)
+	case *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause:
+		v.clause(x, in)
+	case *syntax.BinaryCmd:
+		v.stmt(x.X, in)
+		v.stmt(x.Y, in || x.Op == syntax.Pipe || x.Op == syntax.PipeAll)
+	case *syntax.FuncDecl:
+		v.stmt(x.Body, in)
+	case *syntax.ArithmCmd:
+		v.w.notice(x)
+		v.arithm(x.X, in)
+	case *syntax.TestClause:
+		v.test(x.X, in)
+	case *syntax.DeclClause:
+		v.w.decl(v.src, x, v.ctx)
+		for _, a := range x.Args {
+			v.assign(a, in)
+		}
+	case *syntax.LetClause:
+		v.w.notice(x)
+		for _, e := range x.Exprs {
+			v.arithm(e, in)
+		}
+	case *syntax.TimeClause:
+		v.stmt(x.Stmt, in)
+	case *syntax.CoprocClause:
+		if x.Name != nil {
+			v.word(x.Name, in)
+		}
+		v.stmt(x.Stmt, in)
+	case *syntax.TestDecl:
+		v.word(x.Description, in)
+		v.stmt(x.Body, in)
+	default:
+		panic(fmt.Sprintf("bashline: unexpected command node %T", c))
+	}
+}
+
+// clause visits an if, a while or until, a for and a case.
+func (v *visitor) clause(c syntax.Command, in bool) {
+	switch x := c.(type) {
+	case *syntax.IfClause:
+		for ; x != nil; x = x.Else {
+			v.stmts(x.Cond, in)
+			v.stmts(x.Then, in)
+		}
+	case *syntax.WhileClause:
+		v.stmts(x.Cond, in)
+		v.stmts(x.Do, in)
+	case *syntax.ForClause:
+		switch l := x.Loop.(type) {
+		case *syntax.WordIter:
+			v.words(l.Items, in)
+		case *syntax.CStyleLoop:
+			v.w.notice(l)
+			v.arithm(l.Init, in)
+			v.arithm(l.Cond, in)
+			v.arithm(l.Post, in)
+		}
+		v.stmts(x.Do, in)
+	case *syntax.CaseClause:
+		v.word(x.Word, in)
+		for _, item := range x.Items {
+			v.words(item.Patterns, in)
+			v.stmts(item.Stmts, in)
+		}
+	}
+}
+
+func (v *visitor) assign(a *syntax.Assign, in bool) {
+	v.w.notice(a)
+	if a.Value != nil {
+		v.word(a.Value, in)
+	}
+	v.arithm(a.Index, in)
+	if a.Array != nil {
+		for _, e := range a.Array.Elems {
+			v.arithm(e.Index, in)
+			if e.Value != nil {
+				v.word(e.Value, in)
 			}
-		case *syntax.CmdSubst, *syntax.ProcSubst:
-			in = false // their input is the line's
-			w.substitutes = true
-		case *syntax.DeclClause:
-			w.decl(src, x, ctx)
-		default:
-			w.notice(n)
 		}
-		input = append(input, in)
-		return true
-	})
+	}
+}
+
+func (v *visitor) words(ws []*syntax.Word, in bool) {
+	for _, w := range ws {
+		v.word(w, in)
+	}
+}
+
+func (v *visitor) word(w *syntax.Word, in bool) {
+	v.w.noticeWord(w)
+	for _, p := range w.Parts {
+		v.part(p, in)
+	}
+}
+
+func (v *visitor) part(p syntax.WordPart, in bool) {
+	switch x := p.(type) {
+	case *syntax.Lit, *syntax.SglQuoted:
+	case *syntax.DblQuoted:
+		for _, q := range x.Parts {
+			v.part(q, in)
+		}
+	case *syntax.ParamExp:
+		v.w.notice(x)
+		if x.NestedParam != nil {
+			v.part(x.NestedParam, in)
+		}
+		v.arithm(x.Index, in)
+		if x.Slice != nil {
+			v.arithm(x.Slice.Offset, in)
+			v.arithm(x.Slice.Length, in)
+		}
+		if x.Repl != nil {
+			if x.Repl.Orig != nil {
+				v.word(x.Repl.Orig, in)
+			}
+			if x.Repl.With != nil {
+				v.word(x.Repl.With, in)
+			}
+		}
+		if x.Exp != nil && x.Exp.Word != nil {
+			v.word(x.Exp.Word, in)
+		}
+	case *syntax.CmdSubst:
+		v.w.substitutes = true
+		v.stmts(x.Stmts, false) // its input is the line's
+	case *syntax.ArithmExp:
+		v.w.notice(x)
+		v.arithm(x.X, in)
+	case *syntax.ProcSubst:
+		v.w.substitutes = true
+		v.stmts(x.Stmts, false)
+	case *syntax.ExtGlob: // its pattern is a Lit
+	default:
+		panic(fmt.Sprintf("bashline: unexpected word part %T", p))
+	}
+}
+
+func (v *visitor) arithm(e syntax.ArithmExpr, in bool) {
+	switch x := e.(type) {
+	case nil:
+	case *syntax.Word:
+		v.word(x, in)
+	case *syntax.BinaryArithm:
+		v.arithm(x.X, in)
+		v.arithm(x.Y, in)
+	case *syntax.UnaryArithm:
+		v.arithm(x.X, in)
+	case *syntax.ParenArithm:
+		v.arithm(x.X, in)
+	case *syntax.FlagsArithm:
+		v.arithm(x.X, in)
+	default:
+		panic(fmt.Sprintf("bashline: unexpected arithmetic node %T", e))
+	}
+}
+
+func (v *visitor) test(e syntax.TestExpr, in bool) {
+	switch x := e.(type) {
+	case nil:
+	case *syntax.Word:
+		v.word(x, in)
+	case *syntax.BinaryTest:
+		v.w.notice(x)
+		v.test(x.X, in)
+		v.test(x.Y, in)
+	case *syntax.UnaryTest:
+		v.w.notice(x)
+		v.test(x.X, in)
+	case *syntax.ParenTest:
+		v.test(x.X, in)
+	default:
+		panic(fmt.Sprintf("bashline: unexpected test node %T", e))
+	}
 }
 
 // notice notes the places where bash evaluates text as arithmetic (where
@@ -222,10 +504,16 @@ func (w *walker) notice(n syntax.Node) {
 			w.arith = true
 		}
 	case *syntax.Word:
-		if !w.codeText {
-			for _, p := range x.Parts {
-				w.look(p)
-			}
+		w.noticeWord(x)
+	}
+}
+
+// noticeWord notes a quoted $(…), `…` or $[…] in a word, for the
+// arithmetic rule.
+func (w *walker) noticeWord(x *syntax.Word) {
+	if !w.codeText {
+		for _, p := range x.Parts {
+			w.look(p)
 		}
 	}
 }
@@ -236,22 +524,52 @@ func (w *walker) look(p syntax.WordPart) {
 	var v string
 	switch x := p.(type) {
 	case *syntax.Lit:
+		if !hasCode(x.Value) {
+			return // removing backslashes makes neither
+		}
 		v = unescape(x.Value, false)
 	case *syntax.SglQuoted:
-		v, _ = staticPart(x, false)
 		if !x.Dollar {
 			v = x.Value
+		} else {
+			v, _ = staticPart(x, false)
 		}
 	case *syntax.DblQuoted:
+		if !litsHaveCode(x.Parts) {
+			return // removing backslashes makes neither
+		}
+		var b strings.Builder
 		for _, in := range x.Parts {
 			if lit, ok := in.(*syntax.Lit); ok {
-				v += unescape(lit.Value, true)
+				b.WriteString(unescape(lit.Value, true))
 			}
 		}
+		v = b.String()
 	}
 	if strings.Contains(v, "$(") || strings.Contains(v, "`") || strings.Contains(v, "$[") {
 		w.codeText = true
 	}
+}
+
+// hasCode reports whether text holds a $ or a `, without which it
+// holds no $(…), `…` or $[…] once its backslashes are removed.
+func hasCode(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '$' || s[i] == '`' {
+			return true
+		}
+	}
+	return false
+}
+
+// litsHaveCode reports whether a Lit among parts has a $ or a `.
+func litsHaveCode(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		if lit, ok := p.(*syntax.Lit); ok && hasCode(lit.Value) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasInput reports whether redirections give a command its standard input.
@@ -265,7 +583,8 @@ func hasInput(rs []*syntax.Redirect) bool {
 	return false
 }
 
-func (w *walker) add(c Command) {
+// add adds a command (a copy of c) to the line's.
+func (w *walker) add(c *Command) {
 	if w.twice > 0 { // sh's code read both ways gives most commands twice
 		key := strings.Join(c.Wrappers, "\x00") + "\x01" + c.Text + "\x01" + strings.Join(c.Words, "\x00") + "\x01" + c.Opaque
 		if w.seen == nil {
@@ -279,7 +598,50 @@ func (w *walker) add(c Command) {
 	if c.Name() == "cd" || c.Name() == "pushd" || c.Name() == "popd" {
 		w.line.ChangesDir = true
 	}
-	w.line.Commands = append(w.line.Commands, c)
+	w.line.Commands = append(w.line.Commands, *c)
+}
+
+// arena hands out the words of the commands of a line from a block made
+// for many commands at once, kept for the next line. Each slice it gives
+// has no spare capacity: an append to it copies, and never reaches a
+// neighbour's words.
+type arena struct {
+	words  []string
+	static []bool
+	chains [][]string
+}
+
+// arenaBlock is the fewest words a block holds.
+const arenaBlock = 128
+
+// take returns n words and their static flags, zeroed.
+func (a *arena) take(n int) ([]string, []bool) {
+	if len(a.words)+n > cap(a.words) {
+		// The words handed out stay in the old block; the next line
+		// starts in this one, which fits more.
+		size := max(n, 2*cap(a.words), arenaBlock)
+		a.words, a.static = make([]string, 0, size), make([]bool, 0, size)
+	}
+	i := len(a.words)
+	a.words, a.static = a.words[:i+n], a.static[:i+n]
+	return a.words[i : i+n : i+n], a.static[i : i+n : i+n]
+}
+
+// chain returns a chain of one level holding words.
+func (a *arena) chain(words []string) [][]string {
+	if len(a.chains) == cap(a.chains) {
+		a.chains = make([][]string, 0, max(2*cap(a.chains), arenaBlock/4))
+	}
+	a.chains = append(a.chains, words)
+	i := len(a.chains)
+	return a.chains[i-1 : i : i]
+}
+
+// reset makes the block ready for a new line, holding nothing of the last.
+func (a *arena) reset() {
+	clear(a.words)
+	clear(a.chains)
+	a.words, a.static, a.chains = a.words[:0], a.static[:0], a.chains[:0]
 }
 
 // text is a node's source.
@@ -364,7 +726,7 @@ func (w *walker) stmt(src string, s *syntax.Stmt, piped bool, ctx *context, dept
 			for _, x := range ws {
 				rt = append(rt, x.Text)
 			}
-			w.add(Command{Text: strings.Join(rt, " "), Writes: ws, Wrappers: ctx.wrappers, AsOther: ctx.asOther})
+			w.add(&Command{Text: strings.Join(rt, " "), Writes: ws, Wrappers: ctx.wrappers, AsOther: ctx.asOther})
 		}
 		return
 	}
@@ -378,12 +740,11 @@ func (w *walker) stmt(src string, s *syntax.Stmt, piped bool, ctx *context, dept
 	if len(call.Args) == 0 {
 		w.line.Assigns = append(w.line.Assigns, assigns...)
 		if len(ws) > 0 {
-			w.add(Command{Text: stmtText(src, s), Writes: ws, Wrappers: ctx.wrappers, AsOther: ctx.asOther, Assigns: assigns})
+			w.add(&Command{Text: stmtText(src, s), Writes: ws, Wrappers: ctx.wrappers, AsOther: ctx.asOther, Assigns: assigns})
 		}
 		return
 	}
-	words := make([]string, len(call.Args))
-	static := make([]bool, len(call.Args))
+	words, static := w.r.arena.take(len(call.Args))
 	for i, a := range call.Args {
 		words[i], static[i] = StaticPath(a) // ~/x stays ~/x: the home directory is known
 		if !static[i] {
@@ -417,7 +778,7 @@ func (w *walker) decl(src string, d *syntax.DeclClause, ctx *context) {
 	static := make([]bool, len(words))
 	static[0] = true
 	w.arith = true // declare -i, declare 'a[$(…)]'
-	w.add(Command{Words: words, Static: static, Chain: [][]string{words}, Text: text(src, d), Wrappers: ctx.wrappers, AsOther: ctx.asOther})
+	w.add(&Command{Words: words, Static: static, Chain: [][]string{words}, Text: text(src, d), Wrappers: ctx.wrappers, AsOther: ctx.asOther})
 }
 
 // resolution resolves one simple command through its wrappers.
@@ -447,21 +808,25 @@ func (r *resolution) resolve(words []string, static []bool, assigns []string, ct
 				c.Words, c.Static = c.Chain[last], static[len(words)-len(c.Chain[last]):]
 				c.Wrappers = c.Wrappers[:len(c.Wrappers)-1]
 			}
-			r.w.add(c)
+			r.w.add(&c)
 			return
 		}
-		c.Chain = append(c.Chain, words[i:])
+		if c.Chain == nil {
+			c.Chain = r.w.r.arena.chain(words[i:])
+		} else {
+			c.Chain = append(c.Chain, words[i:])
+		}
 		if !static[i] {
 			c.Words, c.Static = words[i:], static[i:]
 			c.Opaque = "the command's name is not known before it runs: " + words[i]
-			r.w.add(c)
+			r.w.add(&c)
 			return
 		}
 		name := path.Base(words[i])
 		next, more := r.unwrap(name, words, static, i, &c)
 		if next < 0 {
 			c.Words, c.Static = words[i:], static[i:]
-			r.w.add(c)
+			r.w.add(&c)
 			for _, m := range more {
 				m()
 			}

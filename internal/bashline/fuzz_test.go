@@ -15,6 +15,13 @@ var seeds = []string{
 	"cat <<'E F'\nx", "bash <<< 'ls'", "echo ${a:-$(b)} `c` <(d) >(e)",
 }
 
+// wordsSeeds are agent arguments in single quotes, with the bytes the
+// parser reads otherwise inside them.
+var wordsSeeds = []string{
+	"''", " \t'a b' ", "'a\\\nb'", "'a\\b'", "'a\r\nb'", "'a\x00b'", "'\xff'", "'é'", "'a'b'", "'a' 'b'",
+	"'a'\n", "\n'a'", "'a' #c", "'a\nb'", "'$(x) `y` \"z\"'",
+}
+
 // FuzzCheck: Check and the Scanner never panic; the Scanner fed line by
 // line agrees with Check on the text so far; a complete status has no
 // problem and an incomplete one names a line within the text.
@@ -47,14 +54,18 @@ func FuzzCheck(f *testing.F) {
 	})
 }
 
-// FuzzWords: Words never panics; words quoted back with Quote and read
-// again are the same words.
+// FuzzWords: Words never panics and gives what the parser gives (its
+// fast path for one single-quoted word included); words quoted back with
+// Quote and read again are the same words.
 func FuzzWords(f *testing.F) {
-	for _, s := range seeds {
+	for _, s := range append(seeds, wordsSeeds...) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		words, err := Words(s)
+		if pw, perr := parseWords(s); !reflect.DeepEqual(words, pw) || (err == nil) != (perr == nil) {
+			t.Fatalf("%q: Words %q, %v; the parser %q, %v", s, words, err, pw, perr)
+		}
 		if err != nil {
 			return
 		}

@@ -71,16 +71,16 @@ func (u *unwrapping) inner(via string) *context {
 // run returns the function that adds the commands of code run through via
 // (ok false: code is not known before the line runs).
 func (u *unwrapping) run(code, via string, ok bool) func() {
-	r := u.r
+	w, text, depth := u.r.w, u.r.text, u.r.depth
 	ictx := u.inner(via)
 	return func() {
 		switch {
 		case !ok:
-			r.w.add(Command{Text: r.text, Wrappers: ictx.wrappers, AsOther: ictx.asOther, Opaque: "the text " + via + " runs is not known before it runs"})
-		case r.depth >= maxDepth:
-			r.w.add(Command{Text: r.text, Wrappers: ictx.wrappers, AsOther: ictx.asOther, Opaque: "strings run as code nest too deep"})
+			w.add(&Command{Text: text, Wrappers: ictx.wrappers, AsOther: ictx.asOther, Opaque: "the text " + via + " runs is not known before it runs"})
+		case depth >= maxDepth:
+			w.add(&Command{Text: text, Wrappers: ictx.wrappers, AsOther: ictx.asOther, Opaque: "strings run as code nest too deep"})
 		default:
-			r.w.code(code, ictx, r.depth+1, via)
+			w.code(code, ictx, depth+1, via)
 		}
 	}
 }
@@ -128,7 +128,7 @@ func (r *resolution) unwrap(name string, words []string, static []bool, i int, c
 	case "watch":
 		return u.watch()
 	case "find":
-		return -1, r.find(u.args, u.static, c)
+		return -1, r.find(words[i+1:], static[i+1:], c)
 	}
 	return -1, nil
 }

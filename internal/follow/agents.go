@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/todo-shell/todo-shell/internal/readgate"
-	"github.com/todo-shell/todo-shell/render"
 )
 
 // Codex follows the newest Codex session rollout of a project directory:
@@ -65,7 +64,7 @@ func (c Codex) isCandidate(p string) bool {
 }
 
 func (c Codex) file(cand string) (string, string) { return cand, filepath.Dir(cand) }
-func (c Codex) name(cand string) string           { return render.Sanitize(filepath.Base(cand)) }
+func (c Codex) name(cand string) string           { return filepath.Base(cand) }
 
 // codexCwd reads the cwd of a rollout's first record, through the reading
 // gate; "" when it cannot.
@@ -128,7 +127,7 @@ func (g Gemini) isCandidate(p string) bool {
 }
 
 func (g Gemini) file(cand string) (string, string) { return cand, filepath.Dir(cand) }
-func (g Gemini) name(cand string) string           { return render.Sanitize(filepath.Base(cand)) }
+func (g Gemini) name(cand string) string           { return filepath.Base(cand) }
 
 func (Codex) journal() bool  { return false }
 func (Gemini) journal() bool { return false }

@@ -27,13 +27,14 @@ import (
 	"github.com/todo-shell/todo-shell/internal/plan"
 	"github.com/todo-shell/todo-shell/internal/readgate"
 	"github.com/todo-shell/todo-shell/internal/session"
-	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools/offload"
 )
 
-// Update is the state of the followed plan after a change.
+// Update is the state of the followed plan after a change. Its texts (the
+// source's name, the note, the warnings, the items) are the files' own,
+// untrusted: a view neutralises them where it draws them.
 type Update struct {
-	Source  string        // the session id or transcript file followed, neutralised
+	Source  string        // the session id or transcript file followed, as named on disk
 	Version *plan.Version // the newest version; nil while there is none
 	// New are the versions read since the last update, oldest first: at
 	// most MaxBatch of them (a long file comes in several updates).
@@ -171,7 +172,7 @@ func (s Session) better(next, cur string) (bool, string) {
 	if cr&1 == 0 && nr&1 == 1 {
 		why = filepath.Base(cur) + " has ended; " + why
 	}
-	return true, render.Sanitize(why)
+	return true, why
 }
 
 // candidates lists the session directories under Dir, for watching them
@@ -205,7 +206,7 @@ func (s Session) ended(path string) bool {
 func (s Session) file(c string) (string, string) { return filepath.Join(c, session.JournalFile), c }
 func (s Session) journal() bool                  { return true }
 func (s Session) newest() bool                   { return s.Newest }
-func (s Session) name(c string) string           { return render.Sanitize(filepath.Base(c)) }
+func (s Session) name(c string) string           { return filepath.Base(c) }
 
 // Claude follows the newest Claude Code transcript in a project directory
 // (~/.claude/projects/<mangled dir>/<uuid>.jsonl), and each newer one that
@@ -233,7 +234,7 @@ func (c Claude) better(next, cur string) (bool, string) {
 func (c Claude) file(cand string) (string, string) { return cand, filepath.Dir(cand) }
 func (c Claude) journal() bool                     { return false }
 func (c Claude) newest() bool                      { return false }
-func (c Claude) name(cand string) string           { return render.Sanitize(filepath.Base(cand)) }
+func (c Claude) name(cand string) string           { return filepath.Base(cand) }
 
 // ClaudeProjectDir returns where Claude Code keeps the transcripts of
 // sessions started in dir: root/<dir with every character that is not an
@@ -326,7 +327,7 @@ func (t *tail) read(emit func(*plan.Version), warn func(string)) error {
 			}
 			if why := readgate.Reason(err); why != t.refused {
 				t.refused = why
-				warn(render.Sanitize(t.path) + " skipped: " + why)
+				warn(t.path + " skipped: " + why)
 			}
 			return nil
 		}
@@ -372,7 +373,7 @@ func (t *tail) lines(chunk []byte, emit func(plan.Event), warn func(string)) {
 		switch {
 		case t.long || len(t.partial)+len(line) > readgate.MaxLine:
 			t.p.Skip()
-			warn(fmt.Sprintf("%s line %d skipped: longer than %d MiB", render.Sanitize(filepath.Base(t.path)), t.p.Lines(), readgate.MaxLine>>20))
+			warn(fmt.Sprintf("%s line %d skipped: longer than %d MiB", filepath.Base(t.path), t.p.Lines(), readgate.MaxLine>>20))
 			t.long, t.partial = false, nil
 			continue
 		case len(t.partial) > 0:
@@ -464,7 +465,7 @@ func lastVersions(path string, keep func(*plan.Version), warn func(string)) (int
 		if errors.Is(err, fs.ErrNotExist) {
 			return 0, nil
 		}
-		warn(render.Sanitize(path) + " skipped: " + readgate.Reason(err))
+		warn(path + " skipped: " + readgate.Reason(err))
 		return 0, nil
 	}
 	defer func() { _ = f.Close() }()

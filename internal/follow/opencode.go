@@ -15,7 +15,6 @@ import (
 	"github.com/todo-shell/todo-shell/internal/plan"
 	"github.com/todo-shell/todo-shell/internal/readgate"
 	"github.com/todo-shell/todo-shell/internal/sqliteview"
-	"github.com/todo-shell/todo-shell/render"
 )
 
 // Opencode follows the newest opencode session of a project directory in
@@ -37,7 +36,7 @@ func (o Opencode) name(id string) string {
 	if id == "" {
 		return ""
 	}
-	return "opencode session " + render.Sanitize(id)
+	return "opencode session " + id
 }
 func (o Opencode) journal() bool                        { return false }
 func (o Opencode) newest() bool                         { return false }
@@ -93,9 +92,7 @@ func (s *ocState) read() (u Update, ok bool) {
 		s.cur, s.sent, s.last = id, 0, nil
 	}
 	u = Update{Source: s.o.name(s.cur), Note: note, Recovered: recovered}
-	for _, w := range s.db.Skipped() {
-		u.Warnings = append(u.Warnings, render.Sanitize(w))
-	}
+	u.Warnings = append(u.Warnings, s.db.Skipped()...)
 	switch {
 	case len(vs) > s.sent:
 		u.New = vs[s.sent:]
@@ -174,7 +171,7 @@ func (s *ocState) warn(err error) (Update, bool) {
 		say = filepath.Base(s.o.DB) + k.what + detail
 		break
 	}
-	return Update{Source: s.o.name(s.cur), Version: s.last, Warnings: []string{render.Sanitize(say)}}, true
+	return Update{Source: s.o.name(s.cur), Version: s.last, Warnings: []string{say}}, true
 }
 
 func (o Opencode) once() (Update, error) {
@@ -183,7 +180,7 @@ func (o Opencode) once() (Update, error) {
 	u, _ := s.read()
 	if s.refused != "" {
 		// The one read failed: there is no version to show beside it.
-		return Update{}, fmt.Errorf("%s not read: %s", render.Sanitize(o.DB), render.Sanitize(s.refused))
+		return Update{}, fmt.Errorf("%s not read: %s", o.DB, s.refused)
 	}
 	if len(u.New) > 2 {
 		u.New = u.New[len(u.New)-2:]

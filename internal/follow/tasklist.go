@@ -12,7 +12,6 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/todo-shell/todo-shell/internal/plan"
-	"github.com/todo-shell/todo-shell/render"
 )
 
 // selfFollower is a Target that follows itself: Follow and Once hand it
@@ -37,7 +36,7 @@ func (l TaskList) root() string                         { return filepath.Dir(l.
 func (l TaskList) pick() (string, error)                { return l.Dir, nil }
 func (l TaskList) isCandidate(path string) bool         { return path == l.Dir }
 func (l TaskList) file(c string) (string, string)       { return c, c }
-func (l TaskList) name(string) string                   { return "task list " + render.Sanitize(filepath.Base(l.Dir)) }
+func (l TaskList) name(string) string                   { return "task list " + filepath.Base(l.Dir) }
 func (l TaskList) journal() bool                        { return false }
 func (l TaskList) newest() bool                         { return false }
 func (l TaskList) better(string, string) (bool, string) { return false, "" }
@@ -48,7 +47,7 @@ func (l TaskList) once() (Update, error) {
 		return Update{}, err
 	}
 	v.N = 1
-	return Update{Source: l.name(""), Version: v, New: []*plan.Version{v}, Warnings: sanitized(skipped)}, nil
+	return Update{Source: l.name(""), Version: v, New: []*plan.Version{v}, Warnings: skipped}, nil
 }
 
 func (l TaskList) follow(ctx context.Context, send func(Update)) error {
@@ -80,7 +79,7 @@ func (l TaskList) follow(ctx context.Context, send func(Update)) error {
 			}
 			return
 		}
-		warnings := sanitized(skipped)
+		warnings := skipped
 		if plan.SameList(last, v) {
 			if w := strings.Join(warnings, "\n"); w != said {
 				said = w
@@ -111,15 +110,6 @@ func (l TaskList) follow(ctx context.Context, send func(Update)) error {
 		}
 		return nil
 	})
-}
-
-// sanitized is lines with what a terminal would act on made harmless.
-func sanitized(lines []string) []string {
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		out[i] = render.Sanitize(l)
-	}
-	return out
 }
 
 // watchNearest watches dir or, when it does not exist, the nearest

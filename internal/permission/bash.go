@@ -1,6 +1,8 @@
 package permission
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -8,13 +10,15 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/todo-shell/todo-shell/internal/bashline"
+	"github.com/todo-shell/todo-shell/internal/jsonscan"
 )
 
 // part is one command of a Bash call as the policy judges it.
 type part struct {
-	cmd bashline.Command
+	cmd *bashline.Command
 	// risky says why the part asks even under a prefix rule ("" when it
 	// does not): only a rule that names the exact command allows it.
 	risky string
@@ -26,8 +30,6 @@ type part struct {
 	protected, protectedWhy string
 	// opaque says why what the part runs is not known.
 	opaque string
-	// levels are the word lists deny and ask rules are matched against.
-	levels [][]string
 }
 
 // text is the part as written.
@@ -36,6 +38,65 @@ func (pt part) text() string {
 		return pt.cmd.Text
 	}
 	return strings.Join(pt.cmd.Words, " ")
+}
+
+// bashCommand is the command of a Bash input, as encoding/json decodes
+// the input into {"command": string} ("" for an input that is not such an
+// object: a bad input is the tool's to refuse).
+func bashCommand(input json.RawMessage) string {
+	if cmd, ok := scanCommand(string(input)); ok {
+		return cmd
+	}
+	var in struct {
+		Command string `json:"command"`
+	}
+	_ = json.Unmarshal(input, &in)
+	return in.Command
+}
+
+// errUnusual stops scanCommand at an input it leaves to encoding/json.
+var errUnusual = errors.New("not the usual input")
+
+// scanCommand reads the usual Bash input with jsonscan, which accepts
+// exactly what encoding/json accepts and decodes strings as it does: an
+// object whose "command" members hold strings (the last one counts, as
+// for encoding/json). ok is false for anything else — invalid JSON, not
+// an object, a "command" that is not a string, or another key that
+// encoding/json, matching names without regard to case, could take for
+// "command" — which encoding/json then decodes itself.
+func scanCommand(s string) (cmd string, ok bool) {
+	d := jsonscan.New(s)
+	if d.Peek() != '{' {
+		return "", false
+	}
+	err := d.Object(func(key string) error {
+		switch {
+		case key == "command":
+			if d.PeekKind() != jsonscan.KindString {
+				return errUnusual
+			}
+			v, err := d.String()
+			cmd = v
+			return err
+		case strings.EqualFold(key, "command") || !isASCII(key):
+			return errUnusual
+		}
+		return d.Skip()
+	})
+	if err != nil || d.End() != nil {
+		return "", false
+	}
+	return cmd, true
+}
+
+// isASCII reports whether s holds only ASCII bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // maxScript bounds a script file read to judge `source FILE`.
@@ -66,22 +127,22 @@ func (p *Policy) readScript(name string) (string, error) {
 	return string(b), nil
 }
 
-// parts lists the commands of a Bash line with what makes each risky.
-func (p *Policy) parts(line bashline.Line) []part {
-	out := make([]part, 0, len(line.Commands)+1)
+// parts appends the commands of a Bash line to out, with what makes each
+// risky.
+func (p *Policy) parts(line bashline.Line, out []part) []part {
 	for i := range line.Commands {
 		c := &line.Commands[i]
-		out = append(out, part{cmd: *c, opaque: c.Opaque, levels: levels(c)})
+		out = append(out, part{cmd: c, opaque: c.Opaque})
 		if pt := &out[len(out)-1]; pt.opaque == "" {
 			pt.risky = p.risk(c, line.ChangesDir, pt)
 		}
 	}
 	if line.Opaque != "" {
-		out = append(out, part{opaque: line.Opaque})
+		out = append(out, part{cmd: &bashline.Command{}, opaque: line.Opaque})
 	}
 	for _, a := range line.Assigns {
 		if dangerousVar(a) {
-			out = append(out, part{cmd: bashline.Command{Text: a + "=…"}, risky: "sets " + a + ", which changes what later commands run"})
+			out = append(out, part{cmd: &bashline.Command{Text: a + "=…"}, risky: "sets " + a + ", which changes what later commands run"})
 		}
 	}
 	return out
@@ -526,9 +587,4 @@ func startupFile(base string) bool {
 		return true
 	}
 	return false
-}
-
-// bashlineCommands reads a Bash line as checkBash does.
-func bashlineCommands(p *Policy, command string) bashline.Line {
-	return bashline.Commands(command, bashline.Options{ReadFile: p.readScript})
 }

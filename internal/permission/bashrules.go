@@ -24,13 +24,20 @@ import (
 //     write outside the working directory, sed -i…) or one that writes a
 //     protected path needs a rule naming that exact command.
 func (p *Policy) checkBash(command string) Decision {
-	line := bashlineCommands(p, command)
+	br, _ := p.readers.Get().(*bashReader)
+	if br == nil {
+		br = new(bashReader)
+	}
+	defer p.readers.Put(br)
+	defer br.clear()
+	line := br.r.Commands(command, p.bashOptions)
 	whole := strings.TrimSpace(command)
 	exact := Rule{Tool: "Bash", Specifier: whole, HasSpec: true}
 	if line.Err != nil {
 		return p.unparsed(whole, exact)
 	}
-	parts := p.parts(line)
+	br.parts = p.parts(line, br.parts[:0])
+	parts := br.parts
 	if d, decided := p.denyOrAsk(parts, whole); decided {
 		return d
 	}
@@ -49,14 +56,28 @@ func (p *Policy) checkBash(command string) Decision {
 	return p.allowAll(parts, whole, exact)
 }
 
+// bashReader is what a Bash check reads a line with, kept from check to
+// check (in Policy.readers): a bashline.Reader, and the array of the
+// line's parts. A decision holds nothing of either.
+type bashReader struct {
+	r     bashline.Reader
+	parts []part
+}
+
+// clear drops the parts of the line checked.
+func (br *bashReader) clear() {
+	clear(br.parts)
+	br.parts = br.parts[:0]
+}
+
 // unparsed decides a line that does not parse: only a rule naming it
 // whole decides it; else it asks (in bypassPermissions, when a Bash deny
 // rule could name what it runs).
 func (p *Policy) unparsed(whole string, exact Rule) Decision {
-	if r, hit := p.matchBash(p.deny, []string{whole}, whole); hit {
+	if r, hit := matchBash(p.bashRules().deny, []string{whole}, whole); hit {
 		return Decision{Verdict: Denied, Rule: r}
 	}
-	if r, hit := p.matchBash(p.ask, []string{whole}, whole); hit {
+	if r, hit := matchBash(p.bashRules().ask, []string{whole}, whole); hit {
 		return askRule(r)
 	}
 	if r, hit := p.exactRule(whole); hit {
@@ -73,20 +94,16 @@ func (p *Policy) unparsed(whole string, exact Rule) Decision {
 // at every level of its wrappers (and the deny rules to the whole line).
 func (p *Policy) denyOrAsk(parts []part, whole string) (Decision, bool) {
 	for i := range parts {
-		for _, words := range parts[i].levels {
-			if r, hit := p.matchBash(p.deny, words, parts[i].text()); hit {
-				return Decision{Verdict: Denied, Rule: r}, true
-			}
+		if r, hit := matchLevels(p.bashRules().deny, &parts[i]); hit {
+			return Decision{Verdict: Denied, Rule: r}, true
 		}
 	}
-	if r, hit := p.matchBash(p.deny, nil, whole); hit {
+	if r, hit := matchBash(p.bashRules().deny, nil, whole); hit {
 		return Decision{Verdict: Denied, Rule: r}, true
 	}
 	for i := range parts {
-		for _, words := range parts[i].levels {
-			if r, hit := p.matchBash(p.ask, words, parts[i].text()); hit {
-				return askRule(r), true
-			}
+		if r, hit := matchLevels(p.bashRules().ask, &parts[i]); hit {
+			return askRule(r), true
 		}
 	}
 	return Decision{}, false
@@ -207,61 +224,34 @@ func (p *Policy) allowPart(pt *part) (Rule, bool, string) {
 		}
 		return Rule{}, false, pt.risky
 	}
-	if r, hit := p.matchBash(p.allow, pt.cmd.Words, text); hit {
+	if r, hit := matchBash(p.bashRules().allow, pt.cmd.Words, text); hit {
 		return r, true, ""
 	}
 	return Rule{}, false, ""
 }
 
-// levels are the word lists a deny or ask rule is matched against: the
-// command at each level of its wrappers, each also with its name's last
-// path element (/bin/rm as rm).
-func levels(c *bashline.Command) [][]string {
-	var out [][]string
+// matchLevels returns the first Bash rule of rules (a deny or ask list)
+// naming a part's command at some level of its wrappers, the outermost
+// first, each also with its name's last path element (/bin/rm as rm).
+func matchLevels(rules []bashRule, pt *part) (Rule, bool) {
+	if len(rules) == 0 {
+		return Rule{}, false
+	}
+	c := pt.cmd
 	chain := c.Chain
-	if len(chain) == 0 && len(c.Words) > 0 {
+	if len(chain) == 0 {
+		if len(c.Words) == 0 {
+			return Rule{}, false
+		}
 		chain = [][]string{c.Words}
 	}
+	text := pt.text()
 	for _, words := range chain {
-		out = append(out, words)
-		if base := path.Base(words[0]); base != words[0] {
-			out = append(out, append([]string{base}, words[1:]...))
-		}
-	}
-	return out
-}
-
-// hasBashDeny reports whether a deny rule names Bash commands.
-func (p *Policy) hasBashDeny() bool {
-	for _, r := range p.deny {
-		if r.Tool == "Bash" {
-			return true
-		}
-	}
-	return false
-}
-
-// wholeTool is an allow rule for every Bash command.
-func (p *Policy) wholeTool() (Rule, bool) {
-	return p.match(p.allow, "Bash", nil)
-}
-
-// exactRule is an allow rule naming text exactly (no wildcard).
-func (p *Policy) exactRule(text string) (Rule, bool) {
-	text = strings.TrimSpace(text)
-	for _, r := range p.allow {
-		if r.Tool == "Bash" && r.HasSpec && !strings.Contains(r.Specifier, "*") && strings.TrimSpace(r.Specifier) == text {
+		if r, hit := matchBash(rules, words, text); hit {
 			return r, true
 		}
-	}
-	return Rule{}, false
-}
-
-// matchExact is an allow rule whose words are exactly words.
-func (p *Policy) matchExact(words []string) (Rule, bool) {
-	for _, r := range p.allow {
-		if r.Tool == "Bash" && r.HasSpec && !strings.Contains(r.Specifier, "*") {
-			if slices.Equal(p.specWords(r.Specifier), words) {
+		if base := path.Base(words[0]); base != words[0] {
+			if r, hit := matchBash(rules, append([]string{base}, words[1:]...), text); hit {
 				return r, true
 			}
 		}
@@ -269,65 +259,152 @@ func (p *Policy) matchExact(words []string) (Rule, bool) {
 	return Rule{}, false
 }
 
-// matchBash returns the first Bash rule of rules matching a command (its
-// words, or its text as written).
-func (p *Policy) matchBash(rules []Rule, words []string, text string) (Rule, bool) {
-	for _, r := range rules {
-		if r.Tool != "Bash" {
-			continue
-		}
-		if !r.HasSpec || p.bashMatch(r.Specifier, words, text) {
-			return r, true
+// hasBashDeny reports whether a deny rule names Bash commands.
+func (p *Policy) hasBashDeny() bool {
+	return len(p.bashRules().deny) > 0
+}
+
+// wholeTool is an allow rule for every Bash command.
+func (p *Policy) wholeTool() (Rule, bool) {
+	b := p.bashRules()
+	return b.whole, b.hasWhole
+}
+
+// exactRule is an allow rule naming text exactly (no wildcard).
+func (p *Policy) exactRule(text string) (Rule, bool) {
+	text = strings.TrimSpace(text)
+	for _, r := range p.bashRules().allow {
+		if r.exact() && r.text == text {
+			return r.Rule, true
 		}
 	}
 	return Rule{}, false
 }
 
-// bashMatch matches a Bash rule's specifier, in Claude Code's syntax,
-// against a command's words (or its text as written):
+// matchExact is an allow rule whose words are exactly words.
+func (p *Policy) matchExact(words []string) (Rule, bool) {
+	for _, r := range p.bashRules().allow {
+		if r.exact() && slices.Equal(r.words, words) {
+			return r.Rule, true
+		}
+	}
+	return Rule{}, false
+}
+
+// matchBash returns the first Bash rule of rules matching a command (its
+// words, or its text as written).
+func matchBash(rules []bashRule, words []string, text string) (Rule, bool) {
+	text = strings.TrimSpace(text)
+	for i := range rules {
+		if r := &rules[i]; !r.HasSpec || r.match(words, text) {
+			return r.Rule, true
+		}
+	}
+	return Rule{}, false
+}
+
+// bashRules are the Bash rules of a policy's lists, in their order, each
+// specifier read once.
+type bashRules struct {
+	deny, ask, allow []bashRule
+	// whole is the first allow rule for every Bash command, if hasWhole.
+	whole    Rule
+	hasWhole bool
+}
+
+// bashRule is a Bash rule with its specifier read: a prefix ("prefix:*",
+// or "prefix *" with no other *), a pattern with another *, or exact
+// words.
+type bashRule struct {
+	Rule
+	prefix, wild bool
+	words        []string // the prefix's words, or the specifier's
+	text         string   // the prefix, or the specifier without blanks around it
+}
+
+// exact reports whether the rule names one command, with no wildcard.
+func (r *bashRule) exact() bool { return r.HasSpec && !r.prefix && !r.wild }
+
+// bashRules returns the policy's Bash rules, read at the first check and
+// again after Allow.
+func (p *Policy) bashRules() *bashRules {
+	if b := p.bash.Load(); b != nil {
+		return b
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if b := p.bash.Load(); b != nil {
+		return b
+	}
+	b := &bashRules{deny: readBashRules(p.deny), ask: readBashRules(p.ask), allow: readBashRules(p.allow)}
+	for _, r := range b.allow {
+		if !r.HasSpec {
+			b.whole, b.hasWhole = r.Rule, true
+			break
+		}
+	}
+	p.bash.Store(b)
+	return b
+}
+
+// readBashRules reads the Bash rules of a list.
+func readBashRules(rules []Rule) []bashRule {
+	var out []bashRule
+	for _, r := range rules {
+		if r.Tool != "Bash" {
+			continue
+		}
+		b := bashRule{Rule: r}
+		if r.HasSpec {
+			spec := r.Specifier
+			prefix, isPrefix := strings.CutSuffix(spec, ":*")
+			if !isPrefix && strings.HasSuffix(spec, " *") && strings.Count(spec, "*") == 1 {
+				prefix, isPrefix = strings.TrimSuffix(spec, " *"), true
+			}
+			switch {
+			case isPrefix:
+				b.prefix, b.words, b.text = true, specWords(prefix), prefix
+			case strings.Contains(spec, "*"):
+				b.wild = true
+			default:
+				b.words, b.text = specWords(spec), strings.TrimSpace(spec)
+			}
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// match matches a Bash rule's specifier, in Claude Code's syntax, against
+// a command's words (or its text as written, without blanks around it):
 //
 //   - "prefix:*", and "prefix *" with no other *, match the prefix's
 //     words alone or followed by more words;
 //   - another * stands for any text, the words joined by blanks;
 //   - otherwise the words must be the specifier's words exactly.
-func (p *Policy) bashMatch(spec string, words []string, text string) bool {
-	text = strings.TrimSpace(text)
-	prefix, isPrefix := strings.CutSuffix(spec, ":*")
-	if !isPrefix && strings.HasSuffix(spec, " *") && strings.Count(spec, "*") == 1 {
-		prefix, isPrefix = strings.TrimSuffix(spec, " *"), true
-	}
-	if isPrefix {
-		pw := p.specWords(prefix)
+func (r *bashRule) match(words []string, text string) bool {
+	switch {
+	case r.prefix:
+		pw := r.words
 		if len(words) >= len(pw) && len(pw) > 0 && slices.Equal(words[:len(pw)], pw) {
 			return true
 		}
-		return text == prefix || strings.HasPrefix(text, prefix+" ") && words == nil
+		return text == r.text || words == nil && len(text) > len(r.text) && strings.HasPrefix(text, r.text) && text[len(r.text)] == ' '
+	case r.wild:
+		return words != nil && wildcard(r.Specifier, strings.Join(words, " ")) || text != "" && words == nil && wildcard(r.Specifier, text)
 	}
-	if strings.Contains(spec, "*") {
-		return words != nil && wildcard(spec, strings.Join(words, " ")) || text != "" && words == nil && wildcard(spec, text)
-	}
-	if words != nil && slices.Equal(words, p.specWords(spec)) {
+	if words != nil && slices.Equal(words, r.words) {
 		return true
 	}
-	return text != "" && text == strings.TrimSpace(spec)
+	return text != "" && text == r.text
 }
 
-// specWords are a specifier's words, as bash would split them, read once
-// per specifier.
-func (p *Policy) specWords(spec string) []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if w, ok := p.words[spec]; ok {
-		return w
-	}
+// specWords are a specifier's words, as bash would split them.
+func specWords(spec string) []string {
 	w, err := bashline.Words(spec)
 	if err != nil {
 		w = strings.Fields(spec)
 	}
-	if p.words == nil {
-		p.words = map[string][]string{}
-	}
-	p.words[spec] = w
 	return w
 }
 

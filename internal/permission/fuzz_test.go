@@ -2,6 +2,8 @@ package permission
 
 import (
 	"testing"
+
+	"github.com/todo-shell/todo-shell/internal/bashline"
 )
 
 // FuzzCheckBash: the policy never panics on a command a model sends, and
@@ -29,7 +31,7 @@ func FuzzCheckBash(f *testing.F) {
 		for i, p := range policies {
 			d := p.Check("Bash", bash(s))
 			if i < 2 && d.Verdict == Allowed {
-				for _, pt := range p.parts(bashlineCommands(p, s)) {
+				for _, pt := range p.parts(bashline.Commands(s, p.bashOptions), nil) {
 					if len(pt.cmd.Words) > 0 && pt.cmd.Words[0] == "rm" {
 						t.Fatalf("%q allowed under deny Bash(rm:*)", s)
 					}

@@ -14,6 +14,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
+
+	"github.com/todo-shell/todo-shell/internal/bashline"
 )
 
 // Mode is how much is allowed without a rule.
@@ -120,8 +123,14 @@ type Policy struct {
 	configDirs       []string // todo-shell's own settings directories (protected)
 	readOnly         func(tool string) bool
 
-	mu    sync.Mutex          // guards words
-	words map[string][]string // a Bash rule's specifier → its words
+	mu   sync.Mutex                // serializes reading bash
+	bash atomic.Pointer[bashRules] // the Bash rules read; nil until a check needs them, and after Allow
+
+	// readers are the bashReaders of the Bash checks: a parser's buffers
+	// and the arrays of a line's commands are made once, not per check.
+	readers sync.Pool
+	// bashOptions are what a Bash line is read with.
+	bashOptions bashline.Options
 }
 
 // Config is what a Policy is made of.
@@ -152,6 +161,7 @@ func New(cfg Config) *Policy {
 		dir = d
 	}
 	p := &Policy{allow: cfg.Allow, ask: cfg.Ask, deny: cfg.Deny, mode: cfg.Mode, dir: dir, home: cfg.Home, readOnly: cfg.ReadOnly}
+	p.bashOptions = bashline.Options{ReadFile: p.readScript}
 	for _, d := range []string{cfg.ConfigDir, filepath.Join(cfg.Home, ".config", "todo-shell")} {
 		if d == "" || !filepath.IsAbs(d) {
 			continue
@@ -165,7 +175,10 @@ func New(cfg Config) *Policy {
 func (p *Policy) Mode() Mode { return p.mode }
 
 // Allow adds an allow rule (a person answered "always").
-func (p *Policy) Allow(r Rule) { p.allow = append(p.allow, r) }
+func (p *Policy) Allow(r Rule) {
+	p.allow = append(p.allow, r)
+	p.bash.Store(nil)
+}
 
 // Verdict is what a call needs.
 type Verdict int
@@ -218,11 +231,7 @@ func ask(r Rule, why string) Decision {
 func (p *Policy) Check(tool string, input json.RawMessage) Decision {
 	switch tool {
 	case "Bash":
-		var in struct {
-			Command string `json:"command"`
-		}
-		_ = json.Unmarshal(input, &in) // a bad input is the tool's to refuse
-		return p.checkBash(in.Command)
+		return p.checkBash(bashCommand(input))
 	case "Read", "Write", "Edit":
 		var in struct {
 			FilePath string `json:"file_path"`

@@ -158,6 +158,11 @@ type pendingCall struct {
 type Parser struct {
 	// Playback, when set, makes Feed emit KindText and KindCall events too.
 	Playback bool
+	// Sidechains, when set, reads a Claude Code sub-agent's records
+	// ("isSidechain":true) as the plan's, as they are in the sub-agent's
+	// own transcript (subagents/agent-<id>.jsonl); by default they are
+	// skipped as no part of the session's plan.
+	Sidechains bool
 
 	p        fastjson.Parser
 	format   Format
@@ -226,7 +231,7 @@ func (p *Parser) Feed(line []byte, emit func(Event)) error {
 		if p.cwd == "" {
 			p.cwd = string(v.GetStringBytes("cwd"))
 		}
-		if v.GetBool("isSidechain") {
+		if v.GetBool("isSidechain") && !p.Sidechains {
 			return nil // a sub-agent's record: its calls are not the session's plan
 		}
 		p.stamp(v.GetStringBytes("timestamp"))

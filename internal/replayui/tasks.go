@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/task"
 	"github.com/todo-shell/todo-shell/tools/todo"
@@ -35,7 +34,7 @@ func taskJournalAsTodos(f *os.File) (*os.File, func(), error) {
 	w := bufio.NewWriter(tmp)
 	var buf []byte
 	if _, err := task.ReadJournal(io.NewSectionReader(f, 0, 1<<62), func(st task.State, rec task.Record) {
-		items := render.TaskItems(st)
+		items := task.Rows(st)
 		for i := range st.Tasks {
 			t := &st.Tasks[i]
 			active := t.ActiveForm

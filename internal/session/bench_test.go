@@ -41,7 +41,7 @@ func BenchmarkTodoWrite(b *testing.B) {
 		if err := todo.Register(reg, store, todo.DefaultLimits(), nil); err != nil {
 			b.Fatal(err)
 		}
-		sub := store.Subscribe()
+		sub := store.Events().Latest()
 		b.Cleanup(sub.Close)
 		go func() {
 			for range sub.C() {

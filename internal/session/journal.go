@@ -19,7 +19,7 @@ import (
 )
 
 // journal writes accepted versions to disk off the writer's path: add (the
-// store's OnWrite hook) only queues the snapshot; a goroutine appends each
+// store's Every subscriber) only queues the snapshot; a goroutine appends each
 // queued version's line to todos.jsonl in one write, then replaces
 // todos.json with the newest.
 type journal struct {

@@ -2,7 +2,7 @@
 // <offload-dir>/<session>/ with todos.json (the list as TodoRead returns it),
 // todos.jsonl (every accepted version), session.json (who made it, when,
 // how) and a lock that keeps a second process out. It plugs into the todo
-// store from the side, with Store.OnWrite, and never touches the tools.
+// store from the side, as an Every subscriber of its Events, and never touches the tools.
 package session
 
 import (
@@ -241,7 +241,7 @@ func (s *Session) Attach(store *todo.Store) {
 	if store.Version() == 0 && s.saved.Version > 0 {
 		store.Restore(s.saved)
 	}
-	remove := store.OnWrite(s.journal.add)
+	remove := store.Events().Every(s.journal.add)
 	store.SetGuard(func() error {
 		if err := s.Present(); err != nil {
 			return fmt.Errorf("the plan cannot be saved: %w", err)

@@ -63,7 +63,7 @@ func versionAtLeast(v string, major, minor int) bool {
 
 // Title is the progress of list as a title: "3/7 ▸ Writing tests" (the
 // item in progress), "3/7" when none is, "" for an empty list. The item's
-// text is sanitised.
+// text is the plan's own: Set neutralises the title where it writes it.
 func Title(list []todo.Item) string {
 	if len(list) == 0 {
 		return ""
@@ -72,7 +72,7 @@ func Title(list []todo.Item) string {
 	s := strconv.Itoa(done) + "/" + strconv.Itoa(len(list))
 	for _, it := range list {
 		if it.Status == todo.StatusInProgress {
-			s += " ▸ " + render.Sanitize(it.ActiveForm)
+			s += " ▸ " + it.ActiveForm
 			break
 		}
 	}
@@ -101,7 +101,7 @@ func (p *Progress) Set(list []todo.Item) {
 		p.pushed = true
 	}
 	if title != p.last {
-		b.WriteString("\x1b]2;" + title + "\x07")
+		b.WriteString("\x1b]2;" + render.Sanitize(title) + "\x07")
 	}
 	if p.bar && title != p.last {
 		done, _, _ := todo.Snapshot{Items: list}.Counts()

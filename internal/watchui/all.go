@@ -38,12 +38,12 @@ func RunAll(ctx context.Context, o AllOptions) error {
 	if o.Once || !isFile || !painter.IsTerminal(out) {
 		st := render.PlainStyles()
 		if o.Once {
-			_, err := io.WriteString(o.Out, allplans.Screen(w.Entries(), -1, 80, 1<<20, time.Now(), &st)+"\n")
+			_, err := io.WriteString(o.Out, allBoxes(w.Entries(), -1, 80, 1<<20, time.Now(), &st)+"\n")
 			return err
 		}
 		bw := bufio.NewWriter(o.Out)
 		return w.Run(ctx, func(es []allplans.Entry) {
-			fmt.Fprintf(bw, "%s\n\n", allplans.Screen(es, -1, 80, 1<<20, time.Now(), &st))
+			fmt.Fprintf(bw, "%s\n\n", allBoxes(es, -1, 80, 1<<20, time.Now(), &st))
 			_ = bw.Flush() // a reader that went away: nothing to tell
 		})
 	}
@@ -155,7 +155,7 @@ func (v *allView) String(now time.Time) string {
 		for i := range v.entries {
 			if v.entries[i].Path == v.open {
 				e := &v.entries[i]
-				head := v.st.Dim.Render(render.Fit(render.Sanitize(e.Agent+" · "+e.Project)+" · "+allplans.Age(now, e.Changed)+" · Esc back · q quits", width))
+				head := v.st.Dim.Render(render.Fit(render.Sanitize(e.Agent+" · "+e.Project)+" · "+age(now, e.Changed)+" · Esc back · q quits", width))
 				snap := todo.Snapshot{Items: plan.Display(e.Version), Version: uint64(e.Version.N)}
 				return head + "\n" + strings.TrimSuffix(render.TaskBoxIn(snap, width, max(v.height-1, 1), &v.st), "\n")
 			}
@@ -163,7 +163,7 @@ func (v *allView) String(now time.Time) string {
 		v.open = "" // it dropped out
 	}
 	v.sel = min(v.sel, max(len(v.entries)-1, 0))
-	return allplans.Screen(v.entries, v.sel, width, max(v.height, 3), now, &v.st)
+	return allBoxes(v.entries, v.sel, width, max(v.height, 3), now, &v.st)
 }
 
 // allKey is a key of `watch --all`.

@@ -1,15 +1,19 @@
 package watchui
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/todo-shell/todo-shell/internal/follow"
 	"github.com/todo-shell/todo-shell/internal/plan"
+	"github.com/todo-shell/todo-shell/internal/testwait"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -166,4 +170,59 @@ func TestViewKeepsTheSwitchNote(t *testing.T) {
 			t.Fatalf("step %d: header %q, want %q", i, head, s.want)
 		}
 	}
+}
+
+// TestHostileSourceIsNeutralisedWhereDrawn: follow hands on a source's
+// name, its switch note and its warnings as the files have them; the
+// header on the screen, --once and the lines written when standard output
+// is not a terminal neutralise every one of them.
+func TestHostileSourceIsNeutralisedWhereDrawn(t *testing.T) {
+	const evil = "s\x1b]0;owned\x07\x1b[2J\u202e.jsonl"
+	items := []todo.Item{{Content: "a\x1b[31m", ActiveForm: "doing \x1b]52;c;AAAA\x07 a", Status: todo.StatusInProgress}}
+	u := follow.Update{Source: evil, Version: &plan.Version{N: 1, Todos: items}, New: []*plan.Version{{N: 1, Todos: items}},
+		Note: "switched from x to " + evil, Warnings: []string{evil + " line 9 skipped: longer than 16 MiB"}}
+
+	v := view{st: render.PlainStyles(), what: "sessions in x", width: 80, rows: 20}
+	v.take(u, nil)
+	var out, errOut strings.Builder
+	err := once(Options{Source: Source{Once: func() (follow.Update, error) { return u, nil }}, Out: &out, ErrOut: &errOut, NoColor: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	updates, errc := make(chan follow.Update, 1), make(chan error)
+	updates <- u
+	ctx, cancel := context.WithCancel(context.Background())
+	var lineOut, lineErr syncBuilder
+	done := make(chan error)
+	go func() { done <- lines(ctx, Options{Out: &lineOut, ErrOut: &lineErr}, updates, errc) }()
+	testwait.For(t, 5*time.Second, "the update's panel", func() bool { return lineOut.String() != "" })
+	cancel()
+	<-done
+	for what, s := range map[string]string{"screen": v.String(), "once": out.String(), "once's warnings": errOut.String(),
+		"lines": lineOut.String(), "lines' warnings": lineErr.String()} {
+		if strings.ContainsAny(s, "\x1b\x07\u202e") {
+			t.Errorf("%s: a raw control reaches it:\n%q", what, s)
+		}
+	}
+	if !strings.Contains(v.String(), "␛") || !strings.Contains(errOut.String(), "␛") || !strings.Contains(lineErr.String(), "␛") {
+		t.Errorf("the escapes are not shown:\n%q\n%q\n%q", v.String(), errOut.String(), lineErr.String())
+	}
+}
+
+// syncBuilder is a strings.Builder safe for a writer and a reader at once.
+type syncBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuilder) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuilder) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -169,8 +169,9 @@ func TestHandler(t *testing.T) {
 	r := newRunner(t)
 	dir := t.TempDir()
 	reg := tools.NewRegistry()
-	reg.Register(Definition(), Handler(r, time.Minute))
-	ex := tools.NewExecutor(reg, offload.Policy{Config: offload.Config{Dir: dir, Session: "s", Threshold: 1000}})
+	off := offload.Config{Dir: dir, Session: "s", Threshold: 1000}
+	reg.Register(Definition(), Tool{Runner: r, Timeout: time.Minute, Offload: off}.Call)
+	ex := tools.NewExecutor(reg, offload.Policy{Config: off})
 	ctx := context.Background()
 
 	res := ex.Execute(ctx, "toolu_a", Name, json.RawMessage(`{"command":"echo hi; exit 2"}`))
@@ -272,9 +273,8 @@ func TestTimeoutMSRange(t *testing.T) {
 
 func TestResultHasCarriageReturnsApplied(t *testing.T) {
 	r := newRunner(t)
-	h := Handler(r, time.Minute)
-	ctx := tools.WithOffloader(context.Background(), offload.Policy{Config: offload.Config{Dir: t.TempDir(), Session: "s", Threshold: 1000}})
-	res, err := h(tools.WithToolUseID(ctx, "toolu_cr"), json.RawMessage(`{"command":"for i in 1 2 3; do printf '\\r%d%%' $i; done; echo; printf 'a\\r\\n'"}`))
+	h := Tool{Runner: r, Timeout: time.Minute, Offload: offload.Config{Dir: t.TempDir(), Session: "s", Threshold: 1000}}.Call
+	res, err := h(tools.WithToolUseID(context.Background(), "toolu_cr"), json.RawMessage(`{"command":"for i in 1 2 3; do printf '\\r%d%%' $i; done; echo; printf 'a\\r\\n'"}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/todo-shell/todo-shell/tools"
+	"github.com/todo-shell/todo-shell/tools/offload"
+	"github.com/todo-shell/todo-shell/tools/redact"
 )
 
 // Tool is the Bash tool as one value, with its shell form: the command's
@@ -14,6 +16,13 @@ import (
 type Tool struct {
 	Runner  *Runner
 	Timeout time.Duration // a command's default timeout
+	// Offload is the policy output is spooled under as it streams: past
+	// its threshold it goes to a file named after the call. The zero
+	// Config keeps the output in memory, bounded as a Spool bounds it.
+	Offload offload.Config
+	// Redact masks secrets in the output before it reaches the spool (and
+	// its file) or the screen; nil masks nothing.
+	Redact *redact.Redactor
 }
 
 var (

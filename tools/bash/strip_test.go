@@ -60,7 +60,7 @@ func TestTerminalColoursForATerminal(t *testing.T) {
 	if plain.String() != "done\n" {
 		t.Errorf("without: %q", plain.String())
 	}
-	h := Handler(r, time.Minute)
+	h := Tool{Runner: r, Timeout: time.Minute}.Call
 	res, err := h(tools.WithOutput(ctx, io.Discard), json.RawMessage(`{"command":"printf '\\e[31mRED\\e[0m\\n'; ls --color=always /"}`))
 	if err != nil || strings.Contains(res.Content, "\x1b") || !strings.Contains(res.Content, "RED\n") {
 		t.Errorf("the result is not plain: %q, %v", res.Content, err)

@@ -91,26 +91,19 @@ func ParseInput(raw json.RawMessage) (Input, error) {
 	return in, nil
 }
 
-// Handler returns the Bash tool backed by r. Output streams live to the
-// context's output writer (tools.WithOutput) and through an offload spool
-// configured by the call's offload policy (offload.PolicyFrom: a
-// tools.Executor sets it), so output of any size runs in bounded memory:
-// past the threshold the content is the offload pointer; with no policy the
-// output is kept in memory, bounded as a Spool bounds it. A command that
-// fails is an is_error result whose content ends with its trailer line. The
-// result's Meta is the command's Outcome.
-func Handler(r *Runner, defaultTimeout time.Duration) tools.Handler {
-	return Tool{Runner: r, Timeout: defaultTimeout}.Call
-}
-
-// Call runs one command (see Handler).
+// Call runs one command on the tool's Runner. Output streams live to the
+// context's output writer (tools.WithOutput) and through a spool under the
+// tool's Offload policy, so output of any size runs in bounded memory: past
+// the threshold the content is the offload pointer. A command that fails is
+// an is_error result whose content ends with its trailer line. The result's
+// Meta is the command's Outcome.
 func (t Tool) Call(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
 	in, err := ParseInput(raw)
 	if err != nil {
 		return tools.ErrorResult(err.Error()), nil
 	}
 	timeout := in.Timeout(t.Timeout)
-	spool, err := offload.NewSpool(offload.PolicyFrom(ctx).Config, tools.ToolUseIDFrom(ctx))
+	spool, err := offload.NewSpool(t.Offload, tools.ToolUseIDFrom(ctx))
 	if err != nil {
 		// An id that cannot name a file: keep the output in memory.
 		spool, _ = offload.NewSpool(offload.Config{}, "")
@@ -125,7 +118,7 @@ func (t Tool) Call(ctx context.Context, raw json.RawMessage) (tools.Result, erro
 	}
 	// Secrets are masked before the output reaches the spool (and its
 	// file) or the screen.
-	red := tools.RedactorFrom(ctx).Writer(out)
+	red := t.Redact.Writer(out)
 	outcome, err := t.Runner.Run(ctx, in.Command, timeout, red)
 	_ = red.Flush() // a failed write is the spool's to report
 	_ = cr.Flush()  // the spool never fails a write: it records failures in sum.Err

@@ -1,7 +1,6 @@
 package offload
 
 import (
-	"context"
 	"strings"
 
 	"github.com/todo-shell/todo-shell/tools"
@@ -88,12 +87,4 @@ var _ tools.Offloader = Policy{}
 // Offload applies the policy to res (see Apply).
 func (p Policy) Offload(res tools.ToolResult) tools.ToolResult {
 	return Apply(res, p.Config, p.Writer)
-}
-
-// PolicyFrom returns the Policy the call running under ctx is executed
-// with; without one (a Registry called directly, or another Offloader)
-// offloading is off.
-func PolicyFrom(ctx context.Context) Policy {
-	p, _ := tools.OffloaderFrom(ctx).(Policy)
-	return p
 }

@@ -312,7 +312,7 @@ func TestFollowSeesOtherProcessChanges(t *testing.T) {
 	dir := t.TempDir()
 	_, watcher := openTools(t, dir, "")
 	seen := make(chan uint64, 100)
-	watcher.OnChange(func(st State, _ Record) { seen <- st.Version })
+	watcher.Events().Every(func(e Event) { seen <- e.State.Version })
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/todo-shell/todo-shell/tools/internal/hooks"
+	"github.com/todo-shell/todo-shell/tools"
 )
 
 // Record is one accepted change as the journal keeps it: its version, when
@@ -24,18 +24,26 @@ type Record struct {
 	Change
 }
 
+// Event is one version of a plan as its store publishes it: the plan at
+// that version (the subscriber's own copy, which it must not modify: it is
+// shared with the other subscribers) and the record of the change.
+type Event struct {
+	State  State
+	Record Record
+}
+
 // Store holds a task plan: in memory, or in a plan directory shared with
 // other processes (OpenStore). Changes are atomic and numbered; readers get
-// copies; OnChange hooks hear of every version in order, those made by other
-// processes included (after Refresh or while Follow runs). It is safe for
-// concurrent use.
+// copies; every version is published to Events in order, those made by
+// other processes included (after Refresh or while Follow runs). It is safe
+// for concurrent use.
 type Store struct {
-	mu    sync.Mutex
-	st    State
-	hooks hooks.List[func(State, Record)]
-	dir   *Dir   // nil: in memory
-	lazy  string // a directory to attach at the first change (AttachLazy)
-	now   func() time.Time
+	mu     sync.Mutex
+	st     State
+	events tools.Broker[Event]
+	dir    *Dir   // nil: in memory
+	lazy   string // a directory to attach at the first change (AttachLazy)
+	now    func() time.Time
 }
 
 // NewStore returns an empty in-memory plan. now is the clock (nil means
@@ -60,8 +68,8 @@ func OpenStore(path string, now func() time.Time) (*Store, error) {
 }
 
 // Attach puts a store in memory that has no version yet onto the plan
-// directory path (created if missing), at that plan's latest version; the
-// hooks hear of it with a Record of no tool. A store with versions, or one
+// directory path (created if missing), at that plan's latest version,
+// published with a Record of no tool. A store with versions, or one
 // already on a directory, is an error.
 func (s *Store) Attach(path string) error {
 	s.mu.Lock()
@@ -131,7 +139,7 @@ func (s *Store) Version() uint64 {
 }
 
 // Refresh reads the versions other processes added to a shared plan and
-// tells the hooks; for a plan in memory it does nothing.
+// publishes them; for a plan in memory it does nothing.
 func (s *Store) Refresh() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -144,19 +152,17 @@ func (s *Store) refreshLocked() {
 	}
 }
 
-// emitLocked tells every hook of one version.
+// emitLocked publishes one version; the plan is copied only when someone
+// subscribes.
 func (s *Store) emitLocked(st State, rec Record) {
-	for fn := range s.hooks.All() {
-		fn(st, rec)
+	if s.events.Active() {
+		s.events.Publish(Event{State: st.Clone(), Record: rec})
 	}
 }
 
-// OnChange registers fn to be called after every version, in order, with the
-// store locked. fn must be quick, must not modify the state and must not call
-// the store. The returned function unregisters it.
-func (s *Store) OnChange(fn func(State, Record)) (remove func()) {
-	return s.hooks.Add(&s.mu, fn)
-}
+// Events is where the store publishes every version, in order, under its
+// lock (see tools.Broker).
+func (s *Store) Events() *tools.Broker[Event] { return &s.events }
 
 // Do runs compute on the latest plan — for a shared plan under its lock,
 // after reading what other processes added — and records the change it
@@ -202,7 +208,7 @@ func (s *Store) Do(rec Record, compute func(State) (Change, error)) (State, erro
 }
 
 // Follow refreshes a shared plan whenever its journal grows, until ctx ends,
-// so hooks hear of other processes' changes as they happen. For a plan in
+// so subscribers hear of other processes' changes as they happen. For a plan in
 // memory it returns at once.
 func (s *Store) Follow(ctx context.Context) error {
 	if s.Path() == "" {

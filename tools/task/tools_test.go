@@ -168,7 +168,8 @@ func TestDefaultCaller(t *testing.T) {
 func TestHooksSeeEveryVersion(t *testing.T) {
 	reg, store := newTools(t, Options{})
 	var versions []uint64
-	store.OnChange(func(st State, rec Record) {
+	store.Events().Every(func(e Event) {
+		st, rec := e.State, e.Record
 		if rec.Version != st.Version || rec.Tool == "" {
 			t.Errorf("record %+v for version %d", rec, st.Version)
 		}
@@ -183,7 +184,7 @@ func TestHooksSeeEveryVersion(t *testing.T) {
 func TestResultsUseToolUseID(t *testing.T) {
 	reg, store := newTools(t, Options{})
 	var ids []string
-	store.OnChange(func(_ State, rec Record) { ids = append(ids, rec.ToolUseID+" "+string(rec.Input)) })
+	store.Events().Every(func(e Event) { ids = append(ids, e.Record.ToolUseID+" "+string(e.Record.Input)) })
 	reg.Execute(context.Background(), "toolu_a", CreateName, json.RawMessage("{ \"subject\" : \"a\",\n\"description\":\"\"}"))
 	if len(ids) != 1 || ids[0] != `toolu_a {"subject":"a","description":""}` {
 		t.Fatalf("%q", ids)

@@ -30,7 +30,7 @@ var tenItems = func() []byte {
 // subscriber, answer.
 func BenchmarkTodoWrite(b *testing.B) {
 	reg, store := newTools(b, DefaultLimits())
-	sub := store.Subscribe()
+	sub := store.Events().Latest()
 	defer sub.Close()
 	ctx := context.Background()
 	input := json.RawMessage(tenItems)

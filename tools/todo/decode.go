@@ -1,7 +1,7 @@
 package todo
 
 import (
-	"github.com/todo-shell/todo-shell/tools/internal/jsonscan"
+	"github.com/todo-shell/todo-shell/internal/jsonscan"
 )
 
 // TodoWrite input is decoded with jsonscan, a strict scanner that accepts

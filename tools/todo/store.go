@@ -4,7 +4,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/todo-shell/todo-shell/tools/internal/hooks"
+	"github.com/todo-shell/todo-shell/tools"
 )
 
 // Snapshot is a reader's copy of the list at one version.
@@ -33,16 +33,15 @@ func (s Snapshot) Counts() (completed, inProgress, pending int) {
 }
 
 // Store holds the todo list in memory. Writes replace the list whole and
-// atomically; readers get copies; subscribers hear of every write without
-// ever slowing a writer down. It is safe for concurrent use.
+// atomically; readers get copies; each version is published to the store's
+// Events. It is safe for concurrent use.
 type Store struct {
 	mu      sync.Mutex
 	items   []Item
 	updated time.Time
 	version uint64
-	subs    map[*Subscription]struct{}
-	hooks   hooks.List[func(Snapshot)] // OnWrite's
-	guard   func() error               // SetGuard's: may a write be kept?
+	events  tools.Broker[Snapshot]
+	guard   func() error // SetGuard's: may a write be kept?
 	now     func() time.Time
 }
 
@@ -51,7 +50,7 @@ func NewStore(now func() time.Time) *Store {
 	if now == nil {
 		now = time.Now
 	}
-	return &Store{now: now, subs: make(map[*Subscription]struct{}), updated: now()}
+	return &Store{now: now, updated: now()}
 }
 
 // Snapshot returns a copy of the current list.
@@ -72,7 +71,13 @@ func (s *Store) Version() uint64 {
 	return s.version
 }
 
-// Replace makes items the whole list and tells every subscriber. The store
+// Events is where the store publishes each version, in order, under its
+// lock (see tools.Broker): a write's, and a Restore's. A snapshot's Items
+// are shared with the store and every subscriber and must not be modified
+// (take Snapshot for a private copy); an Every subscriber may keep them.
+func (s *Store) Events() *tools.Broker[Snapshot] { return &s.events }
+
+// Replace makes items the whole list and publishes it. The store
 // keeps items itself: the caller must not modify the slice afterwards.
 // It returns the new version.
 func (s *Store) Replace(items []Item) uint64 { return s.ReplaceFor("", items) }
@@ -87,35 +92,19 @@ func (s *Store) ReplaceFor(toolUseID string, items []Item) uint64 {
 	s.version++
 	// Events share the stored slice: the store never modifies a slice it
 	// holds, and subscribers must not either.
-	event := Snapshot{Items: s.items, UpdatedAt: s.updated, Version: s.version, ToolUseID: toolUseID}
-	for fn := range s.hooks.All() {
-		fn(event)
-	}
-	for sub := range s.subs {
-		sub.offer(event)
-	}
+	s.events.Publish(Snapshot{Items: s.items, UpdatedAt: s.updated, Version: s.version, ToolUseID: toolUseID})
 	return s.version
 }
 
 // Restore makes snap the current list, its version and time included, as
-// when a saved session is resumed. Subscribers hear of it; OnWrite hooks do
-// not (it is not a new version). The store keeps snap.Items.
+// when a saved session is resumed, and publishes it: a view draws it like
+// a write. (A journal subscribes after restoring, so that it does not keep
+// a version it read back.) The store keeps snap.Items.
 func (s *Store) Restore(snap Snapshot) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.items, s.updated, s.version = snap.Items, snap.UpdatedAt, snap.Version
-	event := Snapshot{Items: s.items, UpdatedAt: s.updated, Version: s.version, ToolUseID: snap.ToolUseID}
-	for sub := range s.subs {
-		sub.offer(event)
-	}
-}
-
-// OnWrite registers fn to be called after every write, with the store
-// locked: in version order, with no version skipped (unlike a
-// Subscription). fn must be quick, must not modify the snapshot's Items and
-// must not call the store. The returned function unregisters it.
-func (s *Store) OnWrite(fn func(Snapshot)) (remove func()) {
-	return s.hooks.Add(&s.mu, fn)
+	s.events.Publish(Snapshot{Items: s.items, UpdatedAt: s.updated, Version: s.version, ToolUseID: snap.ToolUseID})
 }
 
 // SetGuard makes fn the check TodoWrite runs before it writes: when fn
@@ -136,54 +125,4 @@ func (s *Store) check() error {
 		return nil
 	}
 	return g()
-}
-
-// Subscription receives the store's snapshot after each write; its Items
-// are shared with the store and other subscribers and must not be modified
-// (take Store.Snapshot for a private copy). Its channel
-// holds at most one snapshot: a subscriber that falls behind skips
-// intermediate versions but always receives the latest.
-type Subscription struct {
-	store *Store
-	ch    chan Snapshot
-	once  sync.Once
-}
-
-// Subscribe starts a subscription. Call Close when done.
-func (s *Store) Subscribe() *Subscription {
-	sub := &Subscription{store: s, ch: make(chan Snapshot, 1)}
-	s.mu.Lock()
-	s.subs[sub] = struct{}{}
-	s.mu.Unlock()
-	return sub
-}
-
-// C returns the channel snapshots arrive on. It is closed by Close.
-func (sub *Subscription) C() <-chan Snapshot { return sub.ch }
-
-// Close ends the subscription and closes its channel. It is safe to call more
-// than once.
-func (sub *Subscription) Close() {
-	sub.once.Do(func() {
-		sub.store.mu.Lock()
-		delete(sub.store.subs, sub)
-		close(sub.ch)
-		sub.store.mu.Unlock()
-	})
-}
-
-// offer puts snap in the channel, replacing an unread older snapshot. It is
-// called with the store locked, so writers are serialised and the channel is
-// never full when the second send runs.
-func (sub *Subscription) offer(snap Snapshot) {
-	select {
-	case sub.ch <- snap:
-		return
-	default:
-	}
-	select {
-	case <-sub.ch:
-	default:
-	}
-	sub.ch <- snap
 }

@@ -53,7 +53,7 @@ func TestStoreReplaceAndCopies(t *testing.T) {
 
 func TestSubscribers(t *testing.T) {
 	s := NewStore(fixedClock())
-	sub := s.Subscribe()
+	sub := s.Events().Latest()
 	s.Replace([]Item{{"a", StatusPending, "A"}})
 	got := <-sub.C()
 	if got.Version != 1 || got.Items[0].Content != "a" {
@@ -82,7 +82,7 @@ func TestSubscribers(t *testing.T) {
 
 func TestRejectedWriteChangesNothing(t *testing.T) {
 	reg, store := newTools(t, DefaultLimits())
-	sub := store.Subscribe()
+	sub := store.Events().Latest()
 	defer sub.Close()
 	first := json.RawMessage(list(item("a", "pending", "A")))
 	if res := reg.Execute(context.Background(), "toolu_1", WriteName, first); res.IsError {
@@ -205,9 +205,9 @@ func TestCancelledContext(t *testing.T) {
 func TestConcurrentWritersAndSubscribers(t *testing.T) {
 	reg, store := newTools(t, DefaultLimits())
 	const writers, writes, subscribers = 4, 200, 4
-	var subs []*Subscription
+	var subs []*tools.Latest[Snapshot]
 	for i := 0; i < subscribers; i++ {
-		subs = append(subs, store.Subscribe())
+		subs = append(subs, store.Events().Latest())
 	}
 	var wg sync.WaitGroup
 	last := make([]uint64, subscribers)
@@ -262,23 +262,25 @@ func TestConcurrentWritersAndSubscribers(t *testing.T) {
 	}
 }
 
-// TestOnWriteSeesEveryVersion: unlike a Subscription, an OnWrite hook hears
-// of every version, in order, with the tool_use_id that wrote it; Restore
-// sets the version without a hook call; a removed hook hears nothing.
-func TestOnWriteSeesEveryVersion(t *testing.T) {
+// TestEverySeesEveryVersion: unlike a Latest subscriber, an Every
+// subscriber hears of every version, in order, with the tool_use_id that
+// wrote it; a Restore is published once, at its own version; an
+// unsubscribed function hears nothing.
+func TestEverySeesEveryVersion(t *testing.T) {
 	s := NewStore(nil)
 	var got []Snapshot
-	remove := s.OnWrite(func(snap Snapshot) { got = append(got, snap) })
+	remove := s.Events().Every(func(snap Snapshot) { got = append(got, snap) })
 	s.Restore(Snapshot{Items: []Item{{Content: "a", ActiveForm: "a", Status: StatusPending}}, Version: 41})
-	if s.Version() != 41 || len(s.Snapshot().Items) != 1 || len(got) != 0 {
-		t.Fatalf("after Restore: version %d, %d hook calls", s.Version(), len(got))
+	if s.Version() != 41 || len(s.Snapshot().Items) != 1 || len(got) != 1 || got[0].Version != 41 || len(got[0].Items) != 1 {
+		t.Fatalf("after Restore: version %d, %d calls", s.Version(), len(got))
 	}
+	got = nil
 	for i := range 100 {
 		s.ReplaceFor(fmt.Sprintf("toolu_%d", i), nil)
 	}
 	s.Replace(nil)
 	if len(got) != 101 {
-		t.Fatalf("%d hook calls, want 101", len(got))
+		t.Fatalf("%d calls, want 101", len(got))
 	}
 	for i, snap := range got[:100] {
 		if snap.Version != uint64(42+i) || snap.ToolUseID != fmt.Sprintf("toolu_%d", i) {
@@ -286,9 +288,10 @@ func TestOnWriteSeesEveryVersion(t *testing.T) {
 		}
 	}
 	remove()
+	remove() // twice is harmless
 	s.Replace(nil)
 	if len(got) != 101 {
-		t.Fatal("a removed hook was called")
+		t.Fatal("an unsubscribed function was called")
 	}
 }
 
@@ -297,7 +300,7 @@ func TestOnWriteSeesEveryVersion(t *testing.T) {
 func TestWriteRecordsToolUseID(t *testing.T) {
 	reg, store := newTools(t, DefaultLimits())
 	var ids []string
-	store.OnWrite(func(snap Snapshot) { ids = append(ids, snap.ToolUseID) })
+	store.Events().Every(func(snap Snapshot) { ids = append(ids, snap.ToolUseID) })
 	reg.Execute(context.Background(), "toolu_abc", WriteName, []byte(`{"todos":[]}`))
 	reg.Execute(context.Background(), "toolu_bad", WriteName, []byte(`{}`))
 	if len(ids) != 1 || ids[0] != "toolu_abc" {

@@ -9,8 +9,8 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/todo-shell/todo-shell/internal/jsonscan"
 	"github.com/todo-shell/todo-shell/tools"
-	"github.com/todo-shell/todo-shell/tools/internal/jsonscan"
 )
 
 // Tool names.

@@ -7,11 +7,11 @@ package toolset
 import (
 	"time"
 
-	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/bash"
 	"github.com/todo-shell/todo-shell/tools/files"
 	"github.com/todo-shell/todo-shell/tools/offload"
+	"github.com/todo-shell/todo-shell/tools/redact"
 	"github.com/todo-shell/todo-shell/tools/task"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -30,6 +30,12 @@ type Options struct {
 	// Files adds Read, Write and Edit (not for the MCP server: agents
 	// there have their own).
 	Files bool
+	// Plain draws TodoRead's list, then the task plan, for a person at a
+	// shell (render.PlainPlan); nil shows the tool's content.
+	Plain func(todo.Snapshot, task.State) string
+	// Redact masks secrets in what Bash streams or spools and in every
+	// result the executor returns; nil masks nothing.
+	Redact *redact.Redactor
 }
 
 // Set is the standard tools with what backs them.
@@ -40,26 +46,22 @@ type Set struct {
 	Executor *tools.Executor
 	Store    *todo.Store
 	Tasks    *task.Store // the task plan, in memory until attached to a directory
-	Runner   *bash.Runner
+	// Plan publishes what the panel shows: the todo list, then the task
+	// plan's tasks as rows, one version per change of either. Its last
+	// value is the current plan (none before the first change).
+	Plan   *tools.Broker[todo.Snapshot]
+	Runner *bash.Runner
 }
 
 // New registers TodoWrite, TodoRead, the Task tools and Bash, with their
 // shell forms, in a fresh registry and returns them with an executor
 // applying o.Offload.
 func New(o Options) (*Set, error) {
-	s := &Set{Registry: tools.NewRegistry(), Store: todo.NewStore(o.Now), Tasks: task.NewStore(o.Now)}
-	// TodoRead's plain form shows the task plan after the todo list.
-	plain := func(snap todo.Snapshot) string {
-		text := render.Plain(snap)
-		st := s.Tasks.Snapshot()
-		if len(st.Tasks) == 0 {
-			return text
-		}
-		tasks := render.PlainTasks(st)
-		if len(snap.Items) == 0 {
-			return tasks
-		}
-		return text + "\n\nTasks:\n" + tasks
+	s := &Set{Registry: tools.NewRegistry(), Store: todo.NewStore(o.Now), Tasks: task.NewStore(o.Now), Plan: new(tools.Broker[todo.Snapshot])}
+	feedPlan(s.Store, s.Tasks, s.Plan)
+	var plain func(todo.Snapshot) string
+	if o.Plain != nil {
+		plain = func(snap todo.Snapshot) string { return o.Plain(snap, s.Tasks.Snapshot()) }
 	}
 	if err := todo.Register(s.Registry, s.Store, o.Limits, plain); err != nil {
 		return nil, err
@@ -72,7 +74,7 @@ func New(o Options) (*Set, error) {
 		return nil, err
 	}
 	s.Runner = runner
-	if err := s.Registry.Add(bash.Tool{Runner: runner, Timeout: o.BashTimeout}); err != nil {
+	if err := s.Registry.Add(bash.Tool{Runner: runner, Timeout: o.BashTimeout, Offload: o.Offload, Redact: o.Redact}); err != nil {
 		return nil, err
 	}
 	if o.Files {
@@ -82,6 +84,6 @@ func New(o Options) (*Set, error) {
 			return nil, err
 		}
 	}
-	s.Executor = tools.NewExecutor(s.Registry, offload.Policy{Config: o.Offload, Writer: o.Writer})
+	s.Executor = tools.NewExecutor(s.Registry, offload.Policy{Config: o.Offload, Writer: o.Writer}).Redacting(o.Redact)
 	return s, nil
 }

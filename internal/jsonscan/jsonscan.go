@@ -268,6 +268,41 @@ func (d *Decoder) scanString() (end int, plain bool, err error) {
 	}
 }
 
+// plainRun returns the index of the first byte of s from i on that is
+// '"', '\\', a control character or not ASCII (len(s) if none).
+func plainRun(s string, i int) int {
+	for i+8 <= len(s) {
+		if m := specialMask(load64(s, i)); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for i < len(s) && !isSpecial(s[i]) {
+		i++
+	}
+	return i
+}
+
+// rawLen is the length as written of the string whose text starts at
+// s[i]: up to its closing quote (one not escaped), or to the end of s.
+func rawLen(s string, i int) int {
+	for j := i; ; {
+		k := strings.IndexByte(s[j:], '"')
+		if k < 0 {
+			return len(s) - i
+		}
+		j += k
+		n := 0
+		for n < j-i && s[j-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return j - i
+		}
+		j++
+	}
+}
+
 func isSpecial(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf }
 
 const (
@@ -302,10 +337,16 @@ func (d *Decoder) String() (string, error) {
 	if plain {
 		return d.s[start+1 : end-1], nil
 	}
-	// Slow path: escapes, control characters or invalid UTF-8.
-	buf := make([]byte, 0, 32)
+	// Slow path: escapes, control characters or invalid UTF-8. The
+	// buffer is made the size of the string as written, which escapes
+	// only shrink (an invalid byte, made U+FFFD, grows it), and runs of
+	// plain bytes are copied whole.
 	i := d.pos + 1
+	buf := make([]byte, 0, rawLen(d.s, i))
 	for {
+		j := plainRun(d.s, i)
+		buf = append(buf, d.s[i:j]...)
+		i = j
 		if i >= len(d.s) {
 			d.pos = i
 			return "", d.Fail("unexpected end of JSON input")

@@ -1,4 +1,4 @@
-package allplans
+package watchui
 
 import (
 	"strconv"
@@ -7,13 +7,14 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/todo-shell/todo-shell/internal/allplans"
 	"github.com/todo-shell/todo-shell/internal/plan"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
-// Age is how long ago t was, shortly: "12s", "5m", "1h".
-func Age(now, t time.Time) string {
+// age is how long ago t was, shortly: "12s", "5m", "1h".
+func age(now, t time.Time) string {
 	d := now.Sub(t)
 	switch {
 	case d < time.Minute:
@@ -24,10 +25,11 @@ func Age(now, t time.Time) string {
 	return strconv.Itoa(int(d/time.Hour)) + "h"
 }
 
-// Box is one entry as a compact box of three lines, width wide: the agent,
+// allBox is one entry as a compact box of three lines, width wide: the agent,
 // a todo-shell session's id, the project and the age on its top border with done/total, the item in
-// progress inside. Every text from a file is sanitised.
-func Box(e *Entry, width int, now time.Time, selected bool, st *render.Styles) string {
+// progress inside. Every text from a file is neutralised here, where it is
+// drawn.
+func allBox(e *allplans.Entry, width int, now time.Time, selected bool, st *render.Styles) string {
 	width = max(width, 24)
 	inner := width - 2
 	done, total := 0, 0
@@ -56,7 +58,7 @@ func Box(e *Entry, width int, now time.Time, selected bool, st *render.Styles) s
 		// The id first, so a narrow box keeps it: `todo-shell watch ID`.
 		title += render.Sanitize(e.Session) + " · "
 	}
-	title += render.Sanitize(e.Project) + " · " + Age(now, e.Changed) + " "
+	title += render.Sanitize(e.Project) + " · " + age(now, e.Changed) + " "
 	room := inner - 1 - ansi.StringWidth(count) - 1
 	title = ansi.Truncate(title, max(room, 0), "… ")
 	fill := max(inner-1-ansi.StringWidth(title)-ansi.StringWidth(count)-1, 0)
@@ -71,9 +73,9 @@ func Box(e *Entry, width int, now time.Time, selected bool, st *render.Styles) s
 	return style.Render(top) + "\n" + body + "\n" + style.Render(bottom)
 }
 
-// Screen is the whole --all screen: a header line, then one box per entry
+// allBoxes is the whole --all screen: a header line, then one box per entry
 // that fits in height rows, the selected one kept in view.
-func Screen(entries []Entry, sel, width, height int, now time.Time, st *render.Styles) string {
+func allBoxes(entries []allplans.Entry, sel, width, height int, now time.Time, st *render.Styles) string {
 	var b strings.Builder
 	head := strconv.Itoa(len(entries)) + " live plans · ↑↓ pick · Enter open · q quits"
 	if len(entries) == 1 {
@@ -90,7 +92,7 @@ func Screen(entries []Entry, sel, width, height int, now time.Time, st *render.S
 		first = sel - fit + 1
 	}
 	for i := first; i < len(entries) && i < first+fit; i++ {
-		b.WriteString("\n" + Box(&entries[i], width, now, i == sel, st))
+		b.WriteString("\n" + allBox(&entries[i], width, now, i == sel, st))
 	}
 	return b.String()
 }
