@@ -552,22 +552,6 @@ const livenessEvery = 500 * time.Millisecond
 // livenessProbe names the event of Follow's ticker (no path has it).
 const livenessProbe = "\x00liveness"
 
-// checkLive: when the session followed was live and no process holds it
-// now, it has ended without a word (killed): handle it as the change of
-// its lock an ordinary exit makes.
-func (f *follower) checkLive() {
-	if f.cur == "" {
-		f.curLive = false
-		return
-	}
-	live, _ := session.Live(f.cur)
-	was := f.curLive || f.liveOf != f.cur
-	f.curLive, f.liveOf = live, f.cur
-	if was && !live {
-		_ = f.event(fsnotify.Event{Name: filepath.Join(f.cur, session.LockFile), Op: fsnotify.Write})
-	}
-}
-
 // watchEvents hands each event of w to handle until ctx ends or w closes
 // (nil), or handle or w fails (the error).
 func watchEvents(ctx context.Context, w *fsnotify.Watcher, handle func(fsnotify.Event) error) error {
@@ -622,6 +606,22 @@ func (f *follower) close() {
 		f.t.close()
 	}
 	_ = f.w.Close()
+}
+
+// checkLive: when the session followed was live and no process holds it
+// now, it has ended without a word (killed): handle it as the change of
+// its lock an ordinary exit makes.
+func (f *follower) checkLive() {
+	if f.cur == "" {
+		f.curLive = false
+		return
+	}
+	live, _ := session.Live(f.cur)
+	was := f.curLive || f.liveOf != f.cur
+	f.curLive, f.liveOf = live, f.cur
+	if was && !live {
+		_ = f.event(fsnotify.Event{Name: filepath.Join(f.cur, session.LockFile), Op: fsnotify.Write})
+	}
 }
 
 // watchRoot watches root or, until it exists, the nearest directory above
