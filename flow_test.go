@@ -15,7 +15,7 @@ import (
 // other package of the module is the engine, new ones included.
 var (
 	module = "github.com/todo-shell/todo-shell"
-	views  = []string{"render", "repl", "repl/...", "internal/painter", "internal/watchui", "internal/replayui", "internal/termprogress", "internal/statusline"}
+	views  = []string{"render", "repl", "repl/...", "internal/painter", "internal/watchui", "internal/replayui", "internal/statusline", "internal/headless"}
 	// main, the cobra commands, the end-to-end tests; and the hooks' front
 	// end: internal/hold still writes the Stop hook's reason with render
 	// (moving that into internal/hook leaves hold to the engine).

@@ -18,7 +18,6 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
-	github.com/valyala/fastjson v1.6.10
 	github.com/yuin/goldmark v1.7.13
 	golang.org/x/sys v0.49.0
 	mvdan.cc/sh/v3 v3.14.1

@@ -20,11 +20,10 @@ import (
 
 	"github.com/todo-shell/todo-shell/internal/agent"
 	"github.com/todo-shell/todo-shell/internal/permission"
-	"github.com/todo-shell/todo-shell/internal/secret"
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/repl"
+	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/offload"
-	"github.com/todo-shell/todo-shell/tools/redact"
 	"github.com/todo-shell/todo-shell/tools/todo"
 	"github.com/todo-shell/todo-shell/tools/toolset"
 )
@@ -151,12 +150,12 @@ func describeAgent(c *cobra.Command) {
 		does = append(does, andList(files)+" files")
 	}
 	c.Short = fmt.Sprintf("Let Claude drive the shell with %d tools: %s", len(names), strings.Join(names, ", "))
-	tools := fmt.Sprintf(`agent starts the shell in agent mode: a plain line is a prompt to Claude, which
+	paragraph := fmt.Sprintf(`agent starts the shell in agent mode: a plain line is a prompt to Claude, which
 works with %d tools: %s. It %s, then answers. A call of %s asks you first
 unless a rule allows it (--allowedTools, --permission-mode,
 --dangerously-skip-permissions; --disallowedTools refuses); %s never ask.`,
 		len(names), strings.Join(names, ", "), strings.Join(does, ", "), andList(asks), andList(never))
-	c.Long = strings.Replace(c.Long, agentToolsMark, tools, 1)
+	c.Long = strings.Replace(c.Long, agentToolsMark, paragraph, 1)
 }
 
 // andList is "a", "a and b", "a, b and c".
@@ -181,7 +180,7 @@ func agentRun(o *agentOptions, printOnly bool) error {
 		return err
 	}
 	o.caller = "agent" // the owner of the tasks the agent starts
-	o.redact = redact.New(creds.Values()...)
+	o.redact = tools.NewRedactor(creds.Values()...)
 	a, sess, err := newSessionApp(o.Options, session.ModeAgent)
 	if err != nil {
 		return err
@@ -237,7 +236,7 @@ func askPerson(printOnly bool) (*repl.Permissions, func(context.Context, agent.Q
 
 // requireCredentials takes the credentials out of the environment (a
 // problem reading them is a warning) and refuses to go on without any.
-func (o *agentOptions) requireCredentials() (secret.Credentials, error) {
+func (o *agentOptions) requireCredentials() (agent.Credentials, error) {
 	creds, err := o.credentials()
 	if err != nil {
 		fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: "+err.Error())
@@ -251,7 +250,7 @@ func (o *agentOptions) requireCredentials() (secret.Credentials, error) {
 
 // agentConfig is the agent's configuration: the options' model and
 // limits, the app's tools and plan, and what the session keeps.
-func (o *agentOptions) agentConfig(a *app, creds secret.Credentials, transcript io.Writer, policy *permission.Policy,
+func (o *agentOptions) agentConfig(a *app, creds agent.Credentials, transcript io.Writer, policy *permission.Policy,
 	ask func(context.Context, agent.Question) agent.Answer, sess *session.Session) agent.Config {
 	return agent.Config{
 		Client:     anthropic.NewClient(clientOptions(creds, o.Getenv)...),
@@ -293,7 +292,7 @@ func (o *agentOptions) checkLimits() error {
 
 // clientOptions are the Anthropic client's options: the credentials and,
 // when ANTHROPIC_BASE_URL is set, the endpoint.
-func clientOptions(creds secret.Credentials, getenv func(string) string) []option.RequestOption {
+func clientOptions(creds agent.Credentials, getenv func(string) string) []option.RequestOption {
 	var opts []option.RequestOption
 	if creds.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(creds.APIKey))

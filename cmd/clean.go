@@ -12,7 +12,6 @@ import (
 	"github.com/todo-shell/todo-shell/internal/plans"
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
-	"github.com/todo-shell/todo-shell/repl/offloads"
 	"github.com/todo-shell/todo-shell/tools/offload"
 )
 
@@ -94,7 +93,7 @@ func reportPlans(o *cleanOptions, gone []plans.Removed, verb string) (n int, fre
 		default:
 			n++
 			freed += r.Bytes
-			fmt.Fprintf(o.Streams.Out, "%s plan %s (last change %s, %s)\n", verb, name, r.LastChange.Local().Format("2006-01-02 15:04"), offloads.HumanSize(r.Bytes))
+			fmt.Fprintf(o.Streams.Out, "%s plan %s (last change %s, %s)\n", verb, name, r.LastChange.Local().Format("2006-01-02 15:04"), render.HumanSize(r.Bytes))
 		}
 	}
 	return n, freed, failed
@@ -123,7 +122,7 @@ func cleanPlan(o *cleanOptions) error {
 	} else if err := plans.Remove(dir); err != nil {
 		return fmt.Errorf("clean: plan %s: %w", render.Sanitize(name), err)
 	}
-	fmt.Fprintf(o.Streams.Out, "%s plan %s (last change %s, %s)\n", verb, render.Sanitize(name), info.LastChange.Local().Format("2006-01-02 15:04"), offloads.HumanSize(info.Bytes))
+	fmt.Fprintf(o.Streams.Out, "%s plan %s (last change %s, %s)\n", verb, render.Sanitize(name), info.LastChange.Local().Format("2006-01-02 15:04"), render.HumanSize(info.Bytes))
 	return nil
 }
 
@@ -157,7 +156,7 @@ func cleanRun(o *cleanOptions, age time.Duration) error {
 		}
 		n++
 		freed += r.Bytes
-		fmt.Fprintf(o.Streams.Out, "%s %s (last change %s, %s)\n", verb, r.ID, r.LastChange.Local().Format("2006-01-02 15:04"), offloads.HumanSize(r.Bytes))
+		fmt.Fprintf(o.Streams.Out, "%s %s (last change %s, %s)\n", verb, r.ID, r.LastChange.Local().Format("2006-01-02 15:04"), render.HumanSize(r.Bytes))
 	}
 	np, pfreed, pfailed := reportPlans(o, gone, verb)
 	freed += pfreed
@@ -167,9 +166,9 @@ func cleanRun(o *cleanOptions, age time.Duration) error {
 		what += fmt.Sprintf(" and %d %s", np, plural(np, "plan", "plans"))
 	}
 	if o.DryRun {
-		fmt.Fprintf(o.Streams.Out, "%s, %s would be freed\n", what, offloads.HumanSize(freed))
+		fmt.Fprintf(o.Streams.Out, "%s, %s would be freed\n", what, render.HumanSize(freed))
 	} else {
-		fmt.Fprintf(o.Streams.Out, "%s removed, %s freed\n", what, offloads.HumanSize(freed))
+		fmt.Fprintf(o.Streams.Out, "%s removed, %s freed\n", what, render.HumanSize(freed))
 	}
 	if failed {
 		return &ExitError{ExitFailed}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 
-	"github.com/todo-shell/todo-shell/internal/secret"
+	"github.com/todo-shell/todo-shell/internal/agent"
 	"github.com/todo-shell/todo-shell/render"
 )
 
@@ -65,7 +65,7 @@ func isTerminal(v any) bool {
 // the interactive shell asks (for the background colour), and it waits for
 // no answer.
 func Main(args []string, s Streams) int {
-	return mainWith(args, s, host{getenv: os.Getenv, credentials: secret.Hide})
+	return mainWith(args, s, host{getenv: os.Getenv, credentials: agent.Hide})
 }
 
 func mainWithEnv(args []string, s Streams, getenv func(string) string) int {

@@ -3,7 +3,7 @@ package cmd
 import (
 	"io"
 
-	"github.com/todo-shell/todo-shell/internal/termprogress"
+	"github.com/todo-shell/todo-shell/internal/painter"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -14,10 +14,10 @@ import (
 // — until the returned stop is called, which gives the title back. Each
 // update is one small write, whole, beside the screen's.
 func replProgress(o *Options, out io.Writer, plan *tools.Broker[todo.Snapshot]) (stop func()) {
-	if !termprogress.Enabled(o.NoProgress, o.Getenv) {
+	if !painter.ProgressEnabled(o.NoProgress, o.Getenv) {
 		return func() {}
 	}
-	p := termprogress.New(out, termprogress.SupportsBar(o.Getenv))
+	p := painter.NewProgress(out, painter.ProgressBarSupported(o.Getenv))
 	set := func(s todo.Snapshot) {
 		if len(s.Items) > 0 {
 			p.Set(s.Items)

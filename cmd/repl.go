@@ -95,7 +95,7 @@ func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) erro
 	if err != nil {
 		return err
 	}
-	if fm, ok := final.(interface{ Model() repl.Model }); ok && fm.Model().ExitCode() != 0 {
+	if fm, ok := final.(interface{ Model() *repl.Model }); ok && fm.Model().ExitCode() != 0 {
 		return &ExitError{Code: fm.Model().ExitCode()} // the user's `exit N`
 	}
 	return nil
@@ -142,7 +142,7 @@ func shellConfig(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) repl
 
 // newProgram is the Bubble Tea program of the shell m on tty, and the size
 // it starts at (where the terminal says 0×0: COLUMNS×LINES, else 80×24).
-func newProgram(m repl.Model, tty *painter.Terminal, in, out *os.File, env []string, getenv func(string) string) (p *tea.Program, w, h int) {
+func newProgram(m *repl.Model, tty *painter.Terminal, in, out *os.File, env []string, getenv func(string) string) (p *tea.Program, w, h int) {
 	w, h, err := tty.Size()
 	if err != nil {
 		w, h = painter.Fallback(0, 0, getenv)

@@ -11,9 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/todo-shell/todo-shell/internal/secret"
+	"github.com/todo-shell/todo-shell/internal/agent"
+	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/offload"
-	"github.com/todo-shell/todo-shell/tools/redact"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -43,7 +43,7 @@ type Options struct {
 	caller string
 	// redact masks the credentials in what the tools return, stream and
 	// spool (agent mode); nil masks nothing.
-	redact *redact.Redactor
+	redact *tools.Redactor
 
 	// Root only.
 	Command string
@@ -60,7 +60,7 @@ type Options struct {
 	noFileTools bool
 	// credentials returns the Anthropic credentials for the agent (see
 	// host.credentials).
-	credentials func() (secret.Credentials, error)
+	credentials func() (agent.Credentials, error)
 }
 
 const rootLong = `todo-shell is a small agent shell: type TodoWrite and TodoRead the way a model calls
@@ -108,7 +108,7 @@ const rootExample = `  $ todo-shell
 
 // NewCmdRoot returns the root command.
 func NewCmdRoot(s Streams) *cobra.Command {
-	return newCmdRoot(s, host{getenv: os.Getenv, credentials: secret.Hide})
+	return newCmdRoot(s, host{getenv: os.Getenv, credentials: agent.Hide})
 }
 
 // host is what a run takes from its surroundings besides its streams.
@@ -116,15 +116,15 @@ type host struct {
 	getenv    func(string) string
 	offloadFS offload.FS // nil: the operating system's
 	// credentials returns the Anthropic credentials. The program's own
-	// (secret.Hide) first takes them out of the process's environment
+	// (agent.Hide) first takes them out of the process's environment
 	// block, re-executing it; nil reads them with getenv (tests).
-	credentials func() (secret.Credentials, error)
+	credentials func() (agent.Credentials, error)
 }
 
 func newCmdRoot(s Streams, h host) *cobra.Command {
 	opts := &Options{Streams: s, Getenv: h.getenv, offloadFS: h.offloadFS, credentials: h.credentials}
 	if opts.credentials == nil {
-		opts.credentials = func() (secret.Credentials, error) { return secret.FromEnv(h.getenv), nil }
+		opts.credentials = func() (agent.Credentials, error) { return agent.FromEnv(h.getenv), nil }
 	}
 	cmd := &cobra.Command{
 		Use:           "todo-shell [FILE]",

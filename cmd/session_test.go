@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/todo-shell/todo-shell/internal/session"
-	"github.com/todo-shell/todo-shell/repl/offloads"
+	"github.com/todo-shell/todo-shell/render"
 )
 
 // TestResumeScriptModes: a list written in one run comes back with
@@ -287,7 +287,7 @@ func TestSessionsAndOffloadsSayTheSameSize(t *testing.T) {
 	for _, n := range []int64{999, 1500, 24433, 5 << 20} {
 		var b strings.Builder
 		writeSessionTable(&b, []session.Info{{ID: "s", Files: 1, FilesBytes: n}}, time.Now(), true, 120)
-		if want := "1 (" + offloads.HumanSize(n) + ")"; !strings.Contains(b.String(), want) {
+		if want := "1 (" + render.HumanSize(n) + ")"; !strings.Contains(b.String(), want) {
 			t.Errorf("%d bytes: the table lacks %q:\n%s", n, want, b.String())
 		}
 	}

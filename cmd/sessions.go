@@ -20,7 +20,6 @@ import (
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/repl/history"
-	"github.com/todo-shell/todo-shell/repl/offloads"
 )
 
 // sessionsOptions are the sessions command's flags.
@@ -199,7 +198,7 @@ func sessionColumns(list []session.Info, now time.Time, safe bool) (cols map[str
 		}
 		files, short := "-", "-"
 		if s.Files > 0 {
-			files, short = fmt.Sprintf("%d (%s)", s.Files, offloads.HumanSize(s.FilesBytes)), strconv.Itoa(s.Files)
+			files, short = fmt.Sprintf("%d (%s)", s.Files, render.HumanSize(s.FilesBytes)), strconv.Itoa(s.Files)
 		}
 		filesShort = append(filesShort, short)
 		live := "-"

@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/todo-shell/todo-shell/internal/follow"
+	"github.com/todo-shell/todo-shell/internal/painter"
 	"github.com/todo-shell/todo-shell/internal/session"
-	"github.com/todo-shell/todo-shell/internal/termprogress"
 	"github.com/todo-shell/todo-shell/internal/watchui"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
@@ -226,8 +226,8 @@ func watchShow(wo *WatchOptions, src watchui.Source, what string, limits todo.Li
 		Once:     wo.Once,
 		JSON:     wo.JSON,
 		NoColor:  wo.NoColor || wo.Getenv("NO_COLOR") != "",
-		Progress: termprogress.Enabled(wo.NoProgress, wo.Getenv),
-		Bar:      termprogress.SupportsBar(wo.Getenv),
+		Progress: painter.ProgressEnabled(wo.NoProgress, wo.Getenv),
+		Bar:      painter.ProgressBarSupported(wo.Getenv),
 		Limits:   limits,
 		In:       wo.Streams.In,
 		Out:      wo.Streams.Out,

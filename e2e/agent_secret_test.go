@@ -38,6 +38,7 @@ func toolReply(w http.ResponseWriter, id, command string) {
 // knows it from a file) has it masked in what the model gets, the
 // transcript and the offload files.
 func TestAgentKeyOutOfReach(t *testing.T) {
+	t.Parallel()
 	const key, token = "sk-ant-test-KEY-0123456789", "tok-test-TOKEN-9876543210"
 	work, off := t.TempDir(), t.TempDir()
 	if err := os.WriteFile(filepath.Join(work, "k"), []byte(key+"\n"+token+"\n"), 0o600); err != nil {
@@ -112,6 +113,7 @@ func TestAgentKeyOutOfReach(t *testing.T) {
 // reason reaches the model; Ctrl+C while asked: nothing deleted, the turn
 // ends; allowed once: deleted.
 func TestAgentPermissionInTerminal(t *testing.T) {
+	t.Parallel()
 	work, off := t.TempDir(), t.TempDir()
 	notes := filepath.Join(work, "notes.txt")
 	if err := os.WriteFile(notes, []byte("keep\n"), 0o644); err != nil {

@@ -22,6 +22,7 @@ import (
 // line at a time. After each line that completes a plan version, the panel
 // must show it; the time from the append to the screen is logged.
 func TestWatchAgentsLive(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		fixture string
@@ -118,6 +119,7 @@ func TestWatchAgentsLive(t *testing.T) {
 // TestWatchNoProgress: with TODO_SHELL_NO_PROGRESS=1 the title is left
 // alone.
 func TestWatchNoProgress(t *testing.T) {
+	t.Parallel()
 	off := t.TempDir()
 	os.MkdirAll(filepath.Join(off, "s1"), 0o700)
 	os.WriteFile(filepath.Join(off, "s1", "todos.jsonl"), []byte(`{"version":1,"time":"2026-11-20T09:00:01Z","tool_use_id":"t1","todos":[{"content":"Step","status":"in_progress","activeForm":"Doing the step"}]}`+"\n"), 0o600)
@@ -150,6 +152,7 @@ func TestWatchNoProgress(t *testing.T) {
 // TestWatchAllLive runs `watch --all` over two agents' sessions, grows one
 // and sees its box change, picks the second with ↓ and opens it with Enter.
 func TestWatchAllLive(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	td := filepath.Join("..", "internal", "plan", "testdata")
 	codex, _ := os.ReadFile(filepath.Join(td, "codex-0.169.0_rollout.jsonl"))
@@ -198,6 +201,7 @@ func TestWatchAllLive(t *testing.T) {
 // TestShellTitleProgress: the shell puts its plan's progress in the
 // terminal title and gives the title back when it ends.
 func TestShellTitleProgress(t *testing.T) {
+	t.Parallel()
 	sh := startREPL(t, 24, 100)
 	sh.send(`TodoWrite '{"todos":[{"content":"Write it","activeForm":"Writing it","status":"completed"},{"content":"Test it","activeForm":"Testing it","status":"in_progress"},{"content":"Ship","activeForm":"Shipping","status":"pending"}]}'` + "\r")
 	sh.waitForRaw(t, "\x1b]2;1/3 ▸ Testing it\x07", 5*time.Second)

@@ -27,6 +27,7 @@ func (tt *tmuxTerm) title() string {
 // person's terminal raw. In colour (a terminal of its own for output) and
 // without (a pipe).
 func TestTmuxCommandsCannotReachTheTerminal(t *testing.T) {
+	t.Parallel()
 	for _, env := range []string{"", "NO_COLOR=1"} {
 		t.Run("env="+env, func(t *testing.T) {
 			tt := startTmuxEnv(t, 100, 30, t.TempDir(), env)
@@ -63,6 +64,7 @@ func TestTmuxCommandsCannotReachTheTerminal(t *testing.T) {
 // from a terminal, runs its command with no controlling terminal either: a
 // command opening /dev/tty fails at once instead of being stopped.
 func TestCommandLineCommandsCannotReachTheTerminal(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(binary, "--offload-dir", t.TempDir(), "-c", `stty -echo </dev/tty; echo "stty-status $?"`)
 	cmd.Dir = t.TempDir()
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "NO_COLOR=1")
@@ -84,6 +86,7 @@ func TestCommandLineCommandsCannotReachTheTerminal(t *testing.T) {
 // window is resized is told, as a terminal tells its programs: its
 // terminal's width (stty size) follows the window's, 100 columns, then 60.
 func TestTmuxResizeReachesTheRunningCommand(t *testing.T) {
+	t.Parallel()
 	tt := startTmuxEnv(t, 100, 30, t.TempDir(), "")
 	gate := filepath.Join(tt.dir(), "go-on")
 	tt.paste(fmt.Sprintf(`until [ -e %s ]; do echo "size $(stty size <&2)"; sleep 0.05; done; echo finished-running`, gate))
@@ -101,6 +104,7 @@ func TestTmuxResizeReachesTheRunningCommand(t *testing.T) {
 // be (MAX_ARG_STRLEN, 128 KiB) runs, through serve's Bash tool and in
 // script mode, where it failed with "argument list too long".
 func TestOneMegabyteCommand(t *testing.T) {
+	t.Parallel()
 	heredoc := "cat <<'EOF' | wc -c\n" + strings.Repeat(strings.Repeat("x", 99)+"\n", 10000) + "EOF"
 	dir := t.TempDir()
 	input, err := json.Marshal(map[string]string{"command": heredoc})

@@ -3,11 +3,13 @@ package e2e
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,6 +33,15 @@ func TestMain(m *testing.M) {
 	// A helper process of a real agent CLI's run (realcli_test.go).
 	if code, ok := runCLIHelper(); ok {
 		os.Exit(code)
+	}
+	// The tests wait on child processes and terminals more than they use
+	// the CPU: unless -parallel says otherwise, run more of them at once
+	// than go test's default (GOMAXPROCS, 2 on the CI machine).
+	flag.Parse()
+	explicit := false
+	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
+	if !explicit {
+		_ = flag.Set("test.parallel", strconv.Itoa(max(4, runtime.GOMAXPROCS(0))))
 	}
 	dir, err := os.MkdirTemp("", "todo-shell-e2e-")
 	if err != nil {
@@ -161,6 +172,7 @@ func (sh *shell) send(keys string) { sh.tty.Write([]byte(keys)) }
 // TestEndToEndInTerminal runs the built binary in a pseudo-terminal, types a
 // TodoWrite line, sees the task panel and leaves with Ctrl+D.
 func TestEndToEndInTerminal(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(binary, "--session", "e2e", "--offload-dir", t.TempDir())
 	cmd.Dir = t.TempDir()
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "NO_COLOR=1", "XDG_STATE_HOME="+t.TempDir())
@@ -194,6 +206,7 @@ func TestEndToEndInTerminal(t *testing.T) {
 // dropping the queued line and saying so (issue 8.1: Update used to block on
 // the runner's lock for the prompt's directory, freezing the shell).
 func TestEnterWhileRunningKeepsCtrlC(t *testing.T) {
+	t.Parallel()
 	sh := startREPL(t, 24, 100)
 	sh.send("sleep 30\r")
 	sh.waitFor(t, "Running sleep 30", 5*time.Second)
@@ -219,6 +232,7 @@ func TestEnterWhileRunningKeepsCtrlC(t *testing.T) {
 // TestWordsAreNotKeys: "up", "enter" and "ctrl+c" arriving each in one read
 // (a paste that is not bracketed, fast typing) are text, not keys.
 func TestWordsAreNotKeys(t *testing.T) {
+	t.Parallel()
 	sh := startREPL(t, 24, 100)
 	typed := "echo"
 	sh.send(typed)
@@ -237,6 +251,7 @@ func TestWordsAreNotKeys(t *testing.T) {
 // TestPromptShowsDirAfterCd: the prompt names the new directory as soon as
 // `cd` finishes.
 func TestPromptShowsDirAfterCd(t *testing.T) {
+	t.Parallel()
 	sh := startREPL(t, 24, 100)
 	if err := os.Mkdir(filepath.Join(sh.dir, "subdir-x"), 0o755); err != nil {
 		t.Fatal(err)
@@ -248,6 +263,7 @@ func TestPromptShowsDirAfterCd(t *testing.T) {
 // TestHistoryKeepsMultiLineCommands: Up recalls a multi-line command as it
 // was typed, and Enter runs the same command again.
 func TestHistoryKeepsMultiLineCommands(t *testing.T) {
+	t.Parallel()
 	sh := startREPL(t, 24, 100)
 	sh.send("printf '%s|' 'line1\r")
 	sh.waitFor(t, "\n   '>", 5*time.Second) // the open quote went on to a new line, which says so
@@ -263,6 +279,7 @@ func TestHistoryKeepsMultiLineCommands(t *testing.T) {
 // TestBracketedPasteWaitsForEnter: pasted lines go into the input, which
 // shows the end of them, and run together when Enter is pressed.
 func TestBracketedPasteWaitsForEnter(t *testing.T) {
+	t.Parallel()
 	sh := startREPL(t, 24, 100)
 	// 30 lines: more than the input shows, so it scrolls to the last one.
 	sh.send("\x1b[200~echo pasted-a\r" + strings.Repeat(":\r", 28) + "echo pasted-b\x1b[201~")
@@ -277,6 +294,7 @@ func TestBracketedPasteWaitsForEnter(t *testing.T) {
 // TestExitNLeavesTerminal: `exit 5` typed in the shell ends the program
 // with status 5.
 func TestExitNLeavesTerminal(t *testing.T) {
+	t.Parallel()
 	sh := startREPL(t, 24, 100)
 	sh.send("exit 5\r")
 	done := make(chan error, 1)
@@ -295,6 +313,7 @@ func TestExitNLeavesTerminal(t *testing.T) {
 // TestLongLineInOneRead: a 5 KB line arriving in one read (no bracketed
 // paste) shows to its end in the input, wrapped, and runs on Enter.
 func TestLongLineInOneRead(t *testing.T) {
+	t.Parallel()
 	sh := startREPL(t, 24, 100)
 	var items []string
 	for i := 0; i < 50; i++ {

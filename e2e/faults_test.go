@@ -35,12 +35,6 @@ func pidsRunning(args ...string) []int {
 	return pids
 }
 
-// within polls cond until it holds, failing the test after d.
-func within(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	testwait.For(t, d, what, cond)
-}
-
 // sleepMarker is a sleep duration no other test uses, to find the process.
 func sleepMarker(base int) string {
 	return fmt.Sprintf("%d.%04d", base, rand.IntN(10000))
@@ -82,7 +76,7 @@ func TestFaultServeSignalInterruptsRunningCall(t *testing.T) {
 			defer stdin.Close()
 			marker := sleepMarker(400)
 			fmt.Fprintf(stdin, `{"type":"tool_use","id":"toolu_run","name":"Bash","input":{"command":"sleep %s"}}`+"\n", marker)
-			within(t, 10*time.Second, "the command to start", func() bool { return len(pidsRunning("sleep", marker)) > 0 })
+			testwait.For(t, 10*time.Second, "the command to start", func() bool { return len(pidsRunning("sleep", marker)) > 0 })
 			cmd.Process.Signal(tc.sig)
 			if code := exitCodeOf(t, cmd, done); code != tc.code {
 				t.Errorf("exit status %d, want %d", code, tc.code)
@@ -91,7 +85,7 @@ func TestFaultServeSignalInterruptsRunningCall(t *testing.T) {
 			if string(answer) != want {
 				t.Errorf("answer %q, want %q", answer, want)
 			}
-			within(t, 5*time.Second, "the command to be killed", func() bool { return len(pidsRunning("sleep", marker)) == 0 })
+			testwait.For(t, 5*time.Second, "the command to be killed", func() bool { return len(pidsRunning("sleep", marker)) == 0 })
 		})
 	}
 }
@@ -160,6 +154,7 @@ func TestFaultServeSignalWhileIdle(t *testing.T) {
 }
 
 func TestServeMaxLine(t *testing.T) {
+	t.Parallel()
 	long := `{"type":"tool_use","id":"toolu_long","name":"TodoRead","input":{"pad":"` + strings.Repeat("x", 5000) + `"}}`
 	in := long + "\n" + `{"type":"tool_use","id":"toolu_next","name":"TodoRead","input":{}}` + "\n" + long
 	cmd := exec.Command(binary, "serve", "--max-line", "1000", "--offload-dir", t.TempDir())
@@ -193,12 +188,12 @@ func TestFaultKilledShellLeavesNoProcess(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	within(t, 10*time.Second, "both commands to start", func() bool {
+	testwait.For(t, 10*time.Second, "both commands to start", func() bool {
 		return len(pidsRunning("sleep", bg)) > 0 && len(pidsRunning("sleep", fg)) > 0
 	})
 	cmd.Process.Kill()
 	cmd.Wait()
-	within(t, 5*time.Second, "the commands to be killed", func() bool {
+	testwait.For(t, 5*time.Second, "the commands to be killed", func() bool {
 		return len(pidsRunning("sleep", bg)) == 0 && len(pidsRunning("sleep", fg)) == 0
 	})
 }
@@ -230,7 +225,7 @@ func TestFaultHangupLeavesNoProcess(t *testing.T) {
 			scr.waitFor(t, "❯", 5*time.Second)
 			marker := sleepMarker(502)
 			tty.Write([]byte("sleep " + marker + "\r"))
-			within(t, 10*time.Second, "the command to start", func() bool { return len(pidsRunning("sleep", marker)) > 0 })
+			testwait.For(t, 10*time.Second, "the command to start", func() bool { return len(pidsRunning("sleep", marker)) > 0 })
 			tty.Close() // the terminal goes away
 			select {
 			case <-done:
@@ -238,12 +233,13 @@ func TestFaultHangupLeavesNoProcess(t *testing.T) {
 				cmd.Process.Kill()
 				t.Fatal("the shell did not end when its terminal closed")
 			}
-			within(t, 5*time.Second, "the command to be killed", func() bool { return len(pidsRunning("sleep", marker)) == 0 })
+			testwait.For(t, 5*time.Second, "the command to be killed", func() bool { return len(pidsRunning("sleep", marker)) == 0 })
 		})
 	}
 }
 
 func TestExitNLeavesScriptAndCommandLine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		args   []string

@@ -10,6 +10,7 @@ import (
 // an earlier line, Tab completes a builtin, and the prompt shows a failed
 // status.
 func TestCtrlRAndTabInTerminal(t *testing.T) {
+	t.Parallel()
 	cmd, tty, scr := startInTerminal(t, t.TempDir())
 	scr.waitFor(t, "❯", 5*time.Second)
 	tty.Write([]byte("echo alpha-$((20+1))\r"))

@@ -14,6 +14,7 @@ import (
 // normal (canonical, echoing) mode, the result reports the exit status, and
 // the shell reads keys in raw mode again afterwards.
 func TestHandoverTerminal(t *testing.T) {
+	t.Parallel()
 	cmd, tty, scr := startInTerminal(t, t.TempDir())
 	scr.waitFor(t, "❯", 5*time.Second)
 	tty.Write([]byte("/tty stty -a | grep -o ' icanon' ; tty; exit 3\r"))
@@ -40,6 +41,7 @@ func TestHandoverTerminal(t *testing.T) {
 // shell's next draw used to climb over it as if the old, wider panel were
 // still on the screen.
 func TestTmuxResizeDuringHandoverKeepsTheProgramsOutput(t *testing.T) {
+	t.Parallel()
 	tt := startTmux(t, 80, 24)
 	tt.command(todoWrite(2, 3), "Todo list updated: 2 completed, 1 in_progress, 3 pending")
 	tt.run("send-keys", "-t", "t", "/tty cat", "Enter")
@@ -88,6 +90,7 @@ func hasChild(pid, name string) bool {
 // before, only a REPL with no arguments did, and these ran with an empty
 // input and ended at once. python3 -c still runs captured.
 func TestReplWithArgumentsGetsTheTerminal(t *testing.T) {
+	t.Parallel()
 	repls := []struct {
 		line, prompt, input, output, exit string
 	}{

@@ -14,6 +14,7 @@ import (
 // uses: `version --help` has no --bash-timeout or --trace (issue 16.17).
 // Help does not depend on the terminal's size: it runs once per command.
 func TestHelpFitsEightyColumnsAndListsUsedFlags(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args      []string
 		has, lack []string
@@ -57,6 +58,7 @@ func TestHelpFitsEightyColumnsAndListsUsedFlags(t *testing.T) {
 // it, anywhere), in a wider one to 80; a JSON example is never broken
 // inside a string.
 func TestHelpFitsTheTerminal(t *testing.T) {
+	t.Parallel()
 	for _, cols := range []int{60, 100} {
 		for _, args := range [][]string{nil, {"serve"}, {"sessions"}, {"watch"}, {"agent"}, {"mcp"}} {
 			t.Run(fmt.Sprintf("%d/%v", cols, args), func(t *testing.T) {
@@ -86,6 +88,7 @@ func TestHelpFitsTheTerminal(t *testing.T) {
 // keeps its rows to 80 columns when piped and to the window's width in
 // tmux, 60 columns too, where columns give way (issue 16.17).
 func TestSessionsFitsTheTerminal(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	off := filepath.Join(dir, "off")
 	long := strings.Repeat("a long item in progress ", 8)

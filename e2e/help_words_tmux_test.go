@@ -30,6 +30,7 @@ func words(s string) map[string]bool {
 // a pipe, and no line ends in the middle of one at a hyphen (issue 29,
 // item 16). Before, `'todo-` ended a line and `shell clean'` began the next.
 func TestTmuxHelpNeverBreaksAWord(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{nil, {"watch"}, {"mcp"}, {"agent"}, {"clean"}, {"sessions"}, {"serve"}} {
 		piped, err := exec.Command(binary, append(args, "--help")...).CombinedOutput()
 		if err != nil {
@@ -91,6 +92,7 @@ func checkWords(t *testing.T, s string, whole map[string]bool) {
 // in an 80-column terminal name every tool the agent runs (issue 29, item
 // 13). Before, they said TodoWrite, TodoRead and Bash, of ten.
 func TestTmuxHelpTellsTheAgentsTools(t *testing.T) {
+	t.Parallel()
 	const all = "10 tools: TodoWrite, TodoRead, TaskCreate, TaskGet, TaskUpdate, TaskList, Bash, Read, Write, Edit"
 	for _, args := range [][]string{nil, {"agent"}} {
 		tt := &tmuxTerm{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}

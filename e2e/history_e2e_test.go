@@ -50,6 +50,7 @@ func leave(t *testing.T, cmd *exec.Cmd, tty *os.File) {
 // at the same time: every line of both lands whole in the history file, and
 // a third shell recalls the newest with Up.
 func TestHistoryTwoShellsAtOnce(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	const n = 40
 	var wg sync.WaitGroup
@@ -94,6 +95,7 @@ func TestHistoryTwoShellsAtOnce(t *testing.T) {
 // garbage: one warning, an empty history, and a working shell that then
 // saves its lines.
 func TestFaultCorruptHistoryFile(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	path := filepath.Join(state, "todo-shell", "history")
 	os.MkdirAll(filepath.Dir(path), 0o700)
@@ -112,6 +114,7 @@ func TestFaultCorruptHistoryFile(t *testing.T) {
 
 // TestNoHistoryFlag keeps the file untouched.
 func TestNoHistoryFlag(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	cmd, tty, scr := startInTerminal(t, state, "--no-history")
 	scr.waitFor(t, "❯", 5*time.Second)

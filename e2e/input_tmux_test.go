@@ -13,6 +13,7 @@ import (
 // narrow window while the text took fewer rows. Each line wraps at the
 // narrow width and fits the wide one.
 func TestTmuxMultiLineInputAfterAWiderWindow(t *testing.T) {
+	t.Parallel()
 	for _, size := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			narrow := size[0] - 20
@@ -55,8 +56,10 @@ func TestTmuxMultiLineInputAfterAWiderWindow(t *testing.T) {
 // the cursor on the last line, "↓ 8 more lines" under them once the
 // cursor is back on the first (trial finding: it hid its top silently).
 func TestTmuxInputSaysHowManyLinesAreHidden(t *testing.T) {
+	t.Parallel()
 	for _, size := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel()
 			tt := startTmux(t, size[0], size[1])
 			const n = 20
 			for i := range n {
@@ -91,6 +94,7 @@ func TestTmuxInputSaysHowManyLinesAreHidden(t *testing.T) {
 // characters instead of 301, 150×🚀 lost two: a character split between
 // two reads was dropped).
 func TestTmuxBulkTypedUTF8KeepsEveryCharacter(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		text string
 		want int // wc -m: the characters and the newline
@@ -114,6 +118,7 @@ func TestTmuxBulkTypedUTF8KeepsEveryCharacter(t *testing.T) {
 // command run each as itself, in order (trial findings: "TodoRead: command
 // not found"; "Error: Unknown argument 'echo'").
 func TestTmuxMultiLinePasteRunsEachCommand(t *testing.T) {
+	t.Parallel()
 	tt := startTmux(t, 60, 20)
 	tt.paste("echo hello > notes.txt; ls\nTodoRead")
 	tt.run("send-keys", "-t", "t", "Enter")

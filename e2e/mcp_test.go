@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/todo-shell/todo-shell/internal/testwait"
 )
 
 // mcpServer is a running 'todo-shell mcp' with the MCP go-sdk's own client
@@ -111,6 +113,7 @@ func serveAnswer(t *testing.T, dir, name, input string) (string, bool) {
 }
 
 func TestMCPToolsListMatchesToolsCommand(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command(binary, "tools").Output()
 	if err != nil {
 		t.Fatal(err)
@@ -174,6 +177,7 @@ func jsonEqual(t testing.TB, a, b []byte) bool {
 }
 
 func TestMCPResultShapes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cs := mcpClient(t, dir, "--allow-bash", "--offload-threshold", "300")
 	list := `{"todos":[{"content":"Plan","activeForm":"Planning","status":"completed"},{"content":"Build","activeForm":"Building","status":"in_progress"}]}`
@@ -235,6 +239,7 @@ func TestMCPResultShapes(t *testing.T) {
 }
 
 func TestMCPUnknownToolIsAProtocolErrorAndServerGoesOn(t *testing.T) {
+	t.Parallel()
 	cs := mcpClient(t, t.TempDir())
 	_, err := cs.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "Nope", Arguments: map[string]any{}})
 	if err == nil || !strings.Contains(err.Error(), "Nope") {
@@ -252,6 +257,7 @@ func TestMCPUnknownToolIsAProtocolErrorAndServerGoesOn(t *testing.T) {
 // TestMCPMalformedLinesGetErrorsAndServerGoesOn speaks raw JSON-RPC: lines the
 // SDK would end the session on get a JSON-RPC error and the next call works.
 func TestMCPMalformedLinesGetErrorsAndServerGoesOn(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(binary, "mcp", "--offload-dir", t.TempDir())
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
@@ -304,6 +310,7 @@ func TestMCPMalformedLinesGetErrorsAndServerGoesOn(t *testing.T) {
 }
 
 func TestMCPConcurrentCalls(t *testing.T) {
+	t.Parallel()
 	cs := mcpClient(t, t.TempDir())
 	var wg sync.WaitGroup
 	errs := make(chan string, 64)
@@ -346,10 +353,10 @@ func TestMCPFaultClientDisconnectsMidCall(t *testing.T) {
 	srv := mcpClient(t, dir, "--allow-bash")
 	marker := fmt.Sprintf("%d.%d", 300+os.Getpid()%300, time.Now().Nanosecond()%1000)
 	go srv.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "Bash", Arguments: map[string]any{"command": "sleep " + marker}})
-	within(t, 10*time.Second, "the command to start", func() bool { return len(pidsRunning("sleep", marker)) > 0 })
+	testwait.For(t, 10*time.Second, "the command to start", func() bool { return len(pidsRunning("sleep", marker)) > 0 })
 	srv.stdin.Close() // the client goes away
-	within(t, 10*time.Second, "the server to exit", func() bool { return exited(srv) })
-	within(t, 5*time.Second, "the command to be killed", func() bool { return len(pidsRunning("sleep", marker)) == 0 })
+	testwait.For(t, 10*time.Second, "the server to exit", func() bool { return exited(srv) })
+	testwait.For(t, 5*time.Second, "the command to be killed", func() bool { return len(pidsRunning("sleep", marker)) == 0 })
 	tmp, _ := filepath.Glob(filepath.Join(dir, "off", "*", ".tmp-*"))
 	if len(tmp) > 0 {
 		t.Errorf("left behind: %v", tmp)
@@ -365,10 +372,10 @@ func TestMCPFaultSignalsStopTheServer(t *testing.T) {
 			srv := mcpClient(t, t.TempDir(), "--allow-bash")
 			marker := fmt.Sprintf("%d.%d", 600+int(tc.sig), time.Now().Nanosecond()%1000)
 			go srv.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "Bash", Arguments: map[string]any{"command": "sleep " + marker}})
-			within(t, 10*time.Second, "the command to start", func() bool { return len(pidsRunning("sleep", marker)) > 0 })
+			testwait.For(t, 10*time.Second, "the command to start", func() bool { return len(pidsRunning("sleep", marker)) > 0 })
 			srv.cmd.Process.Signal(tc.sig)
-			within(t, 5*time.Second, "the command to be killed", func() bool { return len(pidsRunning("sleep", marker)) == 0 })
-			within(t, 10*time.Second, "the server to exit", func() bool { return exited(srv) })
+			testwait.For(t, 5*time.Second, "the command to be killed", func() bool { return len(pidsRunning("sleep", marker)) == 0 })
+			testwait.For(t, 10*time.Second, "the server to exit", func() bool { return exited(srv) })
 			if got := srv.cmd.ProcessState.ExitCode(); got != tc.code {
 				t.Errorf("exit status %d, want %d", got, tc.code)
 			}
@@ -391,6 +398,7 @@ func BenchmarkMCPTodoWriteRoundTrip(b *testing.B) {
 // session directory (what `todo-shell watch` follows), and --resume brings
 // it back.
 func TestMCPWritesTheSessionFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	srv := mcpClient(t, dir)
 	list := `{"todos":[{"content":"Plan over MCP","activeForm":"Planning over MCP","status":"in_progress"}]}`
@@ -457,6 +465,7 @@ func rawMCP(t *testing.T) (send func(string), next func() map[string]any, raw fu
 // integer (1, 1.5, 1.9) each get their own response, and every id (1e30,
 // strings) comes back exactly as sent.
 func TestMCPIDsEchoedExactly(t *testing.T) {
+	t.Parallel()
 	send, _, raw := rawMCP(t)
 	ids := []string{`1`, `1.5`, `1.9`, `1e30`, `"1"`, `"a b"`, `-7`}
 	for _, id := range ids {
@@ -484,6 +493,7 @@ func TestMCPIDsEchoedExactly(t *testing.T) {
 // TestMCPDeepRequestIsRejectedAndServingGoesOn: a request nested 5000 deep
 // gets a JSON-RPC error with its id; the session goes on.
 func TestMCPDeepRequestIsRejectedAndServingGoesOn(t *testing.T) {
+	t.Parallel()
 	send, next, _ := rawMCP(t)
 	send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"TodoRead","arguments":{"x":` +
 		strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}}}`)
@@ -502,6 +512,7 @@ func TestMCPDeepRequestIsRejectedAndServingGoesOn(t *testing.T) {
 // calls, its peak memory under 200 MiB, instead of queueing answers without
 // end (1.7 GB after 165 k calls).
 func TestMCPFaultClientNeverReads(t *testing.T) {
+	t.Parallel()
 	inR, inW, _ := os.Pipe()
 	outR, outW, _ := os.Pipe()
 	cmd := exec.Command(binary, "mcp", "--offload-dir", t.TempDir())

@@ -16,6 +16,7 @@ import (
 // under the preview (issue 29, item 6). Before, the file took every byte
 // (`yes` for 3.5 s wrote 217 MB) and nothing was said.
 func TestTmuxRunawayOutputIsCapped(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tt := startTmuxIn(t, 100, 30, dir)
 	tt.paste("yes | head -c 70000000")

@@ -15,6 +15,7 @@ import (
 // new directory); the command printed on leaving resumes the session from
 // any directory, and /offloads there lists the session's files.
 func TestOffloadsAfterCdAndResumeFromAnywhere(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
 		t.Fatal(err)

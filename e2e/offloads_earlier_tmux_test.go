@@ -26,6 +26,7 @@ func (tt *tmuxTerm) respawn(dir, want string, args ...string) *tmuxTerm {
 // an earlier run (issue 29, item 10). Before, it said "(from an earlier
 // run)" where the command should be.
 func TestTmuxOffloadsAfterContinueShowTheCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tt := startTmuxIn(t, 100, 30, dir)
 	tt.command(todoWrite(1, 1), "Todo list updated: 1 completed, 1 in_progress, 1 pending")

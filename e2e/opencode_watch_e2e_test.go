@@ -24,6 +24,7 @@ import (
 // session of DIR in opencode.db: each round's plan reaches the panel. How
 // fast is measured by BenchmarkWatchLagOpencode, not asserted here.
 func TestWatchOpencodeLive(t *testing.T) {
+	t.Parallel()
 	w := startOpencodeWatch(t)
 	w.scr.waitFor(t, "✓ Write unit tests", 10*time.Second) // the export's plan
 	for r := 0; r < 3; r++ {
@@ -42,6 +43,7 @@ func TestWatchOpencodeLive(t *testing.T) {
 // panel, live. (Parts kept by rowid and time_updated froze the panel on
 // the version before the first such call, for good.)
 func TestWatchOpencodeCompletedInPlace(t *testing.T) {
+	t.Parallel()
 	w := startOpencodeWatch(t)
 	w.scr.waitFor(t, "✓ Write unit tests", 10*time.Second) // the export's plan
 	for r := 0; r < 3; r++ {
@@ -142,6 +144,7 @@ var realOpencodeWAL = []int64{593312, 931152, 1260752, 1610952, 1948792, 2183632
 // reaches the window, no read refused: the plan that grows, the item
 // reworded, the one dropped unfinished gone.
 func TestWatchOpencodeRealDB(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data := filepath.Join(dir, "share")
 	db := filepath.Join(data, "opencode", "opencode.db")
@@ -209,6 +212,7 @@ func TestWatchOpencodeRealDB(t *testing.T) {
 // opencode keeps it: the data directory, or where $OPENCODE_DB says (a
 // path, or a name in the data directory), as opencode picks it.
 func TestWatchOpencodeRealDBCheckpointed(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		place string // the database, under the test's directory
@@ -252,6 +256,7 @@ func TestWatchOpencodeRealDBCheckpointed(t *testing.T) {
 // and watch follows the new session from when it is made, then each of
 // its versions.
 func TestWatchOpencodeRealDBNewSession(t *testing.T) {
+	t.Parallel()
 	// Where the second run's -wal had its last commit before its turn
 	// N = 0…2, and on exit (internal/opencodedb/real_test.go).
 	lengths := []int64{333752, 692192, 1034152, 1268992}
@@ -307,6 +312,7 @@ func TestWatchOpencodeRealDBNewSession(t *testing.T) {
 // calls, one panel updated in place to the last version (3/3), the
 // warning of the item dropped unfinished.
 func TestTmuxReplayOpencodeRealDB(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "opencode.db")
 	main, err := os.ReadFile("../internal/opencodedb/testdata/opencode-1.18.33_running.db")

@@ -98,6 +98,7 @@ func accounted(rows []string) int {
 // fourth (item 32) at 100×30, and items 36–40 were neither shown nor
 // counted; at 80×24 it ended after item 30, at 60×20 after item 20.
 func TestTmuxPanelAccountsForEveryItem(t *testing.T) {
+	t.Parallel()
 	active := []int{8, 16, 24, 32, 40}
 	for _, size := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
@@ -173,6 +174,7 @@ func TestTmuxSharedPlanPanelShowsEveryTaskInProgress(t *testing.T) {
 // the box. Before, at 7 rows the completed row went and two rows stayed
 // blank under the box at every height.
 func TestTmuxWatchInAShortWindowAccountsForEveryItem(t *testing.T) {
+	t.Parallel()
 	type item struct {
 		Content    string `json:"content"`
 		ActiveForm string `json:"activeForm"`

@@ -47,8 +47,10 @@ func (tt *tmuxTerm) dir() string {
 // the top, where no program can reach them (docs/shell.md; a clean CI run
 // once failed on it at 100×30).
 func TestTmuxResizeWhileRunningLeavesNoPanelFragments(t *testing.T) {
+	t.Parallel()
 	for _, from := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", from[0], from[1]), func(t *testing.T) {
+			t.Parallel()
 			tt := startTmux(t, from[0], from[1])
 			tt.command(fmt.Sprintf("seq -f 'line-%%g' 1 %d", from[1]), fmt.Sprintf("line-%d", from[1]))
 			long := strings.Repeat("wide ", from[0]/5-3) + "end"
@@ -104,6 +106,7 @@ func redrawnAt(scr string, cols int) bool {
 // third of the rows (never less than six), and its summary rows are whole
 // (issue 16, item 13).
 func TestTmuxPanelKeepsToAThirdOfTheRows(t *testing.T) {
+	t.Parallel()
 	for _, size := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			tt := startTmux(t, size[0], size[1])
@@ -146,6 +149,7 @@ func TestTmuxPanelKeepsToAThirdOfTheRows(t *testing.T) {
 // limit) in the scrollback: one panel title, no row wider than the window
 // (issue 15, item 14).
 func TestTmuxFirstFrameWaitsForTheSize(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{40, 24}, {60, 20}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			dir := t.TempDir()

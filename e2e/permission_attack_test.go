@@ -139,8 +139,10 @@ func (a attack) fill(outside string) attack {
 // nothing under the working directory, the home directory or outside
 // changes. Against a fake Messages API on loopback.
 func TestAgentPermissionAttacksPrint(t *testing.T) {
+	t.Parallel()
 	for _, a := range attacks() {
 		t.Run(a.prompt, func(t *testing.T) {
+			t.Parallel()
 			work, home, outside := attackTree(t)
 			a = a.fill(outside)
 			api := &permissionAPI{calls: map[string]toolCall{a.prompt: a.call}}
@@ -191,8 +193,10 @@ func TestAgentPermissionAttacksPrint(t *testing.T) {
 // the command inside a wrapper, and none for a risky or protected call;
 // n refuses and nothing changes.
 func TestAgentPermissionAttacksInTmux(t *testing.T) {
+	t.Parallel()
 	for _, a := range attacks() {
 		t.Run(a.prompt, func(t *testing.T) {
+			t.Parallel()
 			work, home, outside := attackTree(t)
 			a = a.fill(outside)
 			api := &permissionAPI{calls: map[string]toolCall{a.prompt: a.call}}

@@ -124,8 +124,10 @@ func (f *permissionAPI) last() sentResult {
 // again is not asked. The prompt line shows how full the context window
 // is (ctx 41%).
 func TestAgentPermissionInTmux(t *testing.T) {
+	t.Parallel()
 	for _, sz := range [][2]int{{80, 24}, {60, 20}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			t.Parallel()
 			cols := sz[0]
 			work, home := t.TempDir(), t.TempDir()
 			notes := filepath.Join(work, "notes.txt")

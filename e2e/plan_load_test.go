@@ -71,6 +71,7 @@ func planServer(t testing.TB, dir, plan, client string, extra ...string) *mcp.Cl
 // metadata — (an is_error result naming the owner, never "unchanged");
 // --owner overrides the name.
 func TestMCPTaskOwnerIsTheClient(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	plan := fmt.Sprintf("owners-%d", time.Now().UnixNano())
 	alice := planServer(t, dir, plan, "alice")

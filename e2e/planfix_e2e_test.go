@@ -15,6 +15,7 @@ import (
 // on leaving the command that comes back to it with --plan NAME, so the
 // resumed shell has the tasks too; that shell's note names the plan.
 func TestLeavingAPlanShellNamesThePlan(t *testing.T) {
+	t.Parallel()
 	dir, off, state := t.TempDir(), filepath.Join(t.TempDir(), "off"), t.TempDir()
 	env := []string{"XDG_STATE_HOME=" + state}
 	tt := startTmuxWith(t, 120, 24, dir, "❯", env, "--plan", "build", "--session", "pb", "--offload-dir", off)
@@ -34,6 +35,7 @@ func TestLeavingAPlanShellNamesThePlan(t *testing.T) {
 // cannot be saved (naming the directory), and leaving neither claims the
 // session was saved nor gives a command to resume it.
 func TestSessionDirectoryRemovedUnderTheShell(t *testing.T) {
+	t.Parallel()
 	dir, off := t.TempDir(), filepath.Join(t.TempDir(), "off")
 	tt := startTmuxWith(t, 120, 24, dir, "❯", nil, "--session", "del", "--offload-dir", off)
 	tt.command(todoWrite(0, 1), "Todo list updated: 0 completed, 1 in_progress, 1 pending")
@@ -57,6 +59,7 @@ func TestSessionDirectoryRemovedUnderTheShell(t *testing.T) {
 // the required fields, so typing a subject into it and Enter creates the
 // task (an empty optional "activeForm" was refused as "cannot be empty").
 func TestTabTaskCreateTemplateIsAccepted(t *testing.T) {
+	t.Parallel()
 	tt := startTmuxWith(t, 100, 24, "", "❯", []string{"XDG_STATE_HOME=" + t.TempDir()}, "--offload-dir", filepath.Join(t.TempDir(), "off"))
 	tt.run("send-keys", "-t", "t", "-l", "TaskCreate ")
 	tt.waitRow("TaskCreate")
@@ -74,6 +77,7 @@ func TestTabTaskCreateTemplateIsAccepted(t *testing.T) {
 // so, names the offload directory and points to `sessions`, and exits 1
 // instead of waiting forever.
 func TestWatchNoSuchSession(t *testing.T) {
+	t.Parallel()
 	off := filepath.Join(t.TempDir(), "off")
 	startPiped(t, off, "real")
 	cmd := exec.Command(binary, "watch", "--offload-dir", off, "nosuch")
@@ -106,6 +110,7 @@ func TestWatchNoSuchSession(t *testing.T) {
 // shows main1's new plan, having said each move in one line, and stays
 // on the live session.
 func TestWatchBesideALiveShellComesBack(t *testing.T) {
+	t.Parallel()
 	off := filepath.Join(t.TempDir(), "off")
 	main1 := startPiped(t, off, "main1")
 	main1.plan("first")

@@ -37,6 +37,7 @@ func todoShellIn(t *testing.T, dir, state string, args ...string) string {
 // says how to come back, and that command brings the plan back (issue 29,
 // item 8). Before, it printed nothing.
 func TestTmuxQuittingAPlanShellSaysHowToComeBack(t *testing.T) {
+	t.Parallel()
 	tt, dir, state := planShell(t, 80, 24, "--plan", "p8")
 	tt.command(`TaskCreate '{"subject":"Ship it","description":"d"}'`, "Task #1 created successfully: Ship it")
 	tt.run("send-keys", "-t", "t", "C-d")
@@ -55,6 +56,7 @@ func TestTmuxQuittingAPlanShellSaysHowToComeBack(t *testing.T) {
 // directory (issue 29, item 9). Before, sessions and clean knew no plan,
 // watch said "waiting for a plan…" and exited 0, and newplan/ stayed.
 func TestTmuxSharedPlansListedAndRemoved(t *testing.T) {
+	t.Parallel()
 	tt, dir, state := planShell(t, 100, 30, "--plan", "busy")
 	tt.command(`TaskCreate '{"subject":"Build","description":"d","activeForm":"Building"}'`, "Task #1 created successfully: Build")
 	tt.command(`TaskUpdate '{"taskId":"1","status":"in_progress","owner":"ann"}'`, "Updated task #1 status, owner")
@@ -92,6 +94,7 @@ func TestTmuxSharedPlansListedAndRemoved(t *testing.T) {
 // TestTmuxPlanNameErrorIsAPersonsWords: a bad plan name is refused in a
 // person's words, without the internal "offload:" (issue 29, item 18).
 func TestTmuxPlanNameErrorIsAPersonsWords(t *testing.T) {
+	t.Parallel()
 	tt, _, _ := planShell(t, 100, 30)
 	tt.command(binary+" --plan ../x -c TaskList; echo status=$?", "status=2")
 	s := tt.all()

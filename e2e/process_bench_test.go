@@ -23,6 +23,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/creack/pty"
+
+	"github.com/todo-shell/todo-shell/internal/testwait"
 )
 
 // BenchmarkProcessTrue is /bin/true, start to exit: the baseline the
@@ -297,19 +299,16 @@ func BenchmarkProcessScript(b *testing.B) {
 // waitNew waits until what the shell wrote after offset from, escape
 // sequences removed, contains what.
 func (s *screen) waitNew(b *testing.B, from int, what string) {
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	// Checked every 100 µs, not every testwait.Interval: the benchmark
+	// times how soon the text is drawn.
+	drawn := testwait.UntilEvery(10*time.Second, 100*time.Microsecond, func() bool {
 		s.mu.Lock()
 		written := string(s.buf.Bytes()[from:]) // copied: strip without holding the writer up
 		s.mu.Unlock()
-		ok := strings.Contains(ansi.Strip(written), what)
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			b.Fatalf("%q not drawn", what)
-		}
-		time.Sleep(100 * time.Microsecond)
+		return strings.Contains(ansi.Strip(written), what)
+	})
+	if !drawn {
+		b.Fatalf("%q not drawn", what)
 	}
 }
 

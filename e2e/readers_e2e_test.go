@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/todo-shell/todo-shell/internal/testwait"
 )
 
 // TestWatchStaysWithTheLivePlan (issue 16): watch with no id in a terminal
@@ -17,6 +19,7 @@ import (
 // offload directory (`-c 'echo hi'`) does not take it away, and the live
 // session's next version shows.
 func TestWatchStaysWithTheLivePlan(t *testing.T) {
+	t.Parallel()
 	off := filepath.Join(t.TempDir(), "off")
 	// Session a: a shell reading commands from a pipe, live until it ends.
 	a := exec.Command(binary, "--offload-dir", off, "--session", "a")
@@ -35,16 +38,10 @@ func TestWatchStaysWithTheLivePlan(t *testing.T) {
 		}
 	}
 	write("step one")
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		if b, _ := os.ReadFile(filepath.Join(off, "a", "todos.jsonl")); len(b) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("session a never wrote its plan")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.For(t, 5*time.Second, "session a to write its plan", func() bool {
+		b, _ := os.ReadFile(filepath.Join(off, "a", "todos.jsonl"))
+		return len(b) > 0
+	})
 
 	watch := exec.Command(binary, "watch", "--offload-dir", off)
 	watch.Env = append(os.Environ(), "TERM=xterm-256color", "NO_COLOR=1")

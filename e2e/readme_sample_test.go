@@ -24,6 +24,7 @@ var readmeCommands = []struct{ line, want string }{
 // in a 100-column tmux, typed line by line in a directory my-project with
 // session demo. README_UPDATE=1 writes the capture into the README.
 func TestREADMESampleIsWhatTheShellDraws(t *testing.T) {
+	t.Parallel()
 	// A directory whose path is as long as the README's /tmp/demo/my-project,
 	// so that lines naming it wrap at the same place.
 	var dir string

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/todo-shell/todo-shell/internal/testwait"
 )
 
 // The real agent CLIs, installed from npm, run here against the scripted
@@ -162,17 +164,16 @@ func innerHelper(cfg string) int {
 		return 125
 	}
 	defer func() { _ = api.Process.Kill(); _ = api.Wait() }()
-	for i := 0; ; i++ {
+	answers := testwait.Until(5*time.Second, func() bool {
 		c, err := net.Dial("tcp", addr)
 		if err == nil {
 			c.Close()
-			break
 		}
-		if i == 500 {
-			fmt.Fprintln(os.Stderr, "helper: the fake API does not answer")
-			return 125
-		}
-		time.Sleep(10 * time.Millisecond)
+		return err == nil
+	})
+	if !answers {
+		fmt.Fprintln(os.Stderr, "helper: the fake API does not answer")
+		return 125
 	}
 	cmd := exec.Command(run.Command[0], run.Command[1:]...)
 	cmd.Dir = run.Dir

@@ -12,6 +12,7 @@ import (
 // in progress on screen, and after three commands the scrollback and the
 // window hold exactly one panel title (issue 8, item 4).
 func TestTmuxTallPanelCollapses(t *testing.T) {
+	t.Parallel()
 	tt := startTmux(t, 100, 20)
 	tt.command(todoWrite(12, 37), "Todo list updated: 12 completed, 1 in_progress, 37 pending")
 	for i := 1; i <= 3; i++ {
@@ -43,6 +44,7 @@ func TestTmuxTallPanelCollapses(t *testing.T) {
 // cluster) are clipped, not wrapped: five redraws leave no stale rows
 // (issue 8, item 5).
 func TestTmuxWideGraphemesLeaveNoDebris(t *testing.T) {
+	t.Parallel()
 	tt := startTmux(t, 100, 24)
 	long := strings.Repeat("wide ", 17)
 	tt.command(todoWrite(1, 2, long+"ok 👍🏽👍🏽👍🏽 end", long+"क्षि क्षि क्षि क्षि end"), "Todo list updated: 1 completed, 1 in_progress, 4 pending")
@@ -69,6 +71,7 @@ func TestTmuxWideGraphemesLeaveNoDebris(t *testing.T) {
 // was on it into the scrollback); the keys typed after it redraw the live
 // area in place instead of clearing again (issue 8, item 6).
 func TestTmuxCtrlLClearsOnce(t *testing.T) {
+	t.Parallel()
 	tt := startTmux(t, 100, 20)
 	tt.command(todoWrite(1, 2), "Todo list updated: 1 completed, 1 in_progress, 2 pending")
 	// The panel comes in a frame of its own after the result: Ctrl+L
@@ -100,6 +103,7 @@ func TestTmuxCtrlLClearsOnce(t *testing.T) {
 // 40 columns keeps the output on screen, redraws only the live area at the
 // new width, and leaves no fragments of the wide panel (issue 8, item 6).
 func TestTmuxNarrowerWindowKeepsTheScreen(t *testing.T) {
+	t.Parallel()
 	tt := startTmux(t, 100, 20)
 	tt.command(todoWrite(1, 2), "Todo list updated: 1 completed, 1 in_progress, 2 pending")
 	tt.command("echo keep-me-in-view", "keep-me-in-view")
@@ -123,6 +127,7 @@ func TestTmuxNarrowerWindowKeepsTheScreen(t *testing.T) {
 // TestFaultAutoWrapRestored: the terminal's auto-wrap, off while the live
 // area is drawn, is on again after the shell ends, however it ends.
 func TestFaultAutoWrapRestored(t *testing.T) {
+	t.Parallel()
 	for _, how := range []string{"ctrl+d", "SIGTERM", "SIGINT", "exit"} {
 		t.Run(how, func(t *testing.T) {
 			tt := startTmux(t, 60, 12)

@@ -49,6 +49,7 @@ func waitREPLExit(t *testing.T, cmd *exec.Cmd) error {
 // of the next, started with --resume (and with --continue); a second shell
 // on a session in use says who holds it and exits 1.
 func TestREPLResume(t *testing.T) {
+	t.Parallel()
 	work, off := t.TempDir(), t.TempDir()
 	cmd, scr, tty := startSessionREPL(t, work, "--session", "rs", "--offload-dir", off)
 	scr.waitFor(t, "❯", 5*time.Second)
@@ -94,6 +95,7 @@ func textReply(w http.ResponseWriter, text string) {
 // TestAgentREPLResume: the interactive agent started with --resume sends
 // the first conversation (from agent -p) with its first prompt.
 func TestAgentREPLResume(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var bodies []string
 	answers := []string{"first answer", "second answer"}

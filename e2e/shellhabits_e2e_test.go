@@ -20,6 +20,7 @@ var sizes = [][2]int{{100, 30}, {80, 24}, {60, 20}}
 func eachSize(t *testing.T, f func(t *testing.T, tt *tmuxTerm)) {
 	for _, sz := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			t.Parallel()
 			f(t, startTmux(t, sz[0], sz[1]))
 		})
 	}
@@ -28,6 +29,7 @@ func eachSize(t *testing.T, f func(t *testing.T, tt *tmuxTerm)) {
 // TestPastedTabReachesCommand: a tab in a bracketed paste reaches the
 // command byte for byte, not as spaces (issue 16.1).
 func TestPastedTabReachesCommand(t *testing.T) {
+	t.Parallel()
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		tt.command("printf '%s' 'a\tb' | od -c", "0000003")
 		if s := tt.all(); !hasLine(s, `0000000   a  \t   b`) {
@@ -39,6 +41,7 @@ func TestPastedTabReachesCommand(t *testing.T) {
 // TestOutputTabsExpandToTabStops: a tab in a command's output moves to the
 // next multiple of eight columns, so columns line up (issue 16.6).
 func TestOutputTabsExpandToTabStops(t *testing.T) {
+	t.Parallel()
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		tt.command(`printf 'a\tX\nabcdef\tX\n'`, "abcdef  X")
 		if s := tt.all(); !hasLine(s, "a       X") {
@@ -50,6 +53,7 @@ func TestOutputTabsExpandToTabStops(t *testing.T) {
 // TestClearCommandClearsScreen: typing `clear` clears the window as /clear
 // and Ctrl+L do (issue 16.10).
 func TestClearCommandClearsScreen(t *testing.T) {
+	t.Parallel()
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		tt.command("echo before-clear", "before-clear")
 		tt.paste("clear")
@@ -69,6 +73,7 @@ func TestClearCommandClearsScreen(t *testing.T) {
 // (the terminal's OLDPWD is not this shell's), and after two goes back to
 // the first (issue 16.9).
 func TestCdDashStaysInThisShell(t *testing.T) {
+	t.Parallel()
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		tt.command(`cd - >/dev/null 2>&1; echo "status=$?"`, "status=1")
 		tt.command("mkdir -p d1 d2 && cd d1 && echo in-d1", "in-d1")
@@ -81,6 +86,7 @@ func TestCdDashStaysInThisShell(t *testing.T) {
 // first row, so the next Up reaches the entry before it at once, and Down
 // comes back through them (issue 16.11).
 func TestUpFromFirstRowGoesToOlderEntry(t *testing.T) {
+	t.Parallel()
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		tt.command("echo entry-A", "entry-A")
 		tt.command("echo entry-B1\necho entry-B2\necho entry-B3\necho entry-B4\necho entry-B5", "entry-B5")
@@ -129,6 +135,7 @@ func (tt *tmuxTerm) waitRow(suffix string) {
 // the here-document up to EOF, and the continuation rows say so (issue
 // 16.7, 16.8).
 func TestHeredocWaitsForTerminator(t *testing.T) {
+	t.Parallel()
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		tt.command("mkdir -p my-project && cd my-project && echo moved", "moved")
 		tt.enter("cat > f <<'EOF'")
@@ -148,6 +155,7 @@ func TestHeredocWaitsForTerminator(t *testing.T) {
 // trailing backslash each show on the next row what the shell waits for
 // (issue 16.8).
 func TestContinuationPromptSaysWhy(t *testing.T) {
+	t.Parallel()
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		tt.command("mkdir -p my-project && cd my-project && echo moved", "moved")
 		tt.enter("echo 'one")
@@ -180,7 +188,9 @@ func startTmuxWith(t *testing.T, cols, rows int, dir, prompt string, env []strin
 	for i, a := range args {
 		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 	}
-	cmd := fmt.Sprintf("cd %s && NO_COLOR=1 TERM=tmux-256color %s exec %s %s", dir, strings.Join(env, " "), binary, strings.Join(quoted, " "))
+	// A state directory of its own (history, plans), unless env names
+	// one: tests run in parallel.
+	cmd := fmt.Sprintf("cd %s && XDG_STATE_HOME=%s NO_COLOR=1 TERM=tmux-256color %s exec %s %s", dir, t.TempDir(), strings.Join(env, " "), binary, strings.Join(quoted, " "))
 	tt.run("-f", tmuxConfig(t), "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), cmd)
 	t.Cleanup(func() { exec.Command("tmux", "-S", tt.socket, "kill-server").Run() })
 	tt.waitScreen("the first prompt", func(s string) bool { return strings.Contains(s, prompt) })
@@ -190,6 +200,7 @@ func startTmuxWith(t *testing.T, cols, rows int, dir, prompt string, env []strin
 // TestAgentHelpSaysLinesGoToClaude: /help in agent mode says a plain line
 // is a prompt to Claude and bash needs a leading ! (issue 16.18).
 func TestAgentHelpSaysLinesGoToClaude(t *testing.T) {
+	t.Parallel()
 	for _, sz := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			env := []string{"ANTHROPIC_API_KEY=test", "ANTHROPIC_BASE_URL=http://127.0.0.1:1"}
@@ -210,6 +221,7 @@ func (tt *tmuxTerm) joined() string { return tt.run("capture-pane", "-p", "-J", 
 // session's id and the command that comes back to it; that command starts
 // by saying what it brought back (issue 16.14).
 func TestLeavingNamesSessionAndResumingSaysWhatCameBack(t *testing.T) {
+	t.Parallel()
 	left := regexp.MustCompile(`session (\S+) saved · cd \S+ && todo-shell --resume (\S+)`)
 	for _, sz := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
@@ -236,6 +248,7 @@ func TestLeavingNamesSessionAndResumingSaysWhatCameBack(t *testing.T) {
 // first and last lines with the count between, so a failure at the end of
 // a long build is on screen (issue 16.15).
 func TestOffloadPreviewShowsTheEnd(t *testing.T) {
+	t.Parallel()
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		tt.command("seq 1 3000; echo BUILD FAILED: see above; false", "exit status 1")
 		s := tt.all()
@@ -254,6 +267,7 @@ func TestOffloadPreviewShowsTheEnd(t *testing.T) {
 // quotes suggests single quotes, and a list in Claude Code 1.x's shape
 // says which shape todo-shell takes (issue 16.20).
 func TestNewcomerHints(t *testing.T) {
+	t.Parallel()
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		tt.command("todoread", "did you mean TodoRead?")
 		tt.enter(`TodoWrite {"todos":[]}`)
@@ -272,6 +286,7 @@ func TestNewcomerHints(t *testing.T) {
 // list puts the cursor inside the template's first "content": "", so what
 // is typed next is the first todo (issue 16.20).
 func TestTabOnEmptyListTypesIntoFirstContent(t *testing.T) {
+	t.Parallel()
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		tt.run("send-keys", "-t", "t", "-l", "TodoWrite ")
 		tt.waitRow("TodoWrite")
@@ -286,6 +301,7 @@ func TestTabOnEmptyListTypesIntoFirstContent(t *testing.T) {
 // its JSON example inside a string, so a copied example parses (issue
 // 16.16).
 func TestToolHelpKeepsJSONExamplesWhole(t *testing.T) {
+	t.Parallel()
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		tt.command("TodoWrite -h", "]}'")
 		for _, r := range strings.Split(tt.all(), "\n") {
@@ -300,6 +316,7 @@ func TestToolHelpKeepsJSONExamplesWhole(t *testing.T) {
 // typed ahead says "Dropped 1 queued command" under the interrupted
 // command's output, not above it (issue 16.19).
 func TestDroppedNoteUnderInterruptedOutput(t *testing.T) {
+	t.Parallel()
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		tt.enter("echo first-output; sleep 30")
 		// Its output seen live: a Ctrl+C before echo ran (a busy machine)
@@ -339,6 +356,7 @@ func TestDroppedNoteUnderInterruptedOutput(t *testing.T) {
 // cursor move stay neutralised; the offload file and a serve result stay
 // plain (issue 16.5).
 func TestCommandColoursReachTheScreen(t *testing.T) {
+	t.Parallel()
 	for _, sz := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			dir := t.TempDir()

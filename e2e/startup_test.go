@@ -15,6 +15,7 @@ import (
 // 1.1 M-code-point walk once did, 10 ms) is caught here by what it
 // allocates, which, unlike time, does not depend on how busy the machine is.
 func TestStartupInitIsCheap(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(binary, "--help")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
 	out, err := cmd.CombinedOutput()

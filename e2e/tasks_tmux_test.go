@@ -11,6 +11,7 @@ import (
 // call works (issue 29, item 12). Before, it got the in-progress limit's
 // message ("Only one task can be in_progress at a time (#4 is)").
 func TestTmuxClearingAnOwnerSaysWhatIsRefused(t *testing.T) {
+	t.Parallel()
 	tt, _, _ := planShell(t, 100, 30, "--plan", "own")
 	for i, subject := range []string{"A", "B", "C", "D"} {
 		tt.command(`TaskCreate '{"subject":"`+subject+`","description":"d"}'`, "Task #"+string(rune('1'+i))+" created successfully: "+subject)
@@ -31,6 +32,7 @@ func TestTmuxClearingAnOwnerSaysWhatIsRefused(t *testing.T) {
 // TestTmuxTaskGetWithAnIDAloneGetsTheUsage: `TaskGet 2` says how to call
 // it, with the id, as `TaskGet` alone does (issue 29, item 19).
 func TestTmuxTaskGetWithAnIDAloneGetsTheUsage(t *testing.T) {
+	t.Parallel()
 	tt := startTmux(t, 80, 24)
 	tt.command("TaskGet", `Usage: TaskGet '{"taskId":"1"}'`)
 	tt.command("TaskGet 2", `Usage: TaskGet '{"taskId":"2"}'`)

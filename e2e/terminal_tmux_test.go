@@ -12,6 +12,7 @@ import (
 // in Claude Code, and Enter still runs the lines. (Without the request,
 // tmux sends Shift+Enter as Enter: the first line ran alone.)
 func TestTmuxShiftEnterInsertsANewLine(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	conf := tmuxConfig(t, "set-option -s extended-keys on\n")
 	tt := startTmuxConf(t, 80, 24, dir, "NO_COLOR=1", conf)
@@ -36,6 +37,7 @@ func TestTmuxShiftEnterInsertsANewLine(t *testing.T) {
 // reverse-video cell was drawn; in every mode it was parked at column 0 of
 // another row).
 func TestTmuxCursorAtTheInsertionPoint(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, env string
 		args      []string
@@ -72,6 +74,7 @@ func TestTmuxCursorAtTheInsertionPoint(t *testing.T) {
 // panel's top border, and stayed so after growing back until a key was
 // typed).
 func TestTmuxHeightOnlyResizeRedraws(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tt := startTmuxIn(t, 80, 24, dir)
 	tt.command(`TodoWrite '{"todos":[{"content":"A","activeForm":"Doing A","status":"in_progress"},{"content":"B","activeForm":"Doing B","status":"pending"}]}'`, "Todo list updated: 0 completed, 1 in_progress, 1 pending")
@@ -92,6 +95,7 @@ func TestTmuxHeightOnlyResizeRedraws(t *testing.T) {
 // wrapped by tmux, not broken by the shell, so a wider window shows it on
 // one row again.
 func TestTmuxPrintedLinesReflow(t *testing.T) {
+	t.Parallel()
 	tt := startTmux(t, 100, 24)
 	long := strings.Repeat("x", 150) + "END"
 	tt.run("send-keys", "-t", "t", "-l", "echo "+long)

@@ -38,6 +38,7 @@ func silentTerminal(t *testing.T, args ...string) string {
 // answers cannot make them wait (it did: 5 s each, 10 s for -c, from Bubble
 // Tea's package init asking for the background colour).
 func TestNoTerminalQueryOutsideTheShell(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"--help"},
 		{"version"},
@@ -61,6 +62,7 @@ func TestNoTerminalQueryOutsideTheShell(t *testing.T) {
 // anyway: it waits for no answer (the styles follow one when it comes;
 // BenchmarkProcessFirstPromptSilentTerminal measures it).
 func TestShellWaitsBrieflyOnASilentTerminal(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(binary, "--offload-dir", t.TempDir())
 	cmd.Dir = t.TempDir()
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+t.TempDir())

@@ -55,7 +55,9 @@ func startTmuxConf(t *testing.T, cols, rows int, dir, env, conf string, args ...
 	}
 	bin := binary
 	tt := &tmuxTerm{t: t, socket: filepath.Join(dir, "tmux.sock")} // a server of its own, removed with dir
-	cmd := fmt.Sprintf("cd %s && %s TERM=tmux-256color exec %s --offload-dir %s %s", dir, env, bin, filepath.Join(dir, ".offload"), strings.Join(args, " "))
+	// A state directory of its own (history, plans), unless env names
+	// one: tests run in parallel.
+	cmd := fmt.Sprintf("cd %s && XDG_STATE_HOME=%s %s TERM=tmux-256color exec %s --offload-dir %s %s", dir, t.TempDir(), env, bin, filepath.Join(dir, ".offload"), strings.Join(args, " "))
 	tt.run("-f", conf, "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), cmd)
 	t.Cleanup(func() { exec.Command("tmux", "-S", tt.socket, "kill-server").Run() })
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {

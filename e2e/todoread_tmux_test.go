@@ -12,6 +12,7 @@ import (
 // result a model would get is still offloaded to a file (issue 29, item
 // 14). Before, about 25 items or more went to a file.
 func TestTmuxTodoReadShowsALongListWhole(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tt := startTmuxIn(t, 80, 24, dir, "--max-in-progress", "0")
 	// Each item a real line: the list is about 2400 characters.

@@ -56,6 +56,7 @@ func asUser(uid, gid int, name string, args ...string) error {
 // own files. In a sticky directory of A's own (or of root's, as /tmp) B
 // cannot move A's session directory: the rename fails.
 func TestFaultOffloadDirOfAnotherUser(t *testing.T) {
+	t.Parallel()
 	uid, gid := otherUser(t)
 	if uid == os.Geteuid() {
 		t.Skip("two-user case: the second user is this user")

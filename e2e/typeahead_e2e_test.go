@@ -15,6 +15,7 @@ import (
 // `/tty cat` + Enter, before cat has the terminal, reach cat — in the same
 // read as the Enter or just after it — and none is taken by the shell.
 func TestKeysTypedBeforeTheProgramHasTheTerminal(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		writes []string
@@ -68,6 +69,7 @@ func tiocsti() bool {
 // took for Ctrl+J, a new line in the input (trial finding: `echo early`
 // and an empty "…" row were left in the input).
 func TestLineTypedBeforeTheShellStartsRuns(t *testing.T) {
+	t.Parallel()
 	cmd, tty, scr := startInTerminal(t, t.TempDir())
 	tty.Write([]byte("echo early-$((1+1))\r")) // before the first prompt
 	scr.output(t, "early-2", 5*time.Second)
@@ -79,6 +81,7 @@ func TestLineTypedBeforeTheShellStartsRuns(t *testing.T) {
 // form) edit the line as they would once it runs, instead of being dropped
 // with everything typed after them.
 func TestEscapeSequencesTypedBeforeTheShellStarts(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, typed, output string
 	}{

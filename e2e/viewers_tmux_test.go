@@ -19,7 +19,9 @@ func tmuxSh(t *testing.T, cols, rows int, dir, line string) *tmuxTerm {
 		skipUnlessCI(t, "tmux is not installed: the terminal tests need a real tmux (apt-get install tmux)")
 	}
 	tt := &tmuxTerm{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
-	cmd := fmt.Sprintf("cd '%s' && NO_COLOR=1 TERM=tmux-256color exec sh -c '%s'", dir, strings.ReplaceAll(line, "'", `'\''`))
+	// A state directory of its own (history, plans), unless line sets
+	// one: tests run in parallel.
+	cmd := fmt.Sprintf("cd '%s' && XDG_STATE_HOME='%s' NO_COLOR=1 TERM=tmux-256color exec sh -c '%s'", dir, t.TempDir(), strings.ReplaceAll(line, "'", `'\''`))
 	tt.run("-f", tmuxConfig(t), "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), cmd)
 	t.Cleanup(func() { exec.Command("tmux", "-S", tt.socket, "kill-server").Run() })
 	return tt
@@ -40,6 +42,7 @@ func lineStarting(s, prefix string) bool {
 // go on, ← goes back; q leaves the panel without the keys line, and the
 // shell's prompt after replay starts on a line of its own.
 func TestTmuxReplayStepSaysVersionAndKeys(t *testing.T) {
+	t.Parallel()
 	for _, sz := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			dir := t.TempDir()
@@ -71,6 +74,7 @@ func TestTmuxReplayStepSaysVersionAndKeys(t *testing.T) {
 // shell's prompt starts on a line of its own, not after the panel's
 // bottom border.
 func TestTmuxReplayEndsWithANewline(t *testing.T) {
+	t.Parallel()
 	for _, sz := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			dir := t.TempDir()
@@ -89,6 +93,7 @@ func TestTmuxReplayEndsWithANewline(t *testing.T) {
 // cut with "…" in that name, within the width, on one row, "q quits"
 // kept.
 func TestTmuxWatchHeaderIsCutNotWrapped(t *testing.T) {
+	t.Parallel()
 	for _, sz := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			dir := t.TempDir()

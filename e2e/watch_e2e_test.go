@@ -18,6 +18,7 @@ import (
 // todos.jsonl; each version reaches the screen. How fast is measured by
 // BenchmarkWatchLag, not asserted here: a busy machine must not fail a test.
 func TestWatchSeesAnotherProcess(t *testing.T) {
+	t.Parallel()
 	w := startWatch(t)
 	for n := 1; n <= 5; n++ {
 		w.append(t, n)
@@ -88,6 +89,7 @@ func (w *watchUnderTest) quit(t testing.TB) {
 
 // TestReplayStepInTerminal steps through a fixture with space and ←.
 func TestReplayStepInTerminal(t *testing.T) {
+	t.Parallel()
 	fixture, _ := filepath.Abs("../internal/plan/testdata/shell_transcript.jsonl")
 	cmd := exec.Command(binary, "replay", "--step", fixture)
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "NO_COLOR=1")
@@ -114,6 +116,7 @@ func TestReplayStepInTerminal(t *testing.T) {
 // TestReplayPlaysInTerminal plays a Claude Code fixture back at speed and
 // sees the call lines, the assistant's text and the final panel.
 func TestReplayPlaysInTerminal(t *testing.T) {
+	t.Parallel()
 	fixture, _ := filepath.Abs("../internal/plan/testdata/claude_1x.jsonl")
 	cmd := exec.Command(binary, "replay", "--speed", "1000", fixture)
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "NO_COLOR=1")

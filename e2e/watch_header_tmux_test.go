@@ -15,6 +15,7 @@ import (
 // a long session file's name: a Codex rollout at 80 columns, a Claude
 // Code session at 60.
 func TestTmuxWatchHeaderKeepsVersionAndQuit(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, fixture, flag string
 		cols, rows          int

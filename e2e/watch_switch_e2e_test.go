@@ -93,6 +93,7 @@ func watchOffload(t *testing.T, off string, rows, cols uint16) *screen {
 // shown a session that then ends, it moves to the live one with a plan
 // left. Each move is said in one line.
 func TestWatchSwitchesToTheLiveSessionWithAPlan(t *testing.T) {
+	t.Parallel()
 	t.Run("an older live session gets a plan", func(t *testing.T) {
 		off := filepath.Join(t.TempDir(), "off")
 		a := startPiped(t, off, "a")
@@ -154,6 +155,7 @@ func TestWatchSwitchesToTheLiveSessionWithAPlan(t *testing.T) {
 // while its process is live and not once it has ended (its lock released),
 // and one that had ended before watch started is never shown.
 func TestWatchAllShowsLivePlansOnly(t *testing.T) {
+	t.Parallel()
 	for _, sz := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			home := t.TempDir()

@@ -38,6 +38,7 @@ func mixedSession(t *testing.T, dir, state string) {
 // showed the todos alone ("Tasks 1/2", "1/2", "2 todos, 1 in progress").
 // A task created while watch runs shows at once.
 func TestTmuxWatchShowsTodosAndTasks(t *testing.T) {
+	t.Parallel()
 	t.Run("watch", func(t *testing.T) {
 		t.Parallel()
 		dir := t.TempDir()

@@ -9,6 +9,7 @@ import (
 // input, sent as the byte sequences terminals send for them (ESC b, ESC f,
 // ESC d, ESC DEL, ^W, Ctrl+Left, Ctrl+Right); none of them types text.
 func TestWordMotionsAsReadline(t *testing.T) {
+	t.Parallel()
 	const line = "echo one two three"
 	tests := []struct {
 		name string
@@ -41,6 +42,7 @@ func TestWordMotionsAsReadline(t *testing.T) {
 // and on a line of spaces leave the shell working (trial finding: they
 // froze it, keys and signals ignored, until kill -9).
 func TestWordLeftOnBlankLine(t *testing.T) {
+	t.Parallel()
 	sh := startREPL(t, 24, 100)
 	for _, k := range []string{"\x1b[1;3D", "\x1bb", "\x1b[1;5D"} {
 		sh.send(k)

@@ -20,6 +20,7 @@ const xtermPlan = `TodoWrite '{"todos":[` +
 // screen, and one in the scrollback after Ctrl+D; tmux drew the same bytes
 // right).
 func TestXtermResizeLeavesOnePanel(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ from, to uint16 }{{100, 60}, {60, 100}, {80, 40}} {
 		for _, running := range []bool{false, true} {
 			name := fmt.Sprintf("%d to %d", tc.from, tc.to)
@@ -65,6 +66,7 @@ func TestXtermResizeLeavesOnePanel(t *testing.T) {
 // and Devanagari spacing marks are drawn as written and the panel's right
 // border stays in one column (they were stripped to keep it there).
 func TestXtermPanelKeepsEmojiAndItsBorder(t *testing.T) {
+	t.Parallel()
 	x := startXterm(t, 100, 30)
 	x.waitScreen("the prompt", func(r xtermReply) bool { return countLines(r.screen(), "❯") > 0 })
 	x.typeText(`TodoWrite '{"todos":[` +
@@ -97,6 +99,7 @@ func TestXtermPanelKeepsEmojiAndItsBorder(t *testing.T) {
 // wrapped by the terminal, not broken by the shell, so a wider window
 // shows it on one row again (and copying it gives one line).
 func TestXtermPrintedLinesReflow(t *testing.T) {
+	t.Parallel()
 	x := startXterm(t, 100, 30)
 	x.waitScreen("the prompt", func(r xtermReply) bool { return countLines(r.screen(), "❯") > 0 })
 	long := strings.Repeat("x", 150) + "END"

@@ -80,6 +80,12 @@ func startXterm(t *testing.T, cols, rows uint16, args ...string) *xterm {
 	if err := x.node.Start(); err != nil {
 		t.Fatalf("node: %v", err)
 	}
+	t.Cleanup(func() { _ = x.node.Process.Kill() }) // should the harness not answer; once it ends, a no-op
+	go x.readHarness(out)
+	// The terminal is there before the program, as a window is: node and
+	// xterm.js loaded (seconds on a busy machine, which the waits for the
+	// program's output below must not pay for).
+	x.askWithin(map[string]any{"op": "snapshot"}, 60*time.Second)
 	x.cmd = exec.Command(binary, append([]string{"--offload-dir", t.TempDir()}, args...)...)
 	x.cmd.Dir = t.TempDir()
 	x.cmd.Env = append(os.Environ(), "TERM=xterm-256color", "COLORTERM=truecolor", "XDG_STATE_HOME="+t.TempDir())
@@ -94,7 +100,6 @@ func startXterm(t *testing.T, cols, rows uint16, args ...string) *xterm {
 		x.in.Close()
 		_ = x.node.Wait()
 	})
-	go x.readHarness(out)
 	go x.pump()
 	return x
 }
@@ -150,6 +155,12 @@ func (x *xterm) readHarness(r io.Reader) {
 // ask sends msg with a new id and waits for the harness's reply.
 func (x *xterm) ask(msg map[string]any) xtermReply {
 	x.t.Helper()
+	return x.askWithin(msg, 10*time.Second)
+}
+
+// askWithin is ask waiting at most d.
+func (x *xterm) askWithin(msg map[string]any, d time.Duration) xtermReply {
+	x.t.Helper()
 	ch := make(chan xtermReply, 1)
 	x.mu.Lock()
 	x.next++
@@ -161,8 +172,8 @@ func (x *xterm) ask(msg map[string]any) xtermReply {
 	select {
 	case rep := <-ch:
 		return rep
-	case <-time.After(10 * time.Second):
-		x.t.Fatalf("the xterm.js harness did not answer %v", msg)
+	case <-time.After(d):
+		x.t.Fatalf("the xterm.js harness did not answer %v within %v", msg, d)
 		return xtermReply{}
 	}
 }

@@ -108,7 +108,7 @@ const markdownSplitWindow = 16 << 10
 
 // handleAgentEvent shows one event: streamed text in the live area,
 // finished text, tool calls and their results in the scrollback.
-func (m Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
+func (m *Model) handleAgentEvent(msg agentEventMsg) (tea.Model, tea.Cmd) {
 	r := m.running
 	if r == nil || r.id != msg.id {
 		return m, nil
@@ -174,7 +174,7 @@ func (m *Model) streamText(r *run, text string) {
 // toolDoneText is what a finished tool call prints: its result in a few
 // lines, a warning when the result could not be offloaded, and with
 // tracing on the wire form.
-func (m Model) toolDoneText(ev agent.ToolDone) string {
+func (m *Model) toolDoneText(ev agent.ToolDone) string {
 	text := m.resultSummary(ev)
 	if ev.Result.OffloadErr != nil { // the file is elsewhere, or the result was kept in memory
 		text += "\n" + render.StyleLines(m.styles.Warning, render.Sanitize(offload.Warning(ev.Result.OffloadErr)))
@@ -189,7 +189,7 @@ func (m Model) toolDoneText(ev agent.ToolDone) string {
 
 // agentFinished ends the agent's turn r: the text cut off, if any, and how
 // it ended are printed and the prompt comes back.
-func (m Model) agentFinished(r *run, ev agentFinished) (tea.Model, tea.Cmd) {
+func (m *Model) agentFinished(r *run, ev agentFinished) (tea.Model, tea.Cmd) {
 	partial := string(r.stream) // text cut off by an interrupt or a failure
 	m.running.cancel()
 	m.running = nil
@@ -231,7 +231,7 @@ func (m Model) agentFinished(r *run, ev agentFinished) (tea.Model, tea.Cmd) {
 const resultLines = 4
 
 // resultSummary is a tool result in a few dim lines.
-func (m Model) resultSummary(ev agent.ToolDone) string {
+func (m *Model) resultSummary(ev agent.ToolDone) string {
 	res := ev.Result
 	text := res.Content
 	if res.Offloaded != nil {
@@ -310,7 +310,7 @@ func lastLines(s string, n int) []string {
 
 // agentLabel is the spinner's text while the agent works: the in-progress
 // todo's activeForm, or a neutral verb.
-func (m Model) agentLabel() string {
+func (m *Model) agentLabel() string {
 	for _, it := range m.snap.Items {
 		if it.Status == todo.StatusInProgress {
 			return render.Sanitize(it.ActiveForm) + "…"

@@ -137,7 +137,7 @@ func TestEndOfInputKeys(t *testing.T) {
 			for _, k := range tc.keys {
 				var next tea.Model
 				next, cmd = m.Update(k)
-				m = next.(Model)
+				m = next.(*Model)
 			}
 			if m.quitting != tc.quits {
 				t.Errorf("quitting %v, want %v", m.quitting, tc.quits)
@@ -203,7 +203,7 @@ func TestAKeyBetweenTwoCtrlCForgetsTheFirst(t *testing.T) {
 			for _, k := range keys {
 				m, _ = m.Update(k)
 			}
-			if got := m.(Model); got.quitting || got.hint != doubleCtrlCMsg {
+			if got := m.(*Model); got.quitting || got.hint != doubleCtrlCMsg {
 				t.Fatalf("quitting %v, hint %q", got.quitting, got.hint)
 			}
 		})

@@ -12,7 +12,6 @@ import (
 	"github.com/todo-shell/todo-shell/repl/complete"
 	histfile "github.com/todo-shell/todo-shell/repl/history"
 	"github.com/todo-shell/todo-shell/repl/markdown"
-	"github.com/todo-shell/todo-shell/repl/offloads"
 	"github.com/todo-shell/todo-shell/router"
 )
 
@@ -38,14 +37,14 @@ type tabState struct {
 const maxListRows = 10
 
 // startSearch is Ctrl+R: search the history backwards from the newest.
-func (m Model) startSearch() (tea.Model, tea.Cmd) {
+func (m *Model) startSearch() (tea.Model, tea.Cmd) {
 	m.search = &searchState{s: histfile.NewSearch(m.history.entries()), draft: m.text()}
 	m.tab = nil
 	return m, nil
 }
 
 // searchKey handles a key while searching.
-func (m Model) searchKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+func (m *Model) searchKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	s := m.search.s
 	k := msg.Keystroke()
 	switch {
@@ -89,14 +88,14 @@ func (m Model) searchKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 }
 
 // searchPaste types a paste into the search, its lines joined by spaces.
-func (m Model) searchPaste(text string) (tea.Model, tea.Cmd) {
+func (m *Model) searchPaste(text string) (tea.Model, tea.Cmd) {
 	m.search.s.Type(strings.ReplaceAll(normalizeNewlines(text), "\n", " "))
 	return m, nil
 }
 
 // tabKey is Tab: complete the word before the cursor; with several
 // candidates insert what they share and list them; a second Tab cycles.
-func (m Model) tabKey() (tea.Model, tea.Cmd) {
+func (m *Model) tabKey() (tea.Model, tea.Cmd) {
 	c := m.cfg.Completer
 	if c == nil {
 		return m, nil
@@ -144,7 +143,7 @@ func (m Model) tabKey() (tea.Model, tea.Cmd) {
 }
 
 // tabList is the listing under the prompt, "" for none.
-func (m Model) tabList() string {
+func (m *Model) tabList() string {
 	if m.tab == nil || len(m.tab.list) == 0 {
 		return ""
 	}
@@ -152,10 +151,10 @@ func (m Model) tabList() string {
 }
 
 // inputValue is the text being typed.
-func (m Model) inputValue() string { return m.text() }
+func (m *Model) inputValue() string { return m.text() }
 
 // inputCursor is the cursor's byte offset in the input.
-func (m Model) inputCursor() int {
+func (m *Model) inputCursor() int {
 	lines := strings.Split(m.text(), "\n")
 	row := min(m.input.Line(), len(lines)-1)
 	off := 0
@@ -194,7 +193,7 @@ func (m *Model) placeInput(v string, at int) {
 
 // frontBuiltin runs the builtins the REPL itself implements; ok is false
 // for the others.
-func (m Model) frontBuiltin(line router.Line) (Model, tea.Cmd, bool) {
+func (m *Model) frontBuiltin(line router.Line) (*Model, tea.Cmd, bool) {
 	switch line.Name {
 	case "compact":
 		if m.cfg.Agent == nil {
@@ -219,22 +218,22 @@ func (m Model) frontBuiltin(line router.Line) (Model, tea.Cmd, bool) {
 		// Counting lines reads every file: off the event loop.
 		dir, cmds := m.offloadDir(), maps.Clone(m.offloaded)
 		return m, func() tea.Msg {
-			es, err := offloads.List(dir, cmds)
+			es, err := listOffloads(dir, cmds)
 			if err != nil {
 				return offloadsMsg{err: err}
 			}
-			offloads.CountLines(es)
-			return offloadsMsg{text: offloads.Format(es)}
+			countOffloadLines(es)
+			return offloadsMsg{text: formatOffloads(es)}
 		}, true
 	case "open":
-		es, _ := offloads.List(m.offloadDir(), m.offloaded)
-		e, err := offloads.Pick(es, line.Args)
+		es, _ := listOffloads(m.offloadDir(), m.offloaded)
+		e, err := pickOffload(es, line.Args)
 		if err != nil {
 			m.prompt.status = 1
 			m.println(render.StyleLines(m.styles.Error, render.Sanitize(err.Error())))
 			return m, nil, true
 		}
-		next, cmd := m.attach(offloads.PagerCommand(m.cfg.Pager, e.Path), "/open "+line.Args)
+		next, cmd := m.attach(pagerCommand(m.cfg.Pager, e.Path), "/open "+line.Args)
 		return next, cmd, true
 	case "tty":
 		if strings.TrimSpace(line.Args) == "" {
@@ -255,7 +254,7 @@ type offloadsMsg struct {
 }
 
 // showOffloads prints the /offloads listing.
-func (m Model) showOffloads(msg offloadsMsg) (tea.Model, tea.Cmd) {
+func (m *Model) showOffloads(msg offloadsMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
 		m.prompt.status = 1
 		m.layout()
@@ -267,15 +266,16 @@ func (m Model) showOffloads(msg offloadsMsg) (tea.Model, tea.Cmd) {
 }
 
 // attach starts a command attached to the terminal.
-func (m Model) attach(command, shown string) (Model, tea.Cmd) {
+func (m *Model) attach(command, shown string) (*Model, tea.Cmd) {
 	m.runs++
 	r := &run{id: m.runs, line: shown, started: m.cfg.Now(), cancel: func() {}, tail: newTailBuffer(1), handover: &handover{}}
 	m.running = r
-	return m, m.runAttached(r.id, command, r.handover)
+	cmd := m.runAttached(r.id, command, r.handover)
+	return m, cmd
 }
 
 // attachedDone prints how an attached program ended.
-func (m Model) attachedDone(msg handoverDoneMsg) (tea.Model, tea.Cmd) {
+func (m *Model) attachedDone(msg handoverDoneMsg) (tea.Model, tea.Cmd) {
 	if m.running == nil || m.running.id != msg.id {
 		return m, nil
 	}
@@ -334,13 +334,13 @@ func itoa(n int) string {
 }
 
 // offloadDir is this session's offload directory.
-func (m Model) offloadDir() string {
+func (m *Model) offloadDir() string {
 	o := m.cfg.Shell.Offload
 	return o.Dir + "/" + o.Session
 }
 
 // noteOffload remembers the command that made an offloaded result.
-func (m Model) noteOffload(out router.Output, line string) {
+func (m *Model) noteOffload(out router.Output, line string) {
 	if out.Offloaded == nil || out.Call == nil {
 		return
 	}
@@ -349,7 +349,7 @@ func (m Model) noteOffload(out router.Output, line string) {
 
 // renderMarkdown renders a finished part of an answer, or returns it
 // sanitized when Markdown is off.
-func (m Model) renderMarkdown(text string) string {
+func (m *Model) renderMarkdown(text string) string {
 	if m.cfg.Markdown == nil {
 		return render.SanitizeOutput(text)
 	}

@@ -217,7 +217,7 @@ type handoverDoneMsg struct {
 
 // runAttached runs a bash line attached to the terminal as a Bash tool call,
 // through h (see newHandover).
-func (m Model) runAttached(id int, text string, h *handover) tea.Cmd {
+func (m *Model) runAttached(id int, text string, h *handover) tea.Cmd {
 	input, _ := json.Marshal(struct {
 		Command string `json:"command"`
 	}{text})

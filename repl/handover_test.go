@@ -27,22 +27,22 @@ func TestKeysTypedWhileAttachingAreTheProgramsOrKept(t *testing.T) {
 		send(textKey(string(r)))
 	}
 	send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	h := m.(Model).running.attaching()
+	h := m.(*Model).running.attaching()
 	if h == nil {
 		t.Fatal("/tty cat is not being attached")
 	}
 	send(textKey("typed-early"))
 	send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	send(tea.KeyPressMsg{Code: tea.KeyUp})
-	if got := m.(Model).input.Value(); got != "" {
+	if got := m.(*Model).input.Value(); got != "" {
 		t.Fatalf("the shell's input took %q", got)
 	}
 	if got, want := string(h.early), "typed-early\r\x1b[A"; got != want {
 		t.Fatalf("kept for the program %q, want %q", got, want)
 	}
 	// The program could not be given them (no TIOCSTI): back in the input.
-	send(handoverDoneMsg{id: m.(Model).running.id, cmd: h.cmd, line: "cat", kept: h.early})
-	if got := m.(Model).input.Value(); got != "typed-early" {
+	send(handoverDoneMsg{id: m.(*Model).running.id, cmd: h.cmd, line: "cat", kept: h.early})
+	if got := m.(*Model).input.Value(); got != "typed-early" {
 		t.Fatalf("input %q after the program, want the kept text", got)
 	}
 	if !strings.Contains(tr.String(), "is in the input, not run") {

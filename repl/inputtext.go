@@ -110,7 +110,7 @@ func hasStandIns(s string) bool {
 }
 
 // text is the input's text as typed.
-func (m Model) text() string { return fromInput(m.input.Value()) }
+func (m *Model) text() string { return fromInput(m.input.Value()) }
 
 // isClear reports whether a bash line is `clear` alone, which the shell
 // does itself (the command's escape sequences would be neutralised).
@@ -118,7 +118,7 @@ func isClear(text string) bool { return strings.TrimSpace(text) == "clear" }
 
 // clears reports whether a submitted line clears the screen: `clear`, or
 // /clear.
-func (m Model) clears(text string) bool {
+func (m *Model) clears(text string) bool {
 	line := router.Classify(text, m.cfg.Shell.Executor)
 	switch line.Kind {
 	case router.Builtin:
@@ -145,7 +145,7 @@ func (m *Model) toFirstRow() {
 // quotes and constructs wait for more lines: always outside agent mode; in
 // agent mode a line forced to bash (!…) or an agent command, never a
 // prompt to Claude, whose quotes and words are prose ("don't", "function").
-func (m Model) shellText(text string) bool {
+func (m *Model) shellText(text string) bool {
 	if m.cfg.Agent == nil {
 		return true
 	}
@@ -156,7 +156,7 @@ func (m Model) shellText(text string) bool {
 // waitLabels says, for each line of text, what the lines before it wait
 // for (see bashline.Status.Label): "" for the first line and after
 // complete text.
-func (m Model) waitLabels(text string) []string {
+func (m *Model) waitLabels(text string) []string {
 	lines := strings.Split(text, "\n")
 	labels := make([]string, len(lines))
 	if !m.shellText(text) {

@@ -41,7 +41,7 @@ func TestInputTextRoundTrips(t *testing.T) {
 func TestPastedTabKept(t *testing.T) {
 	cfg, _ := testConfig(t)
 	next, _ := New(cfg).Update(tea.PasteMsg{Content: "printf '%s' 'a\tb'"})
-	if got := next.(Model).text(); got != "printf '%s' 'a\tb'" {
+	if got := next.(*Model).text(); got != "printf '%s' 'a\tb'" {
 		t.Fatalf("input holds %q", got)
 	}
 }

@@ -41,11 +41,11 @@ func TestCtrlUClearsAnEntryOfSeveralLines(t *testing.T) {
 			for _, k := range tc.keys {
 				m, _ = m.Update(k)
 			}
-			if before := m.(Model); before.input.LineCount() < 2 && tc.want == "" {
+			if before := m.(*Model); before.input.LineCount() < 2 && tc.want == "" {
 				t.Fatalf("the entry has one line: %q", before.text())
 			}
 			m, _ = m.Update(ctrlKey('u'))
-			if got := m.(Model).text(); got != tc.want {
+			if got := m.(*Model).text(); got != tc.want {
 				t.Fatalf("after Ctrl+U the input holds %q, want %q", got, tc.want)
 			}
 		})

@@ -23,7 +23,6 @@ import (
 	"github.com/todo-shell/todo-shell/internal/painter"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/repl/complete"
-	"github.com/todo-shell/todo-shell/repl/gitinfo"
 	histfile "github.com/todo-shell/todo-shell/repl/history"
 	"github.com/todo-shell/todo-shell/repl/interactive"
 	"github.com/todo-shell/todo-shell/repl/markdown"
@@ -104,13 +103,15 @@ const (
 	leavingMsg     = "Stopping the agent, then exiting…"
 )
 
-// Model is the shell's one Bubble Tea model.
+// Model is the shell's one Bubble Tea model, used through a pointer (New
+// returns one): Update changes it in place, so what it keeps (the panel
+// drawn last, the styles) is its own, never shared with a stale copy.
 type Model struct {
 	cfg    Config
 	spent  agent.TurnDone // the agent's last turn: the session's use and cost so far (/cost)
 	keys   keyMap
 	sub    *tools.Latest[todo.Snapshot]
-	styles *render.Styles
+	styles render.Styles
 
 	width  int
 	height int            // the terminal's rows, 0 before the first size
@@ -122,7 +123,7 @@ type Model struct {
 	queue    []string // complete commands waiting for the running one
 	dropped  int      // queued commands Ctrl+C dropped, said under the output
 	snap     todo.Snapshot
-	panels   *panelCache // the task panel drawn last, shared by copies
+	panels   panelCache // the task panel drawn last
 	running  *run
 	runs     int // runs started, to tell stale messages apart
 	trace    bool
@@ -167,11 +168,11 @@ type run struct {
 	size *bash.TerminalSize // the width of a command's terminal; nil for a pipe
 }
 
-var _ tea.Model = Model{}
+var _ tea.Model = (*Model)(nil)
 
 // New returns the shell model. It subscribes to the plan at once, so no
 // change is missed between New and Init.
-func New(cfg Config) Model {
+func New(cfg Config) *Model {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -183,7 +184,7 @@ func New(cfg Config) Model {
 	if store == nil {
 		store, _ = histfile.Open("")
 	}
-	m := Model{
+	m := &Model{
 		history:   history{store: store, pos: store.Len()},
 		offloaded: map[string]string{},
 		cfg:       cfg,
@@ -195,11 +196,10 @@ func New(cfg Config) Model {
 		width:     80,
 	}
 	m.snap, _ = cfg.Plan.Last()
-	m.styles = &cfg.Styles
-	m.panels = new(panelCache)
+	m.styles = cfg.Styles
 	m.spin.Style = m.styles.Accent
 	m.input = newInput(m.styles.Prompt)
-	m.prompt.branch = gitinfo.Branch(m.dir)
+	m.prompt.branch = gitBranch(m.dir)
 	if c, ok := cfg.Agent.(interface{ ContextUsed() float64 }); ok && c.ContextUsed() > 0 {
 		m.prompt.ctx = ctxText(c.ContextUsed()) // a resumed conversation
 	}
@@ -225,7 +225,7 @@ type (
 )
 
 // Init starts listening for changes of the plan.
-func (m Model) Init() tea.Cmd {
+func (m *Model) Init() tea.Cmd {
 	return waitTodos(m.sub)
 }
 
@@ -274,20 +274,20 @@ func runLine(ctx context.Context, sh *router.Shell, dir func() string, id int, l
 		}
 		d := dir()
 		text := line.Kind == router.Agent && line.Name != bash.Name
-		return runDoneMsg{id: id, out: out, dir: d, branch: gitinfo.Branch(d), colored: colored, text: text}
+		return runDoneMsg{id: id, out: out, dir: d, branch: gitBranch(d), colored: colored, text: text}
 	}
 }
 
 // Update handles one message. It writes nothing: what to print or clear
 // is kept in the model (out) for Painted, which draws.
-func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := m.update(msg)
-	nm := next.(Model)
+	nm := next.(*Model)
 	nm.scrollInput()
 	return nm, cmd
 }
 
-func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		return m.resized(msg), nil
@@ -331,7 +331,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // resized takes the terminal's new size.
-func (m Model) resized(msg tea.WindowSizeMsg) Model {
+func (m *Model) resized(msg tea.WindowSizeMsg) *Model {
 	if msg.Width <= 0 || msg.Height <= 0 {
 		return m // no size: the one known stays
 	}
@@ -343,7 +343,7 @@ func (m Model) resized(msg tea.WindowSizeMsg) Model {
 	return m
 }
 
-func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	// Any other key between two presses of Ctrl+C, or of Ctrl+D, forgets
 	// the first (a search, a completion, an answer too).
 	if !matches(msg, m.keys.Interrupt) {
@@ -378,13 +378,13 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // typesIntoInput reports whether k is text typed into the input (not a
 // search, a permission question's answer, or keys for a program about to
 // get the terminal).
-func (m Model) typesIntoInput(k tea.KeyPressMsg) bool {
+func (m *Model) typesIntoInput(k tea.KeyPressMsg) bool {
 	return typedText(k) != "" && m.search == nil && m.running.attaching() == nil &&
 		(m.running == nil || m.running.asking == nil)
 }
 
 // handlePaste takes a bracketed paste: text, never keys, wherever it goes.
-func (m Model) handlePaste(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
+func (m *Model) handlePaste(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
 	if h := m.running.attaching(); h != nil {
 		h.typeahead([]byte(msg.Content))
 		return m, nil
@@ -405,7 +405,7 @@ func (m Model) handlePaste(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
 // terminalAnswer takes the terminal's answers to the shell's questions
 // (cmd/repl.go asks them): its background colour, and whether it can
 // measure text by grapheme cluster (mode 2027).
-func (m Model) terminalAnswer(msg tea.Msg) Model {
+func (m *Model) terminalAnswer(msg tea.Msg) *Model {
 	switch msg := msg.(type) {
 	case tea.BackgroundColorMsg:
 		return m.restyle(msg.IsDark())
@@ -414,10 +414,9 @@ func (m Model) terminalAnswer(msg tea.Msg) Model {
 			(msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
 			// The terminal can measure by grapheme cluster: it is turned
 			// on (Painted), and the panel counts as it does.
-			st := *m.styles
-			st.Graphemes = true
-			m.styles, m.cfg.Styles = &st, st
-			m.panels = new(panelCache)
+			m.styles.Graphemes = true
+			m.cfg.Styles = m.styles
+			m.panels = panelCache{}
 			m.out = append(m.out, paintOp{graphemes: true})
 		}
 	}
@@ -425,18 +424,17 @@ func (m Model) terminalAnswer(msg tea.Msg) Model {
 }
 
 // restyle draws with the styles for the background the terminal reported.
-func (m Model) restyle(dark bool) Model {
+func (m *Model) restyle(dark bool) *Model {
 	st := render.StylesFor(m.cfg.NoColor, dark)
 	st.Anchored, st.Graphemes = m.styles.Anchored, m.styles.Graphemes
-	m.styles = &st
-	m.cfg.Styles = st
+	m.styles, m.cfg.Styles = st, st
 	m.spin.Style = st.Accent
 	m.input = restyleInput(m.input, st.Prompt)
 	if m.cfg.Markdown != nil && !m.cfg.NoColor {
 		md := markdown.DefaultStyles(dark)
 		m.cfg.Markdown = &md
 	}
-	m.panels = new(panelCache) // drawn again in the new colours
+	m.panels = panelCache{} // drawn again in the new colours
 	m.layout()
 	return m
 }
@@ -445,7 +443,7 @@ func (m Model) restyle(dark bool) Model {
 // a key binding. Inserted directly: the textarea's Update re-wraps the
 // line to find the cursor's row, for each character of a long line
 // arriving in one read.
-func (m Model) typed(text string) (tea.Model, tea.Cmd) {
+func (m *Model) typed(text string) (tea.Model, tea.Cmd) {
 	m.disarm()
 	m.disarmEOF()
 	m.input.InsertString(toInput(normalizeNewlines(text)))
@@ -455,7 +453,7 @@ func (m Model) typed(text string) (tea.Model, tea.Cmd) {
 
 // bindingKey handles a key that is not text: its binding, or else the
 // textarea's own editing.
-func (m Model) bindingKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+func (m *Model) bindingKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case matches(msg, m.keys.Interrupt):
 		return m.interrupt()
@@ -533,7 +531,7 @@ func (r *run) attaching() *handover {
 
 // runDone shows the output of the line that ended, takes its directory
 // and status, and starts the next queued line (or leaves, after `exit N`).
-func (m Model) runDone(msg runDoneMsg) (tea.Model, tea.Cmd) {
+func (m *Model) runDone(msg runDoneMsg) (tea.Model, tea.Cmd) {
 	if m.running == nil || m.running.id != msg.id {
 		return m, nil
 	}
@@ -567,7 +565,7 @@ func (m Model) runDone(msg runDoneMsg) (tea.Model, tea.Cmd) {
 	if code, ok := shellExited(msg.out); ok { // the line ran `exit N`
 		m.queue = nil
 		next, quit := m.quit()
-		nm := next.(Model)
+		nm := next.(*Model)
 		nm.exitCode = code
 		return nm, quit
 	}
@@ -609,7 +607,7 @@ func (m *Model) disarmEOF() {
 // turn, and the shell leaves once the turn has ended, its text and the
 // interruption printed (see agentFinished); a third press leaves at once,
 // what the turn said so far printed.
-func (m Model) endOfInput() (tea.Model, tea.Cmd) {
+func (m *Model) endOfInput() (tea.Model, tea.Cmd) {
 	switch {
 	case m.running == nil:
 		return m.quit()
@@ -654,7 +652,7 @@ func (m *Model) setInput(text string) {
 }
 
 // finish runs cmd once a line is done, and starts the next queued line.
-func (m Model) finish(cmd tea.Cmd) (tea.Model, tea.Cmd) {
+func (m *Model) finish(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	if len(m.queue) == 0 {
 		return m, cmd
 	}
@@ -670,7 +668,7 @@ func (m Model) finish(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 // interrupt is Ctrl+C: stop the running command (dropping the commands
 // queued behind it), else clear the input, else (twice on an empty input)
 // leave.
-func (m Model) interrupt() (tea.Model, tea.Cmd) {
+func (m *Model) interrupt() (tea.Model, tea.Cmd) {
 	switch {
 	case m.running != nil:
 		m.running.cancel()
@@ -702,7 +700,7 @@ func plural(n int, one, many string) string {
 
 // ExitCode is the status the shell leaves with: N after a line ran
 // `exit N`, else 0.
-func (m Model) ExitCode() int { return m.exitCode }
+func (m *Model) ExitCode() int { return m.exitCode }
 
 // shellExited reports that a bash line ended the shell with `exit N`, and
 // N: the runner saw the line's own shell run exit at its top level.
@@ -710,7 +708,7 @@ func shellExited(out router.Output) (code int, ok bool) {
 	return out.ExitCode, out.Exit
 }
 
-func (m Model) quit() (tea.Model, tea.Cmd) {
+func (m *Model) quit() (tea.Model, tea.Cmd) {
 	if m.running != nil {
 		m.running.cancel()
 	}
@@ -722,7 +720,7 @@ func (m Model) quit() (tea.Model, tea.Cmd) {
 // submit runs a complete command from the input, or queues it behind the
 // running one: a queued command shows under the running one and is echoed
 // into the scrollback when it starts, after the output before it.
-func (m Model) submit(text string) (tea.Model, tea.Cmd) {
+func (m *Model) submit(text string) (tea.Model, tea.Cmd) {
 	m.input.Reset()
 	m.hint = ""
 	if err := m.history.add(text); err != nil {
@@ -750,7 +748,7 @@ func (m Model) submit(text string) (tea.Model, tea.Cmd) {
 }
 
 // submitOne starts one command, or queues it behind the running one.
-func (m Model) submitOne(text string) (Model, tea.Cmd) {
+func (m *Model) submitOne(text string) (*Model, tea.Cmd) {
 	if m.clears(text) { // leaves the prompt alone at the top, as in bash
 		m.layout()
 		return m.execute(text)
@@ -765,7 +763,7 @@ func (m Model) submitOne(text string) (Model, tea.Cmd) {
 
 // echoText is a submitted command as the scrollback shows it: each line
 // after its prompt.
-func (m Model) echoText(text string) string {
+func (m *Model) echoText(text string) string {
 	lines := strings.Split(text, "\n")
 	main := m.linePrompt(0)
 	labels := m.waitLabels(text)
@@ -781,7 +779,7 @@ func (m Model) echoText(text string) string {
 
 // execute starts a complete line: a builtin at once, anything else as a
 // tool call in a command.
-func (m Model) execute(text string) (Model, tea.Cmd) {
+func (m *Model) execute(text string) (*Model, tea.Cmd) {
 	line := router.Classify(text, m.cfg.Shell.Executor)
 	switch line.Kind {
 	case router.Empty:
@@ -797,7 +795,7 @@ func (m Model) execute(text string) (Model, tea.Cmd) {
 		switch b.Action {
 		case router.ActionExit:
 			next, cmd := m.quit()
-			return next.(Model), cmd
+			return next.(*Model), cmd
 		case router.ActionClear:
 			m.clearScreen()
 			return m, nil
@@ -870,7 +868,7 @@ func (m *Model) clearScreen() {
 
 // takeOutput returns what was printed and cleared since the last take, and
 // the model without it.
-func (m Model) takeOutput() ([]paintOp, Model) {
+func (m *Model) takeOutput() ([]paintOp, *Model) {
 	out := m.out
 	m.out = nil
 	return out, m
@@ -961,7 +959,7 @@ func runeWidth(r rune) int {
 // linePrompt is the prompt (see promptParts) for the first row of the
 // input; for the others, what the line waits for (see labelledPrompt) or
 // "… ", aligned under it.
-func (m Model) linePrompt(row int) string {
+func (m *Model) linePrompt(row int) string {
 	main := m.promptParts()
 	switch {
 	case row == 0:
@@ -973,7 +971,7 @@ func (m Model) linePrompt(row int) string {
 }
 
 // promptOf is linePrompt for the textarea's prompt function.
-func (m Model) promptOf(pi textarea.PromptInfo) string { return m.linePrompt(pi.LineNumber) }
+func (m *Model) promptOf(pi textarea.PromptInfo) string { return m.linePrompt(pi.LineNumber) }
 
 // newInput returns the shell's multi-line input: no line numbers, no
 // character or size limit, no colors but the prompt's, and the terminal's
@@ -1046,7 +1044,7 @@ func stripEscapes(s string) string {
 
 // commandCols is the width of the terminal commands write to, 0 for a
 // pipe (see Config.CommandColors).
-func (m Model) commandCols() int {
+func (m *Model) commandCols() int {
 	if !m.cfg.CommandColors {
 		return 0
 	}

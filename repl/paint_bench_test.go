@@ -31,7 +31,7 @@ func BenchmarkRedrawCollapsedPanel(b *testing.B) {
 	cfg.Plan.Publish(todo.Snapshot{Items: items, Version: 1}) // as the engine publishes a new list
 	m := New(cfg)
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
-	m = next.(Model)
+	m = next.(*Model)
 	scr := painter.New(io.Discard, nil)
 	scr.SetSize(100, 20)
 	keys := []tea.KeyPressMsg{textKey("a"), {Code: tea.KeyBackspace}}
@@ -39,7 +39,7 @@ func BenchmarkRedrawCollapsedPanel(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		next, _ := m.update(keys[i%2])
-		m = next.(Model)
+		m = next.(*Model)
 		i++
 		v, cur := m.draw()
 		scr.SetView(v, &painter.Cursor{X: cur.X, Y: cur.Y})

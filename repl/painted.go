@@ -16,23 +16,23 @@ import (
 // size, and the live area with its cursor. The Model's own Update stays
 // pure.
 type Painted struct {
-	m    Model
+	m    *Model
 	p    *painter.Painter
-	gate *typingGate
+	gate typingGate
 }
 
-var _ tea.Model = Painted{}
+var _ tea.Model = (*Painted)(nil)
 
 // NewPainted returns m drawn by m's Config.Painter.
-func NewPainted(m Model) Painted {
-	return Painted{m: m, p: m.cfg.Painter, gate: &typingGate{}}
+func NewPainted(m *Model) *Painted {
+	return &Painted{m: m, p: m.cfg.Painter}
 }
 
 // Model is the shell's model as it is now.
-func (s Painted) Model() Model { return s.m }
+func (s *Painted) Model() *Model { return s.m }
 
 // Init starts the model.
-func (s Painted) Init() tea.Cmd { return s.m.Init() }
+func (s *Painted) Init() tea.Cmd { return s.m.Init() }
 
 // Update runs the model's Update and draws what it asks for.
 //
@@ -42,7 +42,7 @@ func (s Painted) Init() tea.Cmd { return s.m.Init() }
 // arriving in one read without bracketed paste comes as one message per
 // character, and inserting each into the textarea re-wraps the whole line
 // (4,500 characters took 33 s, BenchmarkTypeLongLine).
-func (s Painted) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (s *Painted) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(redrawMsg); ok {
 		s.gate.pending = false
 	}
@@ -52,11 +52,11 @@ func (s Painted) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var held tea.Cmd
 	if text := s.gate.release(); text != "" {
 		next, cmd := s.m.Update(textKeyOf(text))
-		s.m, held = next.(Model), cmd
+		s.m, held = next.(*Model), cmd
 	}
 	next, cmd := s.m.Update(msg)
 	cmd = tea.Batch(held, cmd)
-	ops, nm := next.(Model).takeOutput()
+	ops, nm := next.(*Model).takeOutput()
 	s.m = nm
 	// One frame: the lines printed and the view without them (a finished
 	// command's output printed while its running view, whose last lines
@@ -84,7 +84,7 @@ func (s Painted) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // draw hands the painter the live area.
-func (s Painted) draw() {
+func (s *Painted) draw() {
 	v := s.m.View()
 	var cur *painter.Cursor
 	if v.Cursor != nil {
@@ -100,7 +100,7 @@ func textKeyOf(text string) tea.KeyPressMsg {
 }
 
 // View is empty: the painter draws (the program runs without a renderer).
-func (s Painted) View() tea.View { return tea.View{} }
+func (s *Painted) View() tea.View { return tea.View{} }
 
 // typingGate spreads the drawing of text arriving in bursts: text that
 // arrives in one read without bracketed paste (a paste in a terminal that

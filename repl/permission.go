@@ -46,7 +46,7 @@ type asking struct {
 
 // answer gives the waiting agent the person's answer (it is blocked in
 // Ask, so the send does not wait long; it runs as a command all the same).
-func (m Model) answer(a agent.Answer) tea.Cmd {
+func (m *Model) answer(a agent.Answer) tea.Cmd {
 	p := m.cfg.Permissions
 	if p == nil {
 		return nil
@@ -60,7 +60,7 @@ func (m Model) answer(a agent.Answer) tea.Cmd {
 // permissionKey handles a key while a question shows: y, a, n (then the
 // reason and Enter). Ctrl+C is not handled here: it interrupts the turn,
 // which refuses the call.
-func (m Model) permissionKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+func (m *Model) permissionKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	q := m.running.asking
 	if q.reasoning {
 		if msg.Keystroke() == "enter" {
@@ -68,7 +68,8 @@ func (m Model) permissionKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.input.Reset()
 			m.running.asking = nil
 			m.layout()
-			return m, m.answer(agent.Answer{Kind: agent.Refuse, Reason: reason})
+			cmd := m.answer(agent.Answer{Kind: agent.Refuse, Reason: reason})
+			return m, cmd
 		}
 		if text := typedText(msg); text != "" {
 			m.input.InsertString(normalizeNewlines(text))
@@ -103,12 +104,13 @@ func (m Model) permissionKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	m.running.asking = nil
 	m.layout()
-	return m, m.answer(a)
+	cmd := m.answer(a)
+	return m, cmd
 }
 
 // permissionPaste takes a paste while a question shows: the reason's text
 // once n was pressed, nothing before (a paste never answers).
-func (m Model) permissionPaste(text string) (tea.Model, tea.Cmd) {
+func (m *Model) permissionPaste(text string) (tea.Model, tea.Cmd) {
 	if !m.running.asking.reasoning {
 		return m, nil
 	}
@@ -124,7 +126,7 @@ const maxQuestionRows = 4
 // permissionLines is the question in the live area, wrapped to the
 // terminal's width less its one-column margin (continuation rows indented
 // two columns).
-func (m Model) permissionLines() []string {
+func (m *Model) permissionLines() []string {
 	r := m.running
 	if r == nil || r.asking == nil {
 		return nil
@@ -278,7 +280,7 @@ type Compacter interface {
 
 // startCompact runs /compact like a prompt: the spinner runs, Ctrl+C
 // interrupts, the events and the end arrive as a prompt's do.
-func (m Model) startCompact(text string) (Model, tea.Cmd) {
+func (m *Model) startCompact(text string) (*Model, tea.Cmd) {
 	c, ok := m.cfg.Agent.(Compacter)
 	if !ok {
 		m.prompt.status = 1

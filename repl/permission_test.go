@@ -325,7 +325,7 @@ func TestPermissionQuestionNamesEveryPart(t *testing.T) {
 			m.cfg.Permissions = nil
 			rules := m.running.asking.q.Rules
 			next, _ := m.permissionKey(textKey("a"))
-			if answered := next.(Model).running.asking == nil; answered != (len(rules) > 0) {
+			if answered := next.(*Model).running.asking == nil; answered != (len(rules) > 0) {
 				t.Fatalf("a answered %v with rules %v", answered, rules)
 			}
 		})

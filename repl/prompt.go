@@ -21,7 +21,7 @@ type promptState struct {
 // promptParts returns the prompt's plain text: "dir (branch) ✗1 ❯ " in the
 // shell, "dir (branch) ✗1 ctx 41% ✦ " in agent mode (the share of the
 // context window the last request filled, once there was one).
-func (m Model) promptParts() (text string) {
+func (m *Model) promptParts() (text string) {
 	base := filepath.Base(m.dir)
 	if base == "." || base == "" || m.dir == "" {
 		base = "todo-shell"

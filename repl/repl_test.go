@@ -1,7 +1,6 @@
 package repl
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -104,23 +103,15 @@ func screen(view, offDir string) string {
 
 func waitFor(t *testing.T, tm *testTerm, what ...string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		b := []byte(tm.out.String())
-		found := true
+	testwait.For(t, 10*time.Second, fmt.Sprintf("%q", what), func() bool {
+		b := tm.out.String()
 		for _, w := range what {
-			if !bytes.Contains(b, []byte(w)) {
-				found = false
+			if !strings.Contains(b, w) {
+				return false
 			}
 		}
-		if found {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("waited 10 s for %q; the terminal got:\n%q", what, b)
-		}
-		time.Sleep(5 * time.Millisecond) // polling the output, not waiting blind
-	}
+		return true
+	}, func() string { return fmt.Sprintf("the terminal got:\n%q", tm.out.String()) })
 }
 
 // waitLine waits for a line the shell printed on its own into the
@@ -287,7 +278,7 @@ func BenchmarkTodoWriteToPanel(b *testing.B) {
 			b.Fatal(out.Stderr)
 		}
 		next, _ := m.Update(todosChangedMsg{<-sub.C()})
-		if v := next.(Model).View().Content; !strings.Contains(v, "Tasks 0/50") {
+		if v := next.(*Model).View().Content; !strings.Contains(v, "Tasks 0/50") {
 			b.Fatal("panel not redrawn")
 		}
 	}

@@ -12,7 +12,7 @@ import (
 // searchView draws a reverse incremental search as bash does:
 // (reverse-i-search)'query': match, with the query highlighted in the
 // match; "failed " when nothing matches.
-func (m Model) searchView(s *histfile.Search) string {
+func (m *Model) searchView(s *histfile.Search) string {
 	label := "(reverse-i-search)"
 	if s.Failed && s.Query != "" {
 		label = "(failed reverse-i-search)"

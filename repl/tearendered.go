@@ -9,24 +9,24 @@ import (
 // tea.ClearScreen) instead of the painter: the alternative the painter was
 // measured against (docs/BENCHMARKS.md, "The renderer"). Only a binary
 // built with -tags tearenderer runs it.
-type TeaRendered struct{ m Model }
+type TeaRendered struct{ m *Model }
 
-var _ tea.Model = TeaRendered{}
+var _ tea.Model = (*TeaRendered)(nil)
 
 // NewTeaRendered returns m drawn by Bubble Tea's renderer.
-func NewTeaRendered(m Model) TeaRendered { return TeaRendered{m: m} }
+func NewTeaRendered(m *Model) *TeaRendered { return &TeaRendered{m: m} }
 
 // Model is the shell's model as it is now.
-func (s TeaRendered) Model() Model { return s.m }
+func (s *TeaRendered) Model() *Model { return s.m }
 
 // Init starts the model.
-func (s TeaRendered) Init() tea.Cmd { return s.m.Init() }
+func (s *TeaRendered) Init() tea.Cmd { return s.m.Init() }
 
 // Update runs the model's Update and turns what it printed and cleared into
 // Bubble Tea's commands, in order.
-func (s TeaRendered) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (s *TeaRendered) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := s.m.Update(msg)
-	ops, nm := next.(Model).takeOutput()
+	ops, nm := next.(*Model).takeOutput()
 	s.m = nm
 	var cmds []tea.Cmd
 	for _, op := range ops {
@@ -41,4 +41,4 @@ func (s TeaRendered) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // View is the live area with its cursor, for Bubble Tea's renderer.
-func (s TeaRendered) View() tea.View { return s.m.View() }
+func (s *TeaRendered) View() tea.View { return s.m.View() }

@@ -112,13 +112,13 @@ func (tt *testTerm) WaitFinished(tb testing.TB) {
 }
 
 // FinalModel waits for the program to end and returns its model.
-func (tt *testTerm) FinalModel(tb testing.TB) Model {
+func (tt *testTerm) FinalModel(tb testing.TB) *Model {
 	tb.Helper()
 	tt.WaitFinished(tb)
 	if tt.err != nil {
 		tb.Fatal(tt.err)
 	}
-	return tt.final.(Painted).Model()
+	return tt.final.(*Painted).Model()
 }
 
 // textKey is text typed in one key press (a character, or several arriving

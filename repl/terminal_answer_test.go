@@ -21,12 +21,12 @@ func TestStylesFollowTheBackgroundAnswer(t *testing.T) {
 	cfg.Styles = render.DefaultStyles(true)
 	var m tea.Model = New(cfg)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	dark := m.(Model).View().Content
+	dark := m.(*Model).View().Content
 	if !strings.Contains(dark, "38;5;75") { // the prompt's blue on a dark background
 		t.Fatalf("first frame not drawn for a dark background: %q", dark)
 	}
 	m, _ = m.Update(tea.BackgroundColorMsg{Color: color.RGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff}})
-	light := m.(Model).View().Content
+	light := m.(*Model).View().Content
 	if !strings.Contains(light, "38;5;33") || strings.Contains(light, "38;5;75") {
 		t.Fatalf("not restyled for a light background: %q", light)
 	}
@@ -34,7 +34,7 @@ func TestStylesFollowTheBackgroundAnswer(t *testing.T) {
 	cfg.Styles, cfg.NoColor = render.PlainStyles(), true
 	m = New(cfg)
 	m, _ = m.Update(tea.BackgroundColorMsg{Color: color.RGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff}})
-	if v := m.(Model).View().Content; strings.Contains(v, "\x1b[") {
+	if v := m.(*Model).View().Content; strings.Contains(v, "\x1b[") {
 		t.Fatalf("--no-color drew escape codes after the answer: %q", v)
 	}
 }
@@ -47,11 +47,11 @@ func TestModeReportTurnsGraphemesOn(t *testing.T) {
 	cfg.Styles.Anchored = true
 	m := New(cfg)
 	next, _ := m.Update(tea.ModeReportMsg{Mode: ansi.ModeUnicodeCore, Value: ansi.ModeNotRecognized})
-	if nm := next.(Model); nm.styles.Graphemes || len(nm.out) != 0 {
+	if nm := next.(*Model); nm.styles.Graphemes || len(nm.out) != 0 {
 		t.Fatalf("an unknown mode changed the styles or asked the terminal: %+v", nm.out)
 	}
 	next, _ = m.Update(tea.ModeReportMsg{Mode: ansi.ModeUnicodeCore, Value: ansi.ModeReset})
-	nm := next.(Model)
+	nm := next.(*Model)
 	if !nm.styles.Graphemes || !nm.styles.Anchored {
 		t.Fatalf("styles after the report: graphemes %v, anchored %v", nm.styles.Graphemes, nm.styles.Anchored)
 	}

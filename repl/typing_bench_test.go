@@ -25,8 +25,8 @@ func BenchmarkTypeLongLine(b *testing.B) {
 			s, _ = s.Update(textKey(string(r)))
 		}
 		s, _ = s.Update(redrawMsg{})
-		if !strings.HasSuffix(s.(Painted).Model().text(), "# the-end") {
-			b.Fatal(s.(Painted).Model().text())
+		if !strings.HasSuffix(s.(*Painted).Model().text(), "# the-end") {
+			b.Fatal(s.(*Painted).Model().text())
 		}
 	}
 }

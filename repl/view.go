@@ -16,7 +16,7 @@ import (
 // View draws the live area: the task panel, the running command with its
 // last output lines, a hint, and the prompt; and where the terminal's own
 // cursor goes (the insertion point), in every mode.
-func (m Model) View() tea.View {
+func (m *Model) View() tea.View {
 	content, cur := m.draw()
 	v := tea.NewView(content)
 	v.Cursor = cur
@@ -27,7 +27,7 @@ func (m Model) View() tea.View {
 // taller than the terminal minus two rows: the task panel collapses to
 // the room left by the rest (see render.TaskBoxIn), and when even that is
 // too little the running command's output lines go first.
-func (m Model) draw() (string, *tea.Cursor) {
+func (m *Model) draw() (string, *tea.Cursor) {
 	if m.quitting {
 		return "", nil
 	}
@@ -82,7 +82,7 @@ func (m Model) draw() (string, *tea.Cursor) {
 
 // withInput ends the live area in b with the input area, and places the
 // cursor in it.
-func (m Model) withInput(b *strings.Builder, input string) (string, *tea.Cursor) {
+func (m *Model) withInput(b *strings.Builder, input string) (string, *tea.Cursor) {
 	top := strings.Count(b.String(), "\n") // the input's first row
 	b.WriteString(input)
 	cur := m.cursorAt()
@@ -94,7 +94,7 @@ func (m Model) withInput(b *strings.Builder, input string) (string, *tea.Cursor)
 
 // cursorAt is where the cursor goes in the input area: at the
 // insertion point of the input, or after the query of a history search.
-func (m Model) cursorAt() *tea.Cursor {
+func (m *Model) cursorAt() *tea.Cursor {
 	if m.search != nil {
 		label := "(reverse-i-search)'"
 		if m.search.s.Failed && m.search.s.Query != "" {
@@ -119,7 +119,7 @@ func (m Model) cursorAt() *tea.Cursor {
 // runningRows are the rows of the running command or agent turn: its
 // label with the spinner and the time it has taken, and the last lines of
 // its output (both empty when nothing runs).
-func (m Model) runningRows() (label string, tail []string) {
+func (m *Model) runningRows() (label string, tail []string) {
 	r := m.running
 	if r == nil {
 		return "", nil
@@ -136,7 +136,7 @@ func (m Model) runningRows() (label string, tail []string) {
 
 // inputArea is the input, or the history search in its place, with the
 // completion list under it.
-func (m Model) inputArea() string {
+func (m *Model) inputArea() string {
 	input := m.inputView()
 	if m.search != nil {
 		input = m.searchView(m.search.s)
@@ -151,7 +151,7 @@ func (m Model) inputArea() string {
 // maxInputRows, scrolled to the cursor), under a dim "↑ N more lines" row
 // when lines of the text are hidden above them and over a "↓ N more lines"
 // row when some are hidden below. A line partly shown counts as hidden.
-func (m Model) inputView() string {
+func (m *Model) inputView() string {
 	v := m.input.View()
 	if !m.inputScrolls {
 		return v
@@ -176,7 +176,7 @@ func (m Model) inputView() string {
 
 // hiddenLines counts the input's lines that start above row off, and
 // those that end below the rows shown (off to off+rows).
-func (m Model) hiddenLines(off, rows int) (above, below int) {
+func (m *Model) hiddenLines(off, rows int) (above, below int) {
 	start := 0
 	for _, l := range strings.Split(m.input.Value(), "\n") {
 		n := wrappedRows(l, max(m.input.Width(), 1))
@@ -199,7 +199,7 @@ func panelRows(height int) int { return max(6, height/3) }
 
 // maxRows is the most rows the live area may take: the terminal's height
 // minus two, or 0 when the height is unknown.
-func (m Model) maxRows() int {
+func (m *Model) maxRows() int {
 	if m.height <= 0 {
 		return 0
 	}
@@ -212,7 +212,7 @@ func (m Model) maxRows() int {
 // keeps its shape when the window gets narrower than the old box was (the
 // terminal rewraps only rows wider than the new width), so resizing rarely
 // pushes pieces of it into the scrollback.
-func (m Model) panelIn(rows int) string {
+func (m *Model) panelIn(rows int) string {
 	if len(m.snap.Items) == 0 || (rows == 0 && m.maxRows() > 0) {
 		return ""
 	}
@@ -220,10 +220,7 @@ func (m Model) panelIn(rows int) string {
 	if w <= 0 {
 		w = 80
 	}
-	c := m.panels
-	if c == nil {
-		c = new(panelCache)
-	}
+	c := &m.panels
 	if c.version != m.snap.Version || c.items == nil || c.naturalRows != rows {
 		c.version, c.items, c.naturalRows = m.snap.Version, m.snap.Items, rows
 		c.natural = render.TaskBoxWidthIn(m.snap, rows) // summary rows whole
@@ -231,7 +228,7 @@ func (m Model) panelIn(rows int) string {
 	}
 	w = min(w-1, maxPanelWidth, c.natural)
 	if c.panel == "" || c.width != w || c.rows != rows {
-		c.width, c.rows, c.panel = w, rows, render.TaskBoxIn(m.snap, w, rows, m.styles)
+		c.width, c.rows, c.panel = w, rows, render.TaskBoxIn(m.snap, w, rows, &m.styles)
 	}
 	return c.panel
 }
@@ -263,7 +260,7 @@ func showWhole(full string) bool {
 }
 
 // fit cuts a line to the terminal's width less the one-column margin.
-func (m Model) fit(s string) string {
+func (m *Model) fit(s string) string {
 	if m.width > 1 && ansi.StringWidth(s) > m.width-1 {
 		return ansi.Truncate(s, m.width-1, "…")
 	}
@@ -278,7 +275,7 @@ func formatElapsed(d time.Duration) string {
 }
 
 // formatText styles finished stdout and stderr text for the scrollback.
-func (m Model) formatText(stdout, stderr string) string {
+func (m *Model) formatText(stdout, stderr string) string {
 	var parts []string
 	if stdout != "" {
 		parts = append(parts, cleanOutput(stdout))
@@ -290,7 +287,7 @@ func (m Model) formatText(stdout, stderr string) string {
 }
 
 // formatOutput styles a finished line's output for the scrollback.
-func (m Model) formatOutput(out router.Output) string {
+func (m *Model) formatOutput(out router.Output) string {
 	var parts []string
 	if m.trace {
 		for _, t := range router.TraceLines(out) {

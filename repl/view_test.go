@@ -35,7 +35,7 @@ func TestLiveAreaKeepsToTheTerminal(t *testing.T) {
 		t.Run(fmt.Sprint(h), func(t *testing.T) {
 			m := New(cfg)
 			next, _ := m.update(tea.WindowSizeMsg{Width: 100, Height: h})
-			m = next.(Model)
+			m = next.(*Model)
 			m.running = &run{line: "make", lines: []string{"o1", "o2", "o3", "o4", "o5"}}
 			m.hint = "a hint"
 			lines := strings.Split(m.View().Content, "\n")

@@ -84,12 +84,12 @@ func TestWordLeftOverBlanks(t *testing.T) {
 
 // pressReturns sends msg to m and fails the test if Update does not return
 // (a watchdog against an endless loop, not a timing).
-func pressReturns(t *testing.T, m Model, msg tea.KeyPressMsg, name string) Model {
+func pressReturns(t *testing.T, m *Model, msg tea.KeyPressMsg, name string) *Model {
 	t.Helper()
-	done := make(chan Model, 1)
+	done := make(chan *Model, 1)
 	go func() {
 		next, _ := m.Update(msg)
-		done <- next.(Model)
+		done <- next.(*Model)
 	}()
 	select {
 	case next := <-done:

@@ -3,8 +3,6 @@ package tools
 import (
 	"context"
 	"encoding/json"
-
-	"github.com/todo-shell/todo-shell/tools/redact"
 )
 
 // Offloader is the size policy an Executor applies to every result:
@@ -27,7 +25,7 @@ type Offloader interface {
 type Executor struct {
 	registry  *Registry
 	offloader Offloader
-	redactor  *redact.Redactor
+	redactor  *Redactor
 }
 
 // NewExecutor returns an executor over reg applying off to every result;
@@ -39,7 +37,7 @@ func NewExecutor(reg *Registry, off Offloader) *Executor {
 // Redacting returns an executor like e that masks r's secrets in every
 // result's content before the policy writes any of it to a file (a tool
 // that streams, Bash, is given r too, for what it streams and spools).
-func (e *Executor) Redacting(r *redact.Redactor) *Executor {
+func (e *Executor) Redacting(r *Redactor) *Executor {
 	c := *e
 	c.redactor = r
 	return &c

@@ -21,7 +21,6 @@ import (
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/offload"
-	"github.com/todo-shell/todo-shell/tools/redact"
 	"github.com/todo-shell/todo-shell/tools/todo"
 	"github.com/todo-shell/todo-shell/tools/toolset"
 )
@@ -41,7 +40,7 @@ func newEnv(t testing.TB, replies ...reply) *env {
 }
 
 // newRedactingEnv is newEnv with tools that mask red's secrets.
-func newRedactingEnv(t testing.TB, red *redact.Redactor, replies ...reply) *env {
+func newRedactingEnv(t testing.TB, red *tools.Redactor, replies ...reply) *env {
 	t.Helper()
 	api := newFakeAPI(t, replies...)
 	offDir := t.TempDir()

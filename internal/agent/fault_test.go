@@ -14,9 +14,9 @@ import (
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
 
+	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/offload/offloadtest"
-	"github.com/todo-shell/todo-shell/tools/redact"
 	"github.com/todo-shell/todo-shell/tools/todo"
 	"github.com/todo-shell/todo-shell/tools/toolset"
 )
@@ -99,7 +99,7 @@ func TestRedactsCredentials(t *testing.T) {
 	if err := os.WriteFile(file, []byte(key+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e := newRedactingEnv(t, redact.New(key),
+	e := newRedactingEnv(t, tools.NewRedactor(key),
 		toolUse(bashCall("toolu_short", "cat "+file)),
 		toolUse(bashCall("toolu_long", "for i in $(seq 200); do cat "+file+"; done")),
 		say("done"))
@@ -115,11 +115,11 @@ func TestRedactsCredentials(t *testing.T) {
 		t.Fatal(err)
 	}
 	reqs := e.api.raw
-	if got := resultText(userBlocks(e.api.requests()[1])[0]); got != redact.Mask+"\n" {
+	if got := resultText(userBlocks(e.api.requests()[1])[0]); got != tools.RedactMask+"\n" {
 		t.Fatalf("the model got %q", got)
 	}
 	long, err := os.ReadFile(filepath.Join(e.offDir, "agent-test", "toolu_long.md"))
-	if err != nil || strings.Count(string(long), redact.Mask) != 200 {
+	if err != nil || strings.Count(string(long), tools.RedactMask) != 200 {
 		t.Fatalf("offload file: %v %.200s", err, long)
 	}
 	for what, text := range map[string]string{"requests": string(bytes.Join(reqs, nil)), "screen": shown.String(), "transcript": e.transcript.String(), "offload": string(long)} {

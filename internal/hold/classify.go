@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/valyala/fastjson"
-
 	"github.com/todo-shell/todo-shell/internal/plan"
 )
 
@@ -234,71 +232,82 @@ const interruptText = "[Request interrupted by user"
 // readUser parses a classUser line: the person's prompt (with its id and
 // time), their interrupt, or neither. sidechains reads a sub-agent's
 // records as its own transcript's.
-func readUser(p *fastjson.Parser, b []byte, sidechains bool) (userKind, string, time.Time) {
-	v, err := p.ParseBytes(b)
-	if err != nil || v.Type() != fastjson.TypeObject {
+func readUser(b []byte, sidechains bool) (userKind, string, time.Time) {
+	v, ok := members(string(b), false, "type", "message", "content", "id", "payload", "timestamp",
+		"isMeta", "isCompactSummary", "isSidechain", "promptId", "uuid")
+	if !ok {
 		return userOther, "", time.Time{}
 	}
+	typ, message, content, id, payload, timestamp := v[0], v[1], v[2], v[3], v[4], v[5]
 	var kind userKind
-	var id string
-	switch string(v.GetStringBytes("type")) {
+	var turn string
+	switch str(typ) {
 	case "user":
-		if v.Exists("message") {
-			kind, id = claudeUser(v, sidechains)
-		} else if v.Exists("content") && v.Exists("id") {
-			kind, id = geminiUser(v)
+		if message != "" {
+			if v[6] == "true" || v[7] == "true" || v[8] == "true" && !sidechains {
+				return userOther, "", time.Time{}
+			}
+			kind, turn = claudeUser(message, v[9], v[10])
+		} else if content != "" && id != "" {
+			kind, turn = geminiUser(content, id)
 		}
 	case "event_msg":
-		kind, id = codexEvent(v)
+		kind, turn = codexEvent(payload)
 	}
 	if kind == userOther {
 		return userOther, "", time.Time{}
 	}
-	t, _ := time.Parse(time.RFC3339Nano, string(v.GetStringBytes("timestamp")))
-	return kind, id, t
+	t, _ := time.Parse(time.RFC3339Nano, str(timestamp))
+	return kind, turn, t
 }
 
-// claudeUser reads a Claude Code user record.
-func claudeUser(v *fastjson.Value, sidechains bool) (userKind, string) {
-	if v.GetBool("isMeta") || v.GetBool("isCompactSummary") || v.GetBool("isSidechain") && !sidechains {
-		return userOther, ""
-	}
-	text, ok := claudeText(v.Get("message", "content"))
+// claudeUser reads a Claude Code user record's message, promptId and uuid
+// (raw JSON values).
+func claudeUser(message, promptID, uuid string) (userKind, string) {
+	c, _ := members(message, true, "content")
+	text, ok := claudeText(c[0])
 	if !ok {
 		return userOther, ""
 	}
 	if strings.HasPrefix(strings.TrimSpace(text), interruptText) {
 		return userInterrupt, ""
 	}
-	id := string(v.GetStringBytes("promptId"))
+	id := str(promptID)
 	if id == "" {
-		id = string(v.GetStringBytes("uuid"))
+		id = str(uuid)
 	}
 	return userPrompt, id
 }
 
-// geminiUser reads a Gemini CLI user message: a prompt unless it holds a
-// tool's result, or a held stop's reason (Gemini CLI sends it as the next
-// user message).
-func geminiUser(v *fastjson.Value) (userKind, string) {
-	for _, part := range v.GetArray("content") {
-		if part.Exists("functionResponse") || strings.HasPrefix(string(part.GetStringBytes("text")), ReasonLead) {
-			return userOther, ""
+// geminiUser reads a Gemini CLI user message (its content and id, raw
+// JSON): a prompt unless it holds a tool's result, or a held stop's reason
+// (Gemini CLI sends it as the next user message).
+func geminiUser(content, id string) (userKind, string) {
+	other := false
+	each(content, func(part string) {
+		f, _ := members(part, true, "functionResponse", "text")
+		if f[0] != "" || strings.HasPrefix(str(f[1]), ReasonLead) {
+			other = true
 		}
+	})
+	if other {
+		return userOther, ""
 	}
-	return userPrompt, string(v.GetStringBytes("id"))
+	return userPrompt, str(id)
 }
 
-// codexEvent reads a Codex event: a turn started (the person's prompt:
-// Codex 0.171 writes no user_message event, and a Stop hook's
-// continuation starts no turn), a user message (earlier versions), an
-// interrupted turn.
-func codexEvent(v *fastjson.Value) (userKind, string) {
-	switch string(v.GetStringBytes("payload", "type")) {
+// codexEvent reads a Codex event's payload (raw JSON): a turn started (the
+// person's prompt: Codex 0.171 writes no user_message event, and a Stop
+// hook's continuation starts no turn), a user message (earlier versions),
+// an interrupted turn.
+func codexEvent(payload string) (userKind, string) {
+	f, _ := members(payload, true, "type", "turn_attribution", "turn_id")
+	switch str(f[0]) {
 	case "task_started":
-		id := string(v.GetStringBytes("payload", "turn_attribution", "turn_id"))
+		a, _ := members(f[1], true, "turn_id")
+		id := str(a[0])
 		if id == "" {
-			id = string(v.GetStringBytes("payload", "turn_id"))
+			id = str(f[2])
 		}
 		return userPrompt, id
 	case "user_message":
@@ -309,24 +318,30 @@ func codexEvent(v *fastjson.Value) (userKind, string) {
 	return userOther, ""
 }
 
-// claudeText is the text of a Claude Code user message's content (a
-// string, or text blocks); ok is false for content holding a tool result
-// or nothing to read.
-func claudeText(c *fastjson.Value) (string, bool) {
-	if c == nil {
+// claudeText is the text of a Claude Code user message's content (raw
+// JSON: a string, or text blocks); ok is false for content holding a tool
+// result or nothing to read.
+func claudeText(c string) (string, bool) {
+	switch {
+	case c == "":
 		return "", false
-	}
-	if c.Type() == fastjson.TypeString {
-		return string(c.GetStringBytes()), true
+	case c[0] == '"':
+		return str(c), true
 	}
 	var b strings.Builder
-	for _, block := range c.GetArray() {
-		switch string(block.GetStringBytes("type")) {
+	blocks, result := 0, false
+	each(c, func(block string) {
+		blocks++
+		f, _ := members(block, true, "type", "text")
+		switch str(f[0]) {
 		case "tool_result":
-			return "", false
+			result = true
 		case "text":
-			b.Write(block.GetStringBytes("text"))
+			b.WriteString(str(f[1]))
 		}
+	})
+	if result {
+		return "", false
 	}
-	return b.String(), b.Len() > 0 || len(c.GetArray()) > 0
+	return b.String(), b.Len() > 0 || blocks > 0
 }

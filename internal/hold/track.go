@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/valyala/fastjson"
-
 	"github.com/todo-shell/todo-shell/internal/plan"
 	"github.com/todo-shell/todo-shell/internal/readgate"
 )
@@ -45,7 +43,6 @@ func (st *State) clone() *State {
 type reader struct {
 	st         *State
 	p          plan.Parser
-	up         fastjson.Parser
 	format     plan.Format
 	sidechains bool
 	// mark is the state just before the first plan call that still waits
@@ -109,7 +106,7 @@ func (r *reader) user(l line) {
 			kind = userPrompt
 		}
 	} else {
-		kind, id, when = readUser(&r.up, l.bytes, r.sidechains)
+		kind, id, when = readUser(l.bytes, r.sidechains)
 	}
 	st := r.st
 	switch kind {
@@ -209,7 +206,6 @@ func bootstrap(f *os.File, size, budget int64, sidechains bool) (anchor int64, p
 	if budget > 0 {
 		limit = min(limit, budget)
 	}
-	var up fastjson.Parser
 	anchor = size
 	prompt, tasks, found := false, false, false
 	hb := make([]byte, headBytes)
@@ -226,7 +222,7 @@ func bootstrap(f *os.File, size, budget int64, sidechains bool) (anchor int64, p
 		if c&classUser != 0 && !prompt {
 			kind := userPrompt
 			if !long {
-				kind, _, _ = readUser(&up, l.bytes, sidechains)
+				kind, _, _ = readUser(l.bytes, sidechains)
 			}
 			if kind == userPrompt {
 				prompt, anchor = true, start

@@ -32,6 +32,7 @@ type Decoder struct {
 	pos    int
 	depth  int
 	spaced bool // white space was skipped somewhere between tokens
+	valid  bool // s is known to be valid JSON: strings are skipped unchecked
 }
 
 // Fail returns a SyntaxError at the current offset.
@@ -219,15 +220,48 @@ func (d *Decoder) number() error {
 	return nil
 }
 
-// skipString validates a string without decoding it.
+// skipString validates a string without decoding it: it fails where
+// String fails, with the same error, and builds nothing. In a text known
+// to be valid it only finds the closing quote.
 func (d *Decoder) skipString() error {
-	start := d.pos
+	if d.valid {
+		d.pos += 1 + rawLen(d.s, d.pos+1) // at the closing quote, or the end
+		if d.pos >= len(d.s) {
+			return d.Fail("unexpected end of JSON input")
+		}
+		d.pos++
+		return nil
+	}
 	if _, plain, err := d.scanString(); err != nil || plain {
 		return err
 	}
-	d.pos = start
-	_, err := d.String()
-	return err
+	for i := d.pos + 1; ; {
+		i = plainRun(d.s, i)
+		if i >= len(d.s) {
+			d.pos = i
+			return d.Fail("unexpected end of JSON input")
+		}
+		switch c := d.s[i]; {
+		case c == '"':
+			d.pos = i + 1
+			return nil
+		case c < 0x20:
+			d.pos = i
+			return d.Fail("invalid character %q in string literal", c)
+		case c == '\\':
+			if i+1 < len(d.s) && strings.IndexByte(escapeLetters, d.s[i+1]) >= 0 {
+				i += 2 // the usual case, checked here
+				continue
+			}
+			var scratch [utf8.UTFMax]byte // the rune of a \u escape, dropped
+			var err error
+			if _, i, err = d.escape(scratch[:0], i); err != nil {
+				return err
+			}
+		default: // not ASCII: invalid UTF-8 is taken (as U+FFFD)
+			i++
+		}
+	}
 }
 
 // scanString finds the end of the string at d.pos. plain reports that it has
@@ -455,6 +489,13 @@ func lowSurrogate(s string, i int) (rune, bool) {
 
 // New returns a decoder at the start of s.
 func New(s string) *Decoder { return &Decoder{s: s} }
+
+// NewValid returns a decoder at the start of s, a text already checked
+// (a value Raw returned, say): it walks s without checking it again, so
+// reading a value nested deep costs one check, not one at each level.
+// What it returns for a text that is not valid JSON is undefined (but it
+// neither panics nor reads outside s).
+func NewValid(s string) *Decoder { return &Decoder{s: s, valid: true} }
 
 // Offset returns the current byte offset.
 func (d *Decoder) Offset() int { return d.pos }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -73,6 +74,20 @@ func FuzzScan(f *testing.F) {
 		if got, want := scanAll(in) == nil, json.Valid([]byte(in)); got != want {
 			t.Fatalf("%q: jsonscan accepts=%v, encoding/json accepts=%v", in, got, want)
 		}
+		// NewValid walks a valid text as New does, and any text without
+		// a panic.
+		raw, err := New(in).Raw()
+		rawValid, errValid := NewValid(in).Raw()
+		if err == nil && (errValid != nil || rawValid != raw) {
+			t.Fatalf("%q: New reads %q, NewValid %q (%v)", in, raw, rawValid, errValid)
+		}
+		if strings.HasPrefix(in, `"`) { // Skip fails where String fails, alike
+			errSkip := New(in).Skip()
+			_, errString := New(in).String()
+			if fmt.Sprint(errSkip) != fmt.Sprint(errString) {
+				t.Fatalf("%q: Skip says %v, String says %v", in, errSkip, errString)
+			}
+		}
 		var want string
 		if strings.HasPrefix(in, `"`) && json.Unmarshal([]byte(in), &want) == nil {
 			got, err := New(in).String()
@@ -124,5 +139,15 @@ func TestPeekKind(t *testing.T) {
 				t.Errorf("PeekKind(%q) = %d, want %d", tt.in, got, tt.want)
 			}
 		})
+	}
+}
+
+func TestNewValidWalksLikeNew(t *testing.T) {
+	for _, in := range corpus {
+		raw, err := New(in).Raw()
+		rawValid, errValid := NewValid(in).Raw() // and no panic on the invalid ones
+		if err == nil && (errValid != nil || rawValid != raw) {
+			t.Errorf("%q: New reads %q, NewValid %q (%v)", in, raw, rawValid, errValid)
+		}
 	}
 }

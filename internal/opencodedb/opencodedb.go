@@ -35,13 +35,14 @@ import (
 	"hash/maphash"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
-	"github.com/valyala/fastjson"
 
+	"github.com/todo-shell/todo-shell/internal/jsonscan"
 	"github.com/todo-shell/todo-shell/internal/plan"
 	"github.com/todo-shell/todo-shell/internal/readgate"
 	"github.com/todo-shell/todo-shell/internal/sqliteview"
@@ -648,16 +649,90 @@ func (r *reader) readPart(rowid int64, key rowKey) (*part, error) {
 	}
 	data := make([]byte, 0, len(head)+len(rest))
 	data = append(append(data, head...), rest...)
-	var p fastjson.Parser
-	v, err := p.ParseBytes(data)
-	if err != nil || v.Type() != fastjson.TypeObject ||
-		string(v.GetStringBytes("type")) != "tool" || string(v.GetStringBytes("tool")) != "todowrite" {
+	slimmed, settled, ok := planPart(data)
+	if !ok {
 		return nil, nil
 	}
-	st := string(v.GetStringBytes("state", "status"))
-	// Only what the plan reader reads: not the output, which repeats the
-	// list.
-	return &part{key: key, settled: st == "completed" || st == "error", data: slim(v)}, nil
+	return &part{key: key, settled: settled, data: slimmed}, nil
+}
+
+// planPart reads a part's data: ok when it is a todowrite call, with only
+// what the plan reader reads of it (slimmed: not the output, which repeats
+// the list), settled when its state is completed or error.
+func planPart(data []byte) (slimmed []byte, settled, ok bool) {
+	partFields := [4]string{"type", "tool", "callID", "state"}
+	stateFields := [3]string{"status", "input", "time"}
+	var f [4]string // type, tool, callID, state: their raw values
+	d := jsonscan.New(string(data))
+	if d.PeekKind() != jsonscan.KindObject {
+		return nil, false, false
+	}
+	err := d.Object(func(key string) error {
+		i := slices.Index(partFields[:], key)
+		if i < 0 || f[i] != "" { // another field, or one repeated: the first counts
+			return d.Skip()
+		}
+		raw, err := d.Raw()
+		f[i] = raw
+		return err
+	})
+	if err != nil || d.End() != nil || rawString(f[0]) != "tool" || rawString(f[1]) != "todowrite" {
+		return nil, false, false
+	}
+	var st [3]string // the state's status, input and time
+	if strings.HasPrefix(f[3], "{") {
+		d := jsonscan.NewValid(f[3]) // checked whole above
+		_ = d.Object(func(key string) error {
+			i := slices.Index(stateFields[:], key)
+			if i < 0 || st[i] != "" {
+				return d.Skip()
+			}
+			raw, err := d.Raw()
+			st[i] = raw
+			return err
+		})
+	}
+	status := rawString(st[0])
+	return slim(partFields, f, stateFields, st), status == "completed" || status == "error", true
+}
+
+// rawString is the string the raw JSON value raw decodes to, "" when it is
+// no string.
+func rawString(raw string) string {
+	if !strings.HasPrefix(raw, `"`) {
+		return ""
+	}
+	s, _ := jsonscan.New(raw).String()
+	return s
+}
+
+// slim is a todowrite part's data with only what the plan reader reads:
+// type, tool, callID and the state's status, input and time, each value as
+// it was written (f and st hold the raw values of partFields and
+// stateFields, "" when absent).
+func slim(partFields, f [4]string, stateFields, st [3]string) []byte {
+	out := []byte{'{'}
+	field := func(key, raw string) {
+		if raw == "" {
+			return
+		}
+		if out[len(out)-1] != '{' {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, '"'), key...), `":`...)
+		out = append(out, raw...)
+	}
+	for i, k := range partFields[:3] {
+		field(k, f[i])
+	}
+	if f[3] != "" {
+		field("state", "{")
+		for i, k := range stateFields {
+			field(k, st[i])
+		}
+		out = append(out, '}')
+	}
+	return append(out, '}')
 }
 
 // seek puts the blob handle on part.data of row rowid.
@@ -695,28 +770,6 @@ func (r *reader) take(n int64) ([]byte, error) {
 func (p *part) same(n *part) bool {
 	return p.id == n.id && p.settled == n.settled && p.msg == n.msg &&
 		p.created == n.created && bytes.Equal(p.data, n.data)
-}
-
-// slim is a todowrite part's data with only what the plan reader reads:
-// type, tool, callID and the state's status, input and time.
-func slim(v *fastjson.Value) []byte {
-	var a fastjson.Arena
-	o := a.NewObject()
-	for _, k := range []string{"type", "tool", "callID"} {
-		if x := v.Get(k); x != nil {
-			o.Set(k, x)
-		}
-	}
-	if st := v.Get("state"); st != nil {
-		so := a.NewObject()
-		for _, k := range []string{"status", "input", "time"} {
-			if x := st.Get(k); x != nil {
-				so.Set(k, x)
-			}
-		}
-		o.Set("state", so)
-	}
-	return o.MarshalTo(nil)
 }
 
 // notPlan reports whether the start of a part's data says it is no

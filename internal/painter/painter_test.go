@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/todo-shell/todo-shell/internal/testwait"
 )
 
 func TestPainterDraws(t *testing.T) {
@@ -279,7 +281,7 @@ func TestPainterRunAndStop(t *testing.T) {
 	s.SetSize(80, 24)
 	s.Start()
 	s.SetView("one", nil)
-	waitUntil(t, func() bool { return strings.Contains(out.String(), "one") })
+	testwait.For(t, 10*time.Second, `"one" drawn`, func() bool { return strings.Contains(out.String(), "one") }, out.String)
 	s.Print("done")
 	s.SetView("", nil)
 	s.Stop()
@@ -303,18 +305,6 @@ func (b *safeBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.String()
-}
-
-// waitUntil polls ok for up to 10 s.
-func waitUntil(t *testing.T, ok func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatal("waited 10 s")
-		}
-		time.Sleep(2 * time.Millisecond) // polling the output, not waiting blind
-	}
 }
 
 // TestPainterDrawsNothingBeforeTheSize: a view or printed lines recorded

@@ -3,8 +3,6 @@ package plan
 import (
 	"time"
 
-	"github.com/valyala/fastjson"
-
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -20,9 +18,9 @@ type agent interface {
 	format() Format
 	// claims reports whether rec, a JSON object that is no todo-shell or
 	// Claude Code record, is one of the agent's.
-	claims(rec *fastjson.Value) bool
+	claims(rec *record) bool
 	// read reads one record.
-	read(p *Parser, rec *fastjson.Value, emit func(Event))
+	read(p *Parser, rec *record, emit func(Event))
 }
 
 // agents are the agents the Parser knows, tried in order.
@@ -33,10 +31,11 @@ func agents() []agent { return []agent{codex{}, gemini{}, opencode{}} }
 // the end of the stream counts, as in Flush). keys are the items' ids, or
 // nil. ownRules says the list is not held to TodoWrite's rules.
 func (p *Parser) planCall(id string, at time.Time, list []todo.Item, keys []string, name, detail string, emit func(Event)) {
+	name = keep(name)
 	if p.Playback {
 		emit(Event{Kind: KindCall, Line: p.line, Time: p.last, Text: name, Detail: detail})
 	}
-	p.wait(&pendingCall{kind: callWrite, id: id, msg: p.msg, time: at, items: list, keys: keys, own: true, name: name, detail: detail})
+	p.wait(&pendingCall{kind: callWrite, id: keep(id), msg: p.msg, time: at, items: list, keys: keys, own: true, name: name, detail: detail})
 }
 
 // planResult settles the plan call id: ok when it succeeded.
@@ -57,18 +56,18 @@ func (p *Parser) planResult(id string, ok bool, emit func(Event)) {
 // text and call are playback events of an agent's record.
 func (p *Parser) text(s string, emit func(Event)) {
 	if p.Playback && s != "" {
-		emit(Event{Kind: KindText, Line: p.line, Time: p.last, Text: s})
+		emit(Event{Kind: KindText, Line: p.line, Time: p.last, Text: keep(s)})
 	}
 }
 
 func (p *Parser) call(name, detail string, emit func(Event)) {
 	if p.Playback {
-		emit(Event{Kind: KindCall, Line: p.line, Time: p.last, Text: name, Detail: detail})
+		emit(Event{Kind: KindCall, Line: p.line, Time: p.last, Text: keep(name), Detail: detail})
 	}
 }
 
 // agentRecord gives a record no other format claimed to the agents.
-func (p *Parser) agentRecord(v *fastjson.Value, emit func(Event)) {
+func (p *Parser) agentRecord(v *record, emit func(Event)) {
 	if p.agent == nil {
 		for _, a := range agents() {
 			if a.claims(v) {

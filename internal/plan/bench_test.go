@@ -127,3 +127,40 @@ func TestWriteBigTranscript(t *testing.T) {
 	defer f.Close()
 	writeBigTranscript(f, 10<<20)
 }
+
+// BenchmarkScanReal is the plan reader on the files the real agent CLIs
+// wrote (testdata): each file scanned whole, every version made. It is
+// the JSON path's benchmark on real inputs (BENCHMARKS.md, "One JSON
+// path").
+func BenchmarkScanReal(b *testing.B) {
+	for _, name := range []string{
+		"claude-code-2.1.330_todowrite.jsonl",
+		"claude-code-2.1.330_tasks.jsonl",
+		"claude-code-2.1.330_mcp.jsonl",
+		"codex-0.169.0_rollout.jsonl",
+		"gemini-cli-0.61.0_session.jsonl",
+		"opencode-1.18.33_export.json",
+	} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				var p Parser
+				p.Playback = true
+				versions := 0
+				err := Scan(bytes.NewReader(data), &p, func(e Event) {
+					if e.Kind == KindVersion {
+						versions++
+					}
+				}, nil)
+				if err != nil || versions == 0 {
+					b.Fatal(err, versions)
+				}
+			}
+		})
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"time"
 
 	"github.com/todo-shell/todo-shell/internal/readgate"
 	"github.com/todo-shell/todo-shell/tools"
@@ -174,56 +173,16 @@ func Problems(list []todo.Item, limits todo.Limits) []string {
 // a task), "pending":[…] (set back to pending), "notes":[…]
 // and for a task list "tasks":[{"id","owner","description","blocks","blocked_by"}].
 func AppendRecord(dst []byte, v *Version, c Change, problems []string) []byte {
-	dst = append(dst, `{"version":`...)
-	dst = appendInt(dst, v.N)
-	dst = append(dst, `,"time":`...)
+	o := tools.AppendObject(dst).Int("version", int64(v.N))
 	if v.Time.IsZero() {
-		dst = append(dst, "null"...)
+		o = o.Raw("time", []byte("null"))
 	} else {
-		dst = append(dst, '"')
-		dst = v.Time.AppendFormat(dst, time.RFC3339Nano)
-		dst = append(dst, '"')
+		o = o.Time("time", v.Time)
 	}
-	dst = append(dst, `,"tool_use_id":`...)
-	dst = tools.AppendJSONString(dst, v.ToolUseID)
-	// {"todos":[...]} without its braces
-	list := todo.AppendList(nil, v.Todos)
-	dst = append(dst, ',')
-	dst = append(dst, list[1:len(list)-1]...)
-	for _, f := range []struct {
-		name string
-		list []string
-	}{{"added", c.Added}, {"started", c.Started}, {"completed", c.Completed}, {"dropped", c.Dropped}, {"problems", problems}} {
-		dst = append(dst, `,"`...)
-		dst = append(dst, f.name...)
-		dst = append(dst, `":[`...)
-		for i, s := range f.list {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = tools.AppendJSONString(dst, s)
-		}
-		dst = append(dst, ']')
-	}
-	return appendExtra(dst, v, c)
-}
-
-func appendInt(dst []byte, n int) []byte {
-	if n < 0 {
-		dst = append(dst, '-')
-		n = -n
-	}
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			break
-		}
-	}
-	return append(dst, b[i:]...)
+	o = o.String("tool_use_id", v.ToolUseID).Value("todos", func(b []byte) []byte { return todo.AppendItems(b, v.Todos) }).
+		Strings("added", c.Added).Strings("started", c.Started).Strings("completed", c.Completed).
+		Strings("dropped", c.Dropped).Strings("problems", problems)
+	return appendExtra(o, v, c).Close()
 }
 
 // maxDocument caps a session file that is one JSON document.

@@ -3,8 +3,6 @@ package plan
 import (
 	"strconv"
 	"strings"
-
-	"github.com/valyala/fastjson"
 )
 
 // resultState is what a plan call's tool_result said.
@@ -20,16 +18,12 @@ const (
 // structured result Claude Code writes beside the message, whose
 // "success": false (TaskUpdate of a task that does not exist) comes without
 // is_error.
-func succeeded(kind callKind, b, rec *fastjson.Value) resultState {
-	if b.GetBool("is_error") {
+func succeeded(kind callKind, b *block, rec *record) resultState {
+	if b.isError == "true" {
 		return resultFailed
 	}
-	if kind != callWrite {
-		if r := rec.Get("toolUseResult"); r != nil && r.Type() == fastjson.TypeObject {
-			if s := r.Get("success"); s != nil && s.Type() == fastjson.TypeFalse {
-				return resultFailed
-			}
-		}
+	if kind != callWrite && get(rec.result, "success") == "false" {
+		return resultFailed
 	}
 	return resultOK
 }
@@ -182,27 +176,26 @@ type toolSight struct {
 // [{"name":…}]}}) and the deferred tools the model may load
 // ({"type":"attachment","attachment":{"type":"deferred_tools_delta",
 // "addedNames":[…]}}).
-func (p *Parser) sightTools(v *fastjson.Value) {
-	var names []*fastjson.Value
-	switch string(v.GetStringBytes("type")) {
+func (p *Parser) sightTools(r *record) {
+	var names []string
+	switch r.typ {
 	case "api-request-shape":
-		tools := v.Get("shape", "tools")
-		if tools == nil || tools.Type() != fastjson.TypeArray {
+		tools := get(r.shape, "tools")
+		if !isArray(tools) {
 			return
 		}
-		for _, t := range tools.GetArray() {
-			names = append(names, t.Get("name"))
-		}
+		each(tools, func(t string) { names = append(names, get(t, "name")) })
 	case "attachment":
-		a := v.Get("attachment")
-		if a == nil || string(a.GetStringBytes("type")) != "deferred_tools_delta" {
+		var f [2]string
+		pick(r.attachment, f[:], "type", "addedNames")
+		if str(f[0]) != "deferred_tools_delta" {
 			return
 		}
-		names = a.GetArray("addedNames")
+		names = elems(f[1])
 	}
 	p.tools.known = true
 	for _, n := range names {
-		if n != nil && isPlanToolName(string(n.GetStringBytes())) {
+		if isPlanToolName(str(n)) {
 			p.tools.plan = true
 		}
 	}

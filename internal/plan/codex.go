@@ -3,8 +3,6 @@ package plan
 import (
 	"strings"
 
-	"github.com/valyala/fastjson"
-
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -26,84 +24,91 @@ type codex struct{}
 
 func (codex) format() Format { return FormatCodexRollout }
 
-func (codex) claims(rec *fastjson.Value) bool {
-	switch string(rec.GetStringBytes("type")) {
+func (codex) claims(rec *record) bool {
+	switch rec.typ {
 	case "session_meta", "response_item", "event_msg", "turn_context":
-		return rec.Exists("payload")
+		return rec.payload != ""
 	}
 	return false
 }
 
-func (codex) read(p *Parser, rec *fastjson.Value, emit func(Event)) {
-	p.stamp(rec.GetStringBytes("timestamp"))
-	switch string(rec.GetStringBytes("type")) {
+// codexPayload is the raw fields of a response_item's payload that are
+// read.
+type codexPayload struct {
+	typ, role, content, name, arguments, input, callID, output string
+}
+
+func (codex) read(p *Parser, rec *record, emit func(Event)) {
+	p.stamp(str(rec.timestamp))
+	switch rec.typ {
 	case "session_meta":
 		if p.cwd == "" {
-			p.cwd = string(rec.GetStringBytes("payload", "cwd"))
+			p.cwd = keep(str(get(rec.payload, "cwd")))
 		}
 		return
 	case "response_item":
 	default:
 		return
 	}
-	pl := rec.Get("payload")
-	switch string(pl.GetStringBytes("type")) {
+	var f [8]string
+	pick(rec.payload, f[:], "type", "role", "content", "name", "arguments", "input", "call_id", "output")
+	pl := codexPayload{typ: f[0], role: f[1], content: f[2], name: f[3], arguments: f[4], input: f[5], callID: f[6], output: f[7]}
+	switch str(pl.typ) {
 	case "message":
 		codexMessage(p, pl, emit)
 	case "function_call", "custom_tool_call":
 		codexCall(p, pl, emit)
 	case "function_call_output", "custom_tool_call_output":
-		out := pl.Get("output")
-		text := ""
-		if out != nil && out.Type() == fastjson.TypeString {
-			text = string(out.GetStringBytes())
-		} else if out != nil {
-			text = string(out.GetStringBytes("content"))
+		text := str(pl.output)
+		if !isString(pl.output) {
+			text = str(get(pl.output, "content"))
 		}
-		p.planResult(string(pl.GetStringBytes("call_id")), codexPlanAccepted(text), emit)
+		p.planResult(str(pl.callID), codexPlanAccepted(text), emit)
 	}
 }
 
 // codexMessage reads a message item's payload: the assistant's text.
-func codexMessage(p *Parser, pl *fastjson.Value, emit func(Event)) {
-	if string(pl.GetStringBytes("role")) != "assistant" {
+func codexMessage(p *Parser, pl codexPayload, emit func(Event)) {
+	if str(pl.role) != "assistant" {
 		return
 	}
 	// The model speaks again: the calls after this are of a new turn.
 	p.startMessage("")
-	for _, c := range pl.GetArray("content") {
-		p.text(strings.TrimSpace(string(c.GetStringBytes("text"))), emit)
-	}
+	each(pl.content, func(c string) {
+		p.text(strings.TrimSpace(str(get(c, "text"))), emit)
+	})
 }
 
 // codexCall reads a tool call item's payload: update_plan's steps, or
 // another tool's call summarised.
-func codexCall(p *Parser, pl *fastjson.Value, emit func(Event)) {
-	name := string(pl.GetStringBytes("name"))
-	args := pl.GetStringBytes("arguments")
-	if args == nil {
-		args = pl.GetStringBytes("input")
+func codexCall(p *Parser, pl codexPayload, emit func(Event)) {
+	name := str(pl.name)
+	args := pl.arguments
+	if !isString(args) {
+		args = pl.input
 	}
-	var ap fastjson.Parser
-	in, err := ap.ParseBytes(args)
+	in := str(args)
+	ok := valid(in)
 	if name != "update_plan" {
 		detail := ""
-		if err == nil {
+		if ok {
 			detail = summarize(in)
 		}
 		p.call(name, detail, emit)
 		return
 	}
-	if err != nil {
+	if !ok {
 		return // arguments Codex itself could not parse: refused
 	}
-	steps := in.GetArray("plan")
+	steps := elems(get(in, "plan"))
 	list := make([]todo.Item, 0, len(steps))
+	var sf [2]string
 	for _, s := range steps {
-		step := string(s.GetStringBytes("step"))
-		list = append(list, todo.Item{Content: step, ActiveForm: step, Status: knownStatus(string(s.GetStringBytes("status")))})
+		pick(s, sf[:], "step", "status")
+		step := keep(str(sf[0]))
+		list = append(list, todo.Item{Content: step, ActiveForm: step, Status: knownStatus(str(sf[1]))})
 	}
-	p.planCall(string(pl.GetStringBytes("call_id")), p.last, list, nil, name, plural(len(list), "step"), emit)
+	p.planCall(str(pl.callID), p.last, list, nil, name, plural(len(list), "step"), emit)
 }
 
 // codexPlanAccepted reports whether an update_plan output is not one of

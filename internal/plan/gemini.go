@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/valyala/fastjson"
-
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -29,76 +27,81 @@ type gemini struct{}
 
 func (gemini) format() Format { return FormatGeminiSession }
 
-func (gemini) claims(rec *fastjson.Value) bool {
-	if rec.Exists("$set") || rec.Exists("sessionId") && rec.Exists("projectHash") {
+func (gemini) claims(rec *record) bool {
+	if rec.set != "" || rec.sessionID != "" && rec.projectHash != "" {
 		return true
 	}
-	switch string(rec.GetStringBytes("type")) {
+	switch rec.typ {
 	case "gemini", "user", "info", "error", "warning":
-		return rec.Exists("id") && rec.Exists("content")
+		return rec.id != "" && rec.content != ""
 	}
 	return false
 }
 
-func (g gemini) read(p *Parser, rec *fastjson.Value, emit func(Event)) {
-	if set := rec.Get("$set"); set != nil {
-		for _, m := range set.GetArray("messages") {
-			g.message(p, m, emit)
-		}
+func (g gemini) read(p *Parser, rec *record, emit func(Event)) {
+	if rec.set != "" {
+		each(get(rec.set, "messages"), func(m string) { g.message(p, m, emit) })
 		return
 	}
-	g.message(p, rec, emit)
+	g.message(p, rec.raw, emit)
 }
 
-func (gemini) message(p *Parser, m *fastjson.Value, emit func(Event)) {
-	p.stamp(m.GetStringBytes("timestamp"))
-	if string(m.GetStringBytes("type")) != "gemini" {
+func (g gemini) message(p *Parser, m string, emit func(Event)) {
+	var f [5]string
+	pick(m, f[:], "timestamp", "type", "id", "content", "toolCalls")
+	p.stamp(str(f[0]))
+	if str(f[1]) != "gemini" {
 		return
 	}
 	if p.seen == nil {
 		p.seen = map[string]bool{}
 	}
-	id := string(m.GetStringBytes("id"))
+	id := str(f[2])
 	if !p.seen["text:"+id] {
-		if t := strings.TrimSpace(string(m.GetStringBytes("content"))); t != "" {
+		if t := strings.TrimSpace(str(f[3])); t != "" {
 			p.seen["text:"+id] = true
 			p.text(t, emit)
 		}
 	}
-	for _, c := range m.GetArray("toolCalls") {
-		status := string(c.GetStringBytes("status"))
-		callID := string(c.GetStringBytes("id"))
-		if status == "" || p.seen[callID] {
-			continue // not done yet, or read already
-		}
-		p.seen[callID] = true
-		p.stamp(c.GetStringBytes("timestamp"))
-		name := string(c.GetStringBytes("name"))
-		args := c.Get("args")
-		if name != "write_todos" {
-			detail := ""
-			if args != nil {
-				detail = summarize(args)
-			}
-			p.call(name, detail, emit)
+	for _, c := range elems(f[4]) {
+		g.toolCall(p, c, emit)
+	}
+}
+
+// toolCall reads one of a message's tool calls, once its status is known.
+func (gemini) toolCall(p *Parser, c string, emit func(Event)) {
+	var cf [5]string
+	pick(c, cf[:], "status", "id", "timestamp", "name", "args")
+	status := str(cf[0])
+	callID := keep(str(cf[1]))
+	if status == "" || p.seen[callID] {
+		return // not done yet, or read already
+	}
+	p.seen[callID] = true
+	p.stamp(str(cf[2]))
+	name := str(cf[3])
+	args := cf[4]
+	if name != "write_todos" {
+		p.call(name, summarize(args), emit)
+		return
+	}
+	var list []todo.Item
+	cancelled := 0
+	var tf [2]string
+	for _, t := range elems(get(args, "todos")) {
+		pick(t, tf[:], "status", "description")
+		st := str(tf[0])
+		if st == "cancelled" {
+			cancelled++ // left the plan unfinished
 			continue
 		}
-		var list []todo.Item
-		cancelled := 0
-		for _, t := range args.GetArray("todos") {
-			st := string(t.GetStringBytes("status"))
-			if st == "cancelled" {
-				cancelled++ // left the plan unfinished
-				continue
-			}
-			d := string(t.GetStringBytes("description"))
-			list = append(list, todo.Item{Content: d, ActiveForm: d, Status: knownStatus(st)})
-		}
-		detail := plural(len(list), "todo")
-		if cancelled > 0 { // the call's own count, the cancelled ones said
-			detail = plural(len(list)+cancelled, "todo") + ", " + strconv.Itoa(cancelled) + " cancelled"
-		}
-		p.planCall(callID, p.last, list, nil, name, detail, emit)
-		p.planResult(callID, status == "success", emit)
+		d := keep(str(tf[1]))
+		list = append(list, todo.Item{Content: d, ActiveForm: d, Status: knownStatus(st)})
 	}
+	detail := plural(len(list), "todo")
+	if cancelled > 0 { // the call's own count, the cancelled ones said
+		detail = plural(len(list)+cancelled, "todo") + ", " + strconv.Itoa(cancelled) + " cancelled"
+	}
+	p.planCall(callID, p.last, list, nil, name, detail, emit)
+	p.planResult(callID, status == "success", emit)
 }

@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"strings"
-
-	"github.com/valyala/fastjson"
 )
 
 // opencode reads an opencode session as `opencode export <session>` prints
@@ -25,54 +23,58 @@ type opencode struct{}
 
 func (opencode) format() Format { return FormatOpencodeExport }
 
-func (opencode) claims(rec *fastjson.Value) bool {
-	return rec.Exists("info") && rec.Get("messages") != nil && rec.Get("messages").Type() == fastjson.TypeArray
+func (opencode) claims(rec *record) bool {
+	return rec.info != "" && isArray(rec.messages)
 }
 
-func (opencode) read(p *Parser, rec *fastjson.Value, emit func(Event)) {
-	for _, m := range rec.GetArray("messages") {
-		info := m.Get("info")
-		p.stampMillis(info.GetInt64("time", "created"))
-		assistant := string(info.GetStringBytes("role")) == "assistant"
+func (o opencode) read(p *Parser, rec *record, emit func(Event)) {
+	each(rec.messages, func(m string) {
+		var f [2]string
+		pick(m, f[:], "info", "parts")
+		var t [3]string
+		pick(f[0], t[:], "time", "role", "id")
+		p.stampMillis(integer(get(t[0], "created")))
+		assistant := str(t[1]) == "assistant"
 		if assistant {
-			p.startMessage(string(info.GetStringBytes("id")))
+			p.startMessage(keep(str(t[2])))
 		}
-		for _, part := range m.GetArray("parts") {
-			switch string(part.GetStringBytes("type")) {
-			case "text":
-				if assistant {
-					p.text(strings.TrimSpace(string(part.GetStringBytes("text"))), emit)
-				}
-			case "tool":
-				st := part.Get("state")
-				p.stampMillis(st.GetInt64("time", "start"))
-				name := string(part.GetStringBytes("tool"))
-				in := st.Get("input")
-				if name != "todowrite" {
-					detail := ""
-					if in != nil {
-						detail = summarize(in)
-					}
-					p.call(name, detail, emit)
-					continue
-				}
-				arr := in.GetArray("todos")
-				var kept []*fastjson.Value
-				for _, t := range arr {
-					if string(t.GetStringBytes("status")) != "cancelled" {
-						kept = append(kept, t)
-					}
-				}
-				id := string(part.GetStringBytes("callID"))
-				p.planCall(id, p.last, items(kept), ids(kept), name, plural(len(kept), "todo"), emit)
-				p.stampMillis(st.GetInt64("time", "end"))
-				switch string(st.GetStringBytes("status")) {
-				case "completed":
-					p.planResult(id, true, emit)
-				case "error":
-					p.planResult(id, false, emit)
-				}
+		each(f[1], func(part string) { o.part(p, part, assistant, emit) })
+	})
+}
+
+// part reads one part of a message.
+func (opencode) part(p *Parser, part string, assistant bool, emit func(Event)) {
+	var f [5]string
+	pick(part, f[:], "type", "text", "state", "tool", "callID")
+	switch str(f[0]) {
+	case "text":
+		if assistant {
+			p.text(strings.TrimSpace(str(f[1])), emit)
+		}
+	case "tool":
+		var st [3]string
+		pick(f[2], st[:], "time", "input", "status")
+		p.stampMillis(integer(get(st[0], "start")))
+		name := str(f[3])
+		in := st[1]
+		if name != "todowrite" {
+			p.call(name, summarize(in), emit)
+			return
+		}
+		var kept []string
+		each(get(in, "todos"), func(t string) {
+			if str(get(t, "status")) != "cancelled" {
+				kept = append(kept, t)
 			}
+		})
+		id := str(f[4])
+		p.planCall(id, p.last, items(kept), ids(kept), name, plural(len(kept), "todo"), emit)
+		p.stampMillis(integer(get(st[0], "end")))
+		switch str(st[2]) {
+		case "completed":
+			p.planResult(id, true, emit)
+		case "error":
+			p.planResult(id, false, emit)
 		}
 	}
 }

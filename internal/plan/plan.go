@@ -18,13 +18,16 @@ package plan
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
-	"github.com/valyala/fastjson"
+	"github.com/todo-shell/todo-shell/internal/jsonscan"
 
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -164,7 +167,6 @@ type Parser struct {
 	// skipped as no part of the session's plan.
 	Sidechains bool
 
-	p        fastjson.Parser
 	format   Format
 	line     int
 	n        int
@@ -182,6 +184,8 @@ type Parser struct {
 	agent    agent           // the agent whose records these are, once known
 	seen     map[string]bool // calls an agent has read (Gemini CLI writes them again)
 	cwd      string          // the session's working directory, when a record names it
+	rec      record          // the record being read (kept here: no allocation per line)
+	blocks   []block         // the content blocks of the message being read
 }
 
 // Format returns the format recognised so far.
@@ -198,7 +202,8 @@ func (p *Parser) Lines() int { return p.line }
 func (p *Parser) Skip() { p.line++ }
 
 // Feed reads one line (with or without its newline) and calls emit for each
-// event it completes. A line that is not JSON is a *LineError; the parser
+// event it completes; nothing it keeps or emits refers to line's bytes, which
+// the caller may reuse once it returns. A line that is not JSON is a *LineError; the parser
 // stays usable. Blank lines and records of unknown types are skipped.
 func (p *Parser) Feed(line []byte, emit func(Event)) error {
 	p.line++
@@ -206,41 +211,44 @@ func (p *Parser) Feed(line []byte, emit func(Event)) error {
 	if len(line) == 0 {
 		return nil
 	}
-	v, err := p.p.ParseBytes(line)
-	if err != nil {
+	r := &p.rec
+	*r = record{}
+	// The line is read in place, not copied: what the parser keeps is
+	// copied out of it (keep), and TestFeedKeepsNoByteOfTheLine scribbles
+	// over each line after Feed to prove it.
+	if err := readRecord(unsafe.String(unsafe.SliceData(line), len(line)), r); err != nil {
+		if errors.Is(err, errNotObject) {
+			return p.bad(err)
+		}
 		return p.bad(fmt.Errorf("not a JSON record: %w", err))
 	}
-	if v.Type() != fastjson.TypeObject {
-		return p.bad(fmt.Errorf("not a JSON object"))
-	}
-	typ := string(v.GetStringBytes("type"))
-	switch {
-	case v.Exists("todos") && v.Exists("version"):
-		if v.GetBool("tasks") {
+	switch typ := r.typ; {
+	case r.todos != "" && r.version != "":
+		if r.tasks == "true" {
 			p.see(FormatTaskJournal)
 		} else {
 			p.see(FormatTodosJSONL)
 		}
-		return p.todosLine(v, emit)
-	case (typ == "request" || typ == "response") && v.Exists("message"):
+		return p.todosLine(r, emit)
+	case (typ == "request" || typ == "response") && r.message != "":
 		p.see(FormatShellTranscript)
-		p.stamp(v.GetStringBytes("time"))
-		p.message(v.Get("message"), v, emit)
-	case (typ == "assistant" || typ == "user") && v.Exists("message"):
+		p.stamp(str(r.time))
+		p.message(r.message, r, emit)
+	case (typ == "assistant" || typ == "user") && r.message != "":
 		p.see(FormatClaudeTranscript)
 		if p.cwd == "" {
-			p.cwd = string(v.GetStringBytes("cwd"))
+			p.cwd = keep(str(r.cwd))
 		}
-		if v.GetBool("isSidechain") && !p.Sidechains {
+		if r.isSidechain == "true" && !p.Sidechains {
 			return nil // a sub-agent's record: its calls are not the session's plan
 		}
-		p.stamp(v.GetStringBytes("timestamp"))
-		p.message(v.Get("message"), v, emit)
+		p.stamp(str(r.timestamp))
+		p.message(r.message, r, emit)
 	case typ == "attachment" || typ == "api-request-shape":
 		p.see(FormatClaudeTranscript)
-		p.sightTools(v)
+		p.sightTools(r)
 	default:
-		p.agentRecord(v, emit)
+		p.agentRecord(r, emit)
 	}
 	return nil
 }
@@ -268,37 +276,37 @@ func (p *Parser) see(f Format) {
 	}
 }
 
-func (p *Parser) stamp(b []byte) {
-	if len(b) == 0 {
+func (p *Parser) stamp(s string) {
+	if s == "" {
 		return
 	}
-	if t, err := time.Parse(time.RFC3339Nano, string(b)); err == nil {
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
 		p.last = t
 	}
 }
 
-func (p *Parser) todosLine(v *fastjson.Value, emit func(Event)) error {
-	arr, err := v.Get("todos").Array()
-	if err != nil {
+func (p *Parser) todosLine(r *record, emit func(Event)) error {
+	if !isArray(r.todos) {
 		return p.bad(fmt.Errorf("'todos' is not an array"))
 	}
-	p.stamp(v.GetStringBytes("time"))
-	n := v.GetInt("version")
+	p.stamp(str(r.time))
+	n := int(integer(r.version))
 	if n <= 0 {
 		n = p.n + 1
 	}
 	p.n = n
 	ver := &Version{
-		N: n, Time: p.last, ToolUseID: string(v.GetStringBytes("tool_use_id")), Todos: items(arr), Line: p.line,
-		Tasks: v.GetBool("tasks"), // a task plan: several in progress is no broken rule
+		N: n, Time: p.last, ToolUseID: keep(str(r.toolUseID)), Todos: items(elems(r.todos)), Line: p.line,
+		Tasks: r.tasks == "true", // a task plan: several in progress is no broken rule
 	}
-	if info := v.GetArray("info"); ver.Tasks && len(info) == len(ver.Todos) {
+	if info := elems(r.info); ver.Tasks && len(info) == len(ver.Todos) {
 		ver.Info, ver.Keys = make([]ItemInfo, len(info)), make([]string, len(info))
+		var f [5]string
 		for i, in := range info {
+			pick(in, f[:], "id", "owner", "description", "blocks", "blocked_by")
 			ver.Info[i] = ItemInfo{
-				ID: string(in.GetStringBytes("id")), Owner: string(in.GetStringBytes("owner")),
-				Description: string(in.GetStringBytes("description")),
-				Blocks:      stringsOf(in.GetArray("blocks")), BlockedBy: stringsOf(in.GetArray("blocked_by")),
+				ID: keep(str(f[0])), Owner: keep(str(f[1])), Description: keep(str(f[2])),
+				Blocks: stringsOf(f[3]), BlockedBy: stringsOf(f[4]),
 			}
 			ver.Keys[i] = ver.Info[i].ID
 		}
@@ -308,29 +316,30 @@ func (p *Parser) todosLine(v *fastjson.Value, emit func(Event)) error {
 }
 
 // stringsOf returns the strings of a JSON array (others skipped).
-func stringsOf(arr []*fastjson.Value) []string {
+func stringsOf(arr string) []string {
 	var out []string
-	for _, v := range arr {
-		if b, err := v.StringBytes(); err == nil {
-			out = append(out, string(b))
+	each(arr, func(v string) {
+		if isString(v) {
+			out = append(out, keep(str(v)))
 		}
-	}
+	})
 	return out
 }
 
 // message reads one message's content blocks. rec is the whole record
 // (Claude Code puts a tool's structured result beside the message).
-func (p *Parser) message(m, rec *fastjson.Value, emit func(Event)) {
-	role := string(m.GetStringBytes("role"))
+func (p *Parser) message(m string, rec *record, emit func(Event)) {
+	role, id := p.readMessage(m)
 	if role == "assistant" {
-		p.startMessage(string(m.GetStringBytes("id")))
+		p.startMessage(keep(id))
 	}
-	for _, b := range m.GetArray("content") {
-		switch string(b.GetStringBytes("type")) {
+	for i := range p.blocks {
+		b := &p.blocks[i]
+		switch str(b.typ) {
 		case "text":
 			if p.Playback && role == "assistant" {
-				if t := strings.TrimSpace(string(b.GetStringBytes("text"))); t != "" {
-					emit(Event{Kind: KindText, Line: p.line, Time: p.last, Text: t})
+				if t := strings.TrimSpace(str(b.text)); t != "" {
+					emit(Event{Kind: KindText, Line: p.line, Time: p.last, Text: keep(t)})
 				}
 			}
 		case "tool_use":
@@ -341,29 +350,66 @@ func (p *Parser) message(m, rec *fastjson.Value, emit func(Event)) {
 	}
 }
 
-func (p *Parser) toolUse(b *fastjson.Value, emit func(Event)) {
-	name := string(b.GetStringBytes("name"))
-	id := string(b.GetStringBytes("id"))
-	in := b.Get("input")
+// block is the raw fields of a message's content block that are read.
+type block struct {
+	typ, text, name, id, input, toolUseID, isError, content string
+}
+
+// readMessage reads a message's role and id, and its content blocks into
+// p.blocks, in one walk.
+func (p *Parser) readMessage(m string) (role, id string) {
+	p.blocks = p.blocks[:0]
+	var f [2]string
+	content := false
+	d := jsonscan.NewValid(m)
+	if d.PeekKind() != jsonscan.KindObject {
+		return "", ""
+	}
+	_ = d.Object(func(key string) error {
+		if key != "content" || content || d.PeekKind() != jsonscan.KindArray {
+			i := slices.Index([]string{"role", "id"}, key)
+			if i < 0 || f[i] != "" {
+				return d.Skip()
+			}
+			raw, err := d.Raw()
+			f[i] = raw
+			return err
+		}
+		content = true // the first content counts
+		return d.Array(func() error {
+			var b [8]string
+			err := pickAt(d, b[:], "type", "text", "name", "id", "input", "tool_use_id", "is_error", "content")
+			p.blocks = append(p.blocks, block{typ: b[0], text: b[1], name: b[2], id: b[3], input: b[4], toolUseID: b[5], isError: b[6], content: b[7]})
+			return err
+		})
+	})
+	return str(f[0]), str(f[1])
+}
+
+func (p *Parser) toolUse(b *block, emit func(Event)) {
+	name := keep(str(b.name))
+	id := keep(str(b.id))
+	in := b.input
 	c := pendingCall{id: id, msg: p.msg, time: p.last}
 	var detail string
 	switch p.planTool(name) {
 	case "TodoWrite":
-		arr := in.GetArray("todos")
+		arr := elems(get(in, "todos"))
 		c.kind, c.items, c.keys = callWrite, items(arr), ids(arr)
 		detail = plural(len(arr), "todo")
 	case "TaskCreate":
+		var f [2]string
+		pick(in, f[:], "subject", "activeForm")
 		c.kind = callCreate
-		c.subject = string(in.GetStringBytes("subject"))
-		c.activeForm = string(in.GetStringBytes("activeForm"))
+		c.subject, c.activeForm = keep(str(f[0])), keep(str(f[1]))
 		c.upd = readTaskUpdate(in)
 		detail = c.subject
 	case "TaskUpdate":
+		var f [4]string
+		pick(in, f[:], "taskId", "status", "subject", "activeForm")
 		c.kind = callUpdate
-		c.taskID = scalar(in.Get("taskId"))
-		c.status = string(in.GetStringBytes("status"))
-		c.subject = string(in.GetStringBytes("subject"))
-		c.activeForm = string(in.GetStringBytes("activeForm"))
+		c.taskID = keep(scalar(f[0]))
+		c.status, c.subject, c.activeForm = keep(str(f[1])), keep(str(f[2])), keep(str(f[3]))
 		c.upd = readTaskUpdate(in)
 		detail = strings.TrimSpace("#" + c.taskID + " " + c.status)
 	default:
@@ -379,8 +425,8 @@ func (p *Parser) toolUse(b *fastjson.Value, emit func(Event)) {
 	p.wait(&c)
 }
 
-func (p *Parser) toolResult(b, rec *fastjson.Value, emit func(Event)) {
-	c := p.answer(string(b.GetStringBytes("tool_use_id")))
+func (p *Parser) toolResult(b *block, rec *record, emit func(Event)) {
+	c := p.answer(str(b.toolUseID))
 	if c == nil {
 		return
 	}
@@ -389,9 +435,9 @@ func (p *Parser) toolResult(b, rec *fastjson.Value, emit func(Event)) {
 		c.created = createdID(b, rec)
 	}
 	if c.result == resultFailed {
-		why := string(rec.GetStringBytes("toolUseResult", "error"))
+		why := str(get(rec.result, "error"))
 		if why == "" {
-			why = resultText(b)
+			why = resultText(b.content)
 		}
 		p.failed(c, why, emit)
 	}
@@ -409,7 +455,7 @@ func (p *Parser) failed(c *pendingCall, why string, emit func(Event)) {
 	why = strings.TrimSpace(why)
 	why = strings.TrimSuffix(strings.TrimPrefix(why, "<tool_use_error>"), "</tool_use_error>")
 	why, _, _ = strings.Cut(strings.TrimSpace(why), "\n")
-	emit(Event{Kind: KindFailed, Line: p.line, Time: p.last, Text: c.name, Detail: c.detail, Reason: strings.TrimSpace(why)})
+	emit(Event{Kind: KindFailed, Line: p.line, Time: p.last, Text: c.name, Detail: c.detail, Reason: keep(strings.TrimSpace(why))})
 }
 
 // apply makes the new version a successful call leads to and emits it.
@@ -442,11 +488,11 @@ func (p *Parser) apply(c pendingCall, created string, line int, emit func(Event)
 // createdID finds the id Claude Code gave a new task: in the structured
 // result beside the message ({"toolUseResult":{"task":{"id":"3"}}}) or in
 // the result text ("Task #3 created successfully: …").
-func createdID(b, rec *fastjson.Value) string {
-	if id := scalar(rec.Get("toolUseResult", "task", "id")); id != "" {
-		return id
+func createdID(b *block, rec *record) string {
+	if id := scalar(get(rec.result, "task", "id")); id != "" {
+		return keep(id)
 	}
-	text := resultText(b)
+	text := resultText(b.content)
 	if i := strings.Index(text, "Task #"); i >= 0 {
 		j := i + len("Task #")
 		k := j
@@ -454,38 +500,29 @@ func createdID(b, rec *fastjson.Value) string {
 			k++
 		}
 		if k > j {
-			return text[j:k]
+			return keep(text[j:k])
 		}
 	}
 	return ""
 }
 
 // resultText is a tool_result's content: a string, or its text blocks.
-func resultText(b *fastjson.Value) string {
-	c := b.Get("content")
-	if c == nil {
-		return ""
-	}
-	if c.Type() == fastjson.TypeString {
-		return string(c.GetStringBytes())
+func resultText(c string) string {
+	if isString(c) {
+		return str(c)
 	}
 	var sb strings.Builder
-	for _, part := range c.GetArray() {
-		sb.Write(part.GetStringBytes("text"))
-	}
+	each(c, func(part string) { sb.WriteString(str(get(part, "text"))) })
 	return sb.String()
 }
 
 // scalar returns a string or number value as text, "" otherwise.
-func scalar(v *fastjson.Value) string {
-	if v == nil {
-		return ""
-	}
-	switch v.Type() {
-	case fastjson.TypeString:
-		return string(v.GetStringBytes())
-	case fastjson.TypeNumber:
-		return v.String()
+func scalar(raw string) string {
+	switch {
+	case isString(raw):
+		return str(raw)
+	case isNumber(raw):
+		return raw
 	}
 	return ""
 }
@@ -493,15 +530,12 @@ func scalar(v *fastjson.Value) string {
 // items reads a todos array in either shape. A missing activeForm is the
 // content; unknown fields (id, priority) are ignored; the status is
 // knownStatus's.
-func items(arr []*fastjson.Value) []todo.Item {
+func items(arr []string) []todo.Item {
 	list := make([]todo.Item, len(arr))
+	var f [3]string
 	for i, v := range arr {
-		it := todo.Item{
-			Content:    string(v.GetStringBytes("content")),
-			Status:     string(v.GetStringBytes("status")),
-			ActiveForm: string(v.GetStringBytes("activeForm")),
-		}
-		it.Status = knownStatus(it.Status)
+		pick(v, f[:], "content", "status", "activeForm")
+		it := todo.Item{Content: keep(str(f[0])), Status: knownStatus(str(f[1])), ActiveForm: keep(str(f[2]))}
 		if it.ActiveForm == "" {
 			it.ActiveForm = it.Content
 		}
@@ -515,23 +549,25 @@ func items(arr []*fastjson.Value) []todo.Item {
 // "cancelled" is taken out before), and the panel draws it as pending, so
 // every count adds up as drawn.
 func knownStatus(status string) string {
-	switch status {
-	case todo.StatusPending, todo.StatusInProgress, todo.StatusCompleted:
-		return status
+	switch status { // the constants: no string of a line is kept
+	case todo.StatusInProgress:
+		return todo.StatusInProgress
+	case todo.StatusCompleted:
+		return todo.StatusCompleted
 	}
 	return todo.StatusPending
 }
 
 // ids returns the ids of a 1.x todos array when every item has a distinct
 // one, nil otherwise.
-func ids(arr []*fastjson.Value) []string {
+func ids(arr []string) []string {
 	if len(arr) == 0 {
 		return nil
 	}
 	keys := make([]string, len(arr))
 	seen := make(map[string]bool, len(arr))
 	for i, v := range arr {
-		id := scalar(v.Get("id"))
+		id := scalar(get(v, "id"))
 		if id == "" || seen[id] {
 			return nil
 		}
@@ -542,10 +578,12 @@ func ids(arr []*fastjson.Value) []string {
 }
 
 // summarize picks the input field that says most about a tool call.
-func summarize(in *fastjson.Value) string {
-	for _, k := range []string{"command", "file_path", "path", "pattern", "url", "query", "description", "prompt"} {
-		if s := in.GetStringBytes(k); len(s) > 0 {
-			return Shorten(string(s), 60)
+func summarize(in string) string {
+	var f [8]string
+	pick(in, f[:], "command", "file_path", "path", "pattern", "url", "query", "description", "prompt")
+	for _, v := range f {
+		if s := str(v); s != "" {
+			return keep(Shorten(s, 60))
 		}
 	}
 	return ""

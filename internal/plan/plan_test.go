@@ -1,7 +1,10 @@
 package plan
 
 import (
+	"bytes"
 	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -237,5 +240,49 @@ func TestRenamedTaskIsNotDropped(t *testing.T) {
 	plain, _ := versions(t, "todos.jsonl")
 	if plain[0].Keys != nil || Changes(nil, plain[0]).Added == nil {
 		t.Errorf("todos.jsonl: %+v", plain[0])
+	}
+}
+
+// TestFeedKeepsNoByteOfTheLine feeds every fixture from one buffer that is
+// scribbled over after each line, as a reader reusing its buffer does: the
+// events are those of lines fed each in a copy of their own (Feed reads a
+// line in place, and must copy out what it keeps).
+func TestFeedKeepsNoByteOfTheLine(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.json*")
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := bytes.Split(data, []byte("\n"))
+		if strings.HasSuffix(name, ".json") {
+			lines = [][]byte{bytes.ReplaceAll(data, []byte("\n"), []byte(" "))}
+		}
+		run := func(reuse bool) []Event {
+			p := Parser{Playback: true}
+			var events []Event
+			emit := func(e Event) { events = append(events, e) }
+			buf := make([]byte, 0, 1<<16)
+			for _, l := range lines {
+				in := append([]byte(nil), l...)
+				if reuse {
+					buf = append(buf[:0], l...)
+					in = buf
+				}
+				_ = p.Feed(in, emit)
+				for i := range buf[:cap(buf)] {
+					buf[:cap(buf)][i] = 'x'
+				}
+			}
+			p.Flush(emit)
+			return events
+		}
+		want, got := run(false), run(true)
+		if len(want) == 0 {
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: events of lines read from a reused buffer differ from those of lines each in their own copy", name)
+		}
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/valyala/fastjson"
-
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -37,26 +35,28 @@ type taskUpdate struct {
 	addBlockedBy []string
 }
 
-func readTaskUpdate(in *fastjson.Value) taskUpdate {
+func readTaskUpdate(in string) taskUpdate {
 	var u taskUpdate
-	if v := in.Get("description"); v != nil && v.Type() == fastjson.TypeString {
-		s := string(v.GetStringBytes())
+	var f [4]string
+	pick(in, f[:], "description", "owner", "addBlocks", "addBlockedBy")
+	if isString(f[0]) {
+		s := keep(str(f[0]))
 		u.description = &s
 	}
-	if v := in.Get("owner"); v != nil && v.Type() == fastjson.TypeString {
-		s := string(v.GetStringBytes())
+	if isString(f[1]) {
+		s := keep(str(f[1]))
 		u.owner = &s
 	}
-	for _, v := range in.GetArray("addBlocks") {
+	each(f[2], func(v string) {
 		if s := scalar(v); s != "" {
-			u.addBlocks = append(u.addBlocks, s)
+			u.addBlocks = append(u.addBlocks, keep(s))
 		}
-	}
-	for _, v := range in.GetArray("addBlockedBy") {
+	})
+	each(f[3], func(v string) {
 		if s := scalar(v); s != "" {
-			u.addBlockedBy = append(u.addBlockedBy, s)
+			u.addBlockedBy = append(u.addBlockedBy, keep(s))
 		}
-	}
+	})
 	return u
 }
 
@@ -235,54 +235,39 @@ func hashList(ids []string) string {
 	return s
 }
 
-// appendExtra closes a replay record with the fields only some versions
+// appendExtra writes the members of a replay record only some versions
 // have.
-func appendExtra(dst []byte, v *Version, c Change) []byte {
+func appendExtra(o tools.JSONObject, v *Version, c Change) tools.JSONObject {
 	if len(c.Renamed) > 0 {
-		dst = append(dst, `,"renamed":[`...)
-		for i, r := range c.Renamed {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, `{"from":`...)
-			dst = tools.AppendJSONString(dst, r.From)
-			dst = append(dst, `,"to":`...)
-			dst = tools.AppendJSONString(dst, r.To)
-			if r.ID != "" {
-				dst = append(dst, `,"id":`...)
-				dst = tools.AppendJSONString(dst, r.ID)
-			}
-			dst = append(dst, '}')
-		}
-		dst = append(dst, ']')
+		o = o.Value("renamed", func(b []byte) []byte {
+			return tools.AppendArray(b, len(c.Renamed), func(b []byte, i int) []byte {
+				r := &c.Renamed[i]
+				o := tools.AppendObject(b).String("from", r.From).String("to", r.To)
+				if r.ID != "" {
+					o = o.String("id", r.ID)
+				}
+				return o.Close()
+			})
+		})
 	}
 	if len(c.Pending) > 0 {
-		dst = append(dst, `,"pending":`...)
-		dst = tools.AppendJSONStrings(dst, c.Pending)
+		o = o.Strings("pending", c.Pending)
 	}
 	if len(c.Notes) > 0 {
-		dst = append(dst, `,"notes":`...)
-		dst = tools.AppendJSONStrings(dst, c.Notes)
+		o = o.Strings("notes", c.Notes)
 	}
 	if v.Info != nil {
-		dst = append(dst, `,"tasks":[`...)
-		for i, in := range v.Info {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, `{"id":`...)
-			dst = tools.AppendJSONString(dst, in.ID)
-			dst = append(dst, `,"owner":`...)
-			dst = tools.AppendJSONString(dst, in.Owner)
-			dst = append(dst, `,"description":`...)
-			dst = tools.AppendJSONString(dst, in.Description)
-			dst = append(dst, `,"blocks":`...)
-			dst = tools.AppendJSONStrings(dst, in.Blocks)
-			dst = append(dst, `,"blocked_by":`...)
-			dst = tools.AppendJSONStrings(dst, in.BlockedBy)
-			dst = append(dst, '}')
-		}
-		dst = append(dst, ']')
+		o = o.Value("tasks", func(b []byte) []byte {
+			return tools.AppendArray(b, len(v.Info), func(b []byte, i int) []byte { return AppendItemInfo(b, v.Info[i]) })
+		})
 	}
-	return append(dst, '}')
+	return o
+}
+
+// AppendItemInfo appends what a task list keeps beside an item:
+// {"id","owner","description","blocks","blocked_by"}, as replay --json's
+// "tasks" and a replayed task plan's "info" write it.
+func AppendItemInfo(dst []byte, in ItemInfo) []byte {
+	return tools.AppendObject(dst).String("id", in.ID).String("owner", in.Owner).String("description", in.Description).
+		Strings("blocks", in.Blocks).Strings("blocked_by", in.BlockedBy).Close()
 }

@@ -4,9 +4,8 @@ import (
 	"bufio"
 	"io"
 	"os"
-	"strconv"
-	"time"
 
+	"github.com/todo-shell/todo-shell/internal/plan"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/task"
 	"github.com/todo-shell/todo-shell/tools/todo"
@@ -44,31 +43,7 @@ func taskJournalAsTodos(f *os.File) (*os.File, func(), error) {
 			// Owner and blockers go in "info", for the panel and the notes.
 			items[i].Content, items[i].ActiveForm = "#"+t.ID+" "+t.Subject, "#"+t.ID+" "+active
 		}
-		buf = append(buf[:0], `{"tasks":true,"version":`...)
-		buf = strconv.AppendUint(buf, st.Version, 10)
-		buf = append(buf, `,"time":"`...)
-		buf = rec.Time.UTC().AppendFormat(buf, time.RFC3339Nano)
-		buf = append(buf, `","tool_use_id":`...)
-		buf = tools.AppendJSONString(buf, rec.ToolUseID)
-		buf = append(buf, `,"info":[`...)
-		for i := range st.Tasks {
-			t := &st.Tasks[i]
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			buf = append(buf, `{"id":`...)
-			buf = tools.AppendJSONString(buf, t.ID)
-			buf = append(buf, `,"owner":`...)
-			buf = tools.AppendJSONString(buf, t.Owner)
-			buf = append(buf, `,"description":`...)
-			buf = tools.AppendJSONString(buf, t.Description)
-			buf = appendIDs(append(buf, `,"blocks":`...), t.Blocks)
-			buf = appendIDs(append(buf, `,"blocked_by":`...), t.BlockedBy)
-			buf = append(buf, '}')
-		}
-		buf = append(buf, ']')
-		list := todo.AppendList(nil, items) // {"todos":[…]}
-		buf = append(append(append(buf, ','), list[1:]...), '\n')
+		buf = appendTaskLine(buf[:0], st, rec, items)
 		_, _ = w.Write(buf)
 	}); err != nil {
 		done()
@@ -85,14 +60,18 @@ func taskJournalAsTodos(f *os.File) (*os.File, func(), error) {
 	return tmp, done, nil
 }
 
-// appendIDs appends ids as a JSON array of strings.
-func appendIDs(buf []byte, ids []string) []byte {
-	buf = append(buf, '[')
-	for i, id := range ids {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = tools.AppendJSONString(buf, id)
-	}
-	return append(buf, ']')
+// appendTaskLine appends the todos.jsonl line of one task plan version
+// (with its newline): its rows items and, in "info", each task's id, owner,
+// description and blockers.
+func appendTaskLine(buf []byte, st task.State, rec task.Record, items []todo.Item) []byte {
+	buf = tools.AppendObject(buf).Raw("tasks", []byte("true")).Uint("version", st.Version).Time("time", rec.Time.UTC()).
+		String("tool_use_id", rec.ToolUseID).
+		Value("info", func(b []byte) []byte {
+			return tools.AppendArray(b, len(st.Tasks), func(b []byte, i int) []byte {
+				t := &st.Tasks[i]
+				return plan.AppendItemInfo(b, plan.ItemInfo{ID: t.ID, Owner: t.Owner, Description: t.Description, Blocks: t.Blocks, BlockedBy: t.BlockedBy})
+			})
+		}).
+		Value("todos", func(b []byte) []byte { return todo.AppendItems(b, items) }).Close()
+	return append(buf, '\n')
 }

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"time"
 
@@ -211,17 +210,8 @@ func (j *journal) close() error {
 // {"version":N,"time":"<RFC 3339>","tool_use_id":"…","todos":[...]}, the
 // todos encoded exactly as TodoRead encodes them.
 func AppendVersion(dst []byte, snap todo.Snapshot) []byte {
-	dst = append(dst, `{"version":`...)
-	dst = strconv.AppendUint(dst, snap.Version, 10)
-	dst = append(dst, `,"time":"`...)
-	dst = snap.UpdatedAt.UTC().AppendFormat(dst, time.RFC3339Nano)
-	dst = append(dst, `","tool_use_id":`...)
-	dst = tools.AppendJSONString(dst, snap.ToolUseID)
-	dst = append(dst, ',')
-	n := len(dst)
-	dst = todo.AppendList(dst, snap.Items) // {"todos":[...]}
-	copy(dst[n:], dst[n+1:])               // drop its '{'
-	return dst[:len(dst)-1]
+	return tools.AppendObject(dst).Uint("version", snap.Version).Time("time", snap.UpdatedAt.UTC()).
+		String("tool_use_id", snap.ToolUseID).Value("todos", func(b []byte) []byte { return todo.AppendItems(b, snap.Items) }).Close()
 }
 
 // Version is one line of todos.jsonl.

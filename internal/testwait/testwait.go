@@ -30,8 +30,14 @@ func For(tb testing.TB, d time.Duration, what string, cond func() bool, describe
 // whether it held. It is for tests that wait in a goroutine, where Fatal
 // cannot be called.
 func Until(d time.Duration, cond func() bool) bool {
+	return UntilEvery(d, Interval, cond)
+}
+
+// UntilEvery is Until checking every interval: for a benchmark that times
+// how soon something happens, where Interval would be too coarse.
+func UntilEvery(d, interval time.Duration, cond func() bool) bool {
 	deadline := time.Now().Add(d)
-	tick := time.NewTicker(Interval)
+	tick := time.NewTicker(interval)
 	defer tick.Stop()
 	for !cond() {
 		if time.Now().After(deadline) {

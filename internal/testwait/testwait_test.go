@@ -25,6 +25,28 @@ func TestUntil(t *testing.T) {
 	}
 }
 
+func TestUntilEveryChecksAtItsInterval(t *testing.T) {
+	var n atomic.Int32
+	if !UntilEvery(time.Minute, 100*time.Microsecond, func() bool { return n.Add(1) >= 20 }) {
+		t.Fatal("UntilEvery gave up on a condition that holds on the 20th check")
+	}
+	// A ticker drops the ticks a busy machine misses: never more checks
+	// than the interval allows, however loaded the machine (an upper
+	// bound on time would not hold there).
+	n.Store(0)
+	begin := time.Now()
+	if UntilEvery(50*time.Millisecond, 10*time.Millisecond, func() bool { n.Add(1); return false }) {
+		t.Fatal("UntilEvery held for a condition that never holds")
+	}
+	took := time.Since(begin)
+	if took < 50*time.Millisecond {
+		t.Fatalf("gave up after %v, before its 50 ms", took)
+	}
+	if most := int32(took/(10*time.Millisecond)) + 2; n.Load() > most {
+		t.Fatalf("%d checks in %v every 10 ms, want at most %d", n.Load(), took, most)
+	}
+}
+
 // fakeTB records a Fatalf instead of ending the test.
 type fakeTB struct {
 	testing.TB

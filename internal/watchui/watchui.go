@@ -20,7 +20,6 @@ import (
 	"github.com/todo-shell/todo-shell/internal/follow"
 	"github.com/todo-shell/todo-shell/internal/painter"
 	"github.com/todo-shell/todo-shell/internal/plan"
-	"github.com/todo-shell/todo-shell/internal/termprogress"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -129,9 +128,9 @@ func once(o Options) error {
 // screen draws the panel on the alternate screen, redrawing it at each
 // new version and each resize.
 func screen(ctx context.Context, o Options, out *os.File, updates <-chan follow.Update, errc <-chan error) error {
-	var prog *termprogress.Progress
+	var prog *painter.Progress
 	if o.Progress {
-		prog = termprogress.New(out, o.Bar)
+		prog = painter.NewProgress(out, o.Bar)
 		defer prog.Close() // after the terminal is given back
 	}
 	scr, err := openAltScreen(o.In, out)

@@ -222,11 +222,6 @@ func processesWithArgs(args ...string) []int {
 	return pids
 }
 
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	testwait.For(t, 10*time.Second, what, cond)
-}
-
 func TestFaultKillEndsBackgroundJobs(t *testing.T) {
 	r := newRunner(t)
 	marker := fmt.Sprintf("%d.%03d", 200+os.Getpid()%100, rand.IntN(1000))
@@ -235,7 +230,7 @@ func TestFaultKillEndsBackgroundJobs(t *testing.T) {
 		t.Fatal("the background job is not running")
 	}
 	r.Kill()
-	waitUntil(t, "the background job to be killed", func() bool { return len(processesWithArgs("sleep", marker)) == 0 })
+	testwait.For(t, 10*time.Second, "the background job to be killed", func() bool { return len(processesWithArgs("sleep", marker)) == 0 })
 }
 
 // TestFaultReaperKillsWhenItsInputEnds stands in for todo-shell dying with
@@ -248,7 +243,7 @@ func TestFaultReaperKillsWhenItsInputEnds(t *testing.T) {
 		t.Fatal("the background job is not running")
 	}
 	r.reaper.w.Close()
-	waitUntil(t, "the reaper to kill the job", func() bool { return len(processesWithArgs("sleep", marker)) == 0 })
+	testwait.For(t, 10*time.Second, "the reaper to kill the job", func() bool { return len(processesWithArgs("sleep", marker)) == 0 })
 }
 
 // TestDirDoesNotWaitForARunningCommand: the prompt reads Dir while a command
@@ -298,6 +293,7 @@ func (s *slowWriter) Write(p []byte) (int, error) {
 // TestFaultSlowConsumerLosesNothing: once the shell exits, output still in
 // the pipe is read to its end however slow the consumer is.
 func TestFaultSlowConsumerLosesNothing(t *testing.T) {
+	t.Parallel() // waits on a slow consumer, not on the CPU
 	r := newRunner(t)
 	out := &slowWriter{delay: 3 * drainGrace / 2}
 	o, err := r.Run(context.Background(), "seq 1 200000", time.Minute, out)

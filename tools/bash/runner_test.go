@@ -116,7 +116,7 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	if !o.TimedOut || o.Trailer() != "Command timed out after 300ms" || time.Since(start) > 5*time.Second {
 		t.Fatalf("%+v after %v", o, time.Since(start))
 	}
-	waitUntil(t, "the subshell's sleep to be killed", func() bool { return len(processesWithArgs("sleep", marker)) == 0 })
+	testwait.For(t, 10*time.Second, "the subshell's sleep to be killed", func() bool { return len(processesWithArgs("sleep", marker)) == 0 })
 }
 
 func TestInterruptSendsSIGINT(t *testing.T) {
@@ -221,7 +221,7 @@ func TestKill(t *testing.T) {
 		o, _ := r.Run(context.Background(), "sleep 30", time.Minute, io.Discard)
 		done <- o
 	}()
-	waitUntil(t, "the command to start", func() bool { return r.pgid.Load() != 0 })
+	testwait.For(t, 10*time.Second, "the command to start", func() bool { return r.pgid.Load() != 0 })
 	r.Kill()
 	select {
 	case o := <-done:

@@ -7,7 +7,6 @@ import (
 
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/offload"
-	"github.com/todo-shell/todo-shell/tools/redact"
 )
 
 // Tool is the Bash tool as one value, with its shell form: the command's
@@ -22,7 +21,7 @@ type Tool struct {
 	Offload offload.Config
 	// Redact masks secrets in the output before it reaches the spool (and
 	// its file) or the screen; nil masks nothing.
-	Redact *redact.Redactor
+	Redact *tools.Redactor
 }
 
 var (

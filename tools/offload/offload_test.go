@@ -289,6 +289,7 @@ func BenchmarkOffload100KB(b *testing.B) {
 // TestOffloadManyTimesSameID: an id seen many times still finds a free name
 // at once (no failure after some number of files, no try per earlier file).
 func TestOffloadManyTimesSameID(t *testing.T) {
+	t.Parallel() // waits on the disk
 	dir := t.TempDir()
 	w := &countingWriter{}
 	seen := map[string]bool{}

@@ -1,8 +1,6 @@
 package task
 
 import (
-	"strconv"
-
 	"github.com/todo-shell/todo-shell/tools"
 )
 
@@ -10,31 +8,19 @@ import (
 // subject, description, activeForm (when set), status, owner (when set),
 // blocks, blockedBy, metadata (when set).
 func AppendTask(dst []byte, t Task) []byte {
-	dst = append(dst, `{"id":`...)
-	dst = tools.AppendJSONString(dst, t.ID)
-	dst = append(dst, `,"subject":`...)
-	dst = tools.AppendJSONString(dst, t.Subject)
-	dst = append(dst, `,"description":`...)
-	dst = tools.AppendJSONString(dst, t.Description)
+	o := tools.AppendObject(dst).String("id", t.ID).String("subject", t.Subject).String("description", t.Description)
 	if t.ActiveForm != "" {
-		dst = append(dst, `,"activeForm":`...)
-		dst = tools.AppendJSONString(dst, t.ActiveForm)
+		o = o.String("activeForm", t.ActiveForm)
 	}
-	dst = append(dst, `,"status":`...)
-	dst = tools.AppendJSONString(dst, t.Status)
+	o = o.String("status", t.Status)
 	if t.Owner != "" {
-		dst = append(dst, `,"owner":`...)
-		dst = tools.AppendJSONString(dst, t.Owner)
+		o = o.String("owner", t.Owner)
 	}
-	dst = append(dst, `,"blocks":`...)
-	dst = tools.AppendJSONStrings(dst, t.Blocks)
-	dst = append(dst, `,"blockedBy":`...)
-	dst = tools.AppendJSONStrings(dst, t.BlockedBy)
+	o = o.Strings("blocks", t.Blocks).Strings("blockedBy", t.BlockedBy)
 	if len(t.Metadata) > 0 {
-		dst = append(dst, `,"metadata":`...)
-		dst = appendMetadata(dst, t.Metadata)
+		o = o.Value("metadata", func(b []byte) []byte { return appendMetadata(b, t.Metadata) })
 	}
-	return append(dst, '}')
+	return o.Close()
 }
 
 // MarshalJSON encodes t as AppendTask does.
@@ -55,18 +41,8 @@ func appendMetadata(dst []byte, m Metadata) []byte {
 
 // appendSnapshot appends the snapshot document of st to dst.
 func appendSnapshot(dst []byte, st *State, journalBytes int64) []byte {
-	dst = append(dst, `{"version":`...)
-	dst = strconv.AppendUint(dst, st.Version, 10)
-	dst = append(dst, `,"next_id":`...)
-	dst = strconv.AppendInt(dst, int64(st.NextID), 10)
-	dst = append(dst, `,"journal_bytes":`...)
-	dst = strconv.AppendInt(dst, journalBytes, 10)
-	dst = append(dst, `,"tasks":[`...)
-	for i := range st.Tasks {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = AppendTask(dst, st.Tasks[i])
-	}
-	return append(dst, "]}"...)
+	return tools.AppendObject(dst).Uint("version", st.Version).Int("next_id", int64(st.NextID)).Int("journal_bytes", journalBytes).
+		Value("tasks", func(b []byte) []byte {
+			return tools.AppendArray(b, len(st.Tasks), func(b []byte, i int) []byte { return AppendTask(b, st.Tasks[i]) })
+		}).Close()
 }

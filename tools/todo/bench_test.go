@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/valyala/fastjson"
 )
 
 // tenItems is a realistic 10-item TodoWrite input (about 1 KB).
@@ -84,21 +82,6 @@ func BenchmarkDecodeCandidates(b *testing.B) {
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&v); err != nil {
 				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("fastjson (lax: accepts invalid JSON)", func(b *testing.B) {
-		var p fastjson.Parser
-		b.ReportAllocs()
-		for b.Loop() {
-			v, err := p.ParseBytes(tenItems)
-			if err != nil {
-				b.Fatal(err)
-			}
-			for _, it := range v.GetArray("todos") {
-				_ = string(it.GetStringBytes("content"))
-				_ = string(it.GetStringBytes("status"))
-				_ = string(it.GetStringBytes("activeForm"))
 			}
 		}
 	})

@@ -203,18 +203,15 @@ func (e *inputError) Unwrap() error { return e.err }
 
 // AppendList appends {"todos":[...]} for items to dst.
 func AppendList(dst []byte, items []Item) []byte {
-	dst = append(dst, `{"todos":[`...)
-	for i, it := range items {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = append(dst, `{"content":`...)
-		dst = tools.AppendJSONString(dst, it.Content)
-		dst = append(dst, `,"status":`...)
-		dst = tools.AppendJSONString(dst, it.Status)
-		dst = append(dst, `,"activeForm":`...)
-		dst = tools.AppendJSONString(dst, it.ActiveForm)
-		dst = append(dst, '}')
-	}
-	return append(dst, "]}"...)
+	return tools.AppendObject(dst).Value("todos", func(b []byte) []byte { return AppendItems(b, items) }).Close()
+}
+
+// AppendItems appends items as a JSON array of {"content","status",
+// "activeForm"} objects: the todo shape every file and answer of
+// todo-shell writes.
+func AppendItems(dst []byte, items []Item) []byte {
+	return tools.AppendArray(dst, len(items), func(dst []byte, i int) []byte {
+		it := &items[i]
+		return tools.AppendObject(dst).String("content", it.Content).String("status", it.Status).String("activeForm", it.ActiveForm).Close()
+	})
 }

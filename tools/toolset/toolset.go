@@ -11,7 +11,6 @@ import (
 	"github.com/todo-shell/todo-shell/tools/bash"
 	"github.com/todo-shell/todo-shell/tools/files"
 	"github.com/todo-shell/todo-shell/tools/offload"
-	"github.com/todo-shell/todo-shell/tools/redact"
 	"github.com/todo-shell/todo-shell/tools/task"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -35,7 +34,7 @@ type Options struct {
 	Plain func(todo.Snapshot, task.State) string
 	// Redact masks secrets in what Bash streams or spools and in every
 	// result the executor returns; nil masks nothing.
-	Redact *redact.Redactor
+	Redact *tools.Redactor
 }
 
 // Set is the standard tools with what backs them.

@@ -1,0 +1,68 @@
+package hold
+
+import "github.com/todo-shell/todo-shell/internal/jsonscan"
+
+// The few fields of a user record are read with jsonscan, todo-shell's one
+// JSON parser: the record is checked whole once (members with valid
+// false), and the values it holds are walked unchecked after.
+
+// members returns the raw JSON values of keys in the object raw, in
+// keys' order ("" for a key not there; the first of repeated keys
+// counts); ok is false when raw is no JSON object (or, unless valid says
+// raw was checked already, not valid JSON).
+func members(raw string, valid bool, keys ...string) (out []string, ok bool) {
+	out = make([]string, len(keys))
+	if raw == "" {
+		return out, false
+	}
+	d := jsonscan.New(raw)
+	if valid {
+		d = jsonscan.NewValid(raw)
+	}
+	if d.PeekKind() != jsonscan.KindObject {
+		return out, false
+	}
+	err := d.Object(func(key string) error {
+		for i, k := range keys {
+			if k == key && out[i] == "" {
+				v, err := d.Raw()
+				out[i] = v
+				return err
+			}
+		}
+		return d.Skip()
+	})
+	if err == nil && !valid {
+		err = d.End()
+	}
+	return out, err == nil
+}
+
+// each calls f with the raw text of each element of the array raw (a
+// checked value); nothing when raw is no array.
+func each(raw string, f func(elem string)) {
+	d := jsonscan.NewValid(raw)
+	if raw == "" || d.PeekKind() != jsonscan.KindArray {
+		return
+	}
+	_ = d.Array(func() error {
+		v, err := d.Raw()
+		if err == nil {
+			f(v)
+		}
+		return err
+	})
+}
+
+// str returns the string the raw JSON value decodes to, "" when it is no
+// string.
+func str(raw string) string {
+	if raw == "" || raw[0] != '"' {
+		return ""
+	}
+	s, err := jsonscan.NewValid(raw).String()
+	if err != nil {
+		return ""
+	}
+	return s
+}
