@@ -180,3 +180,46 @@ func TestAgentPrintModeRunsTheTaskToolsWithoutAsking(t *testing.T) {
 		}
 	}
 }
+
+// TestFailedAgentAttemptsLeaveNoSession: an `agent -p` the model never
+// answered (a 401, an unreachable API) leaves no session behind, so
+// `sessions` does not fill with `agent 0/0` rows; one answer keeps it.
+func TestFailedAgentAttemptsLeaveNoSession(t *testing.T) {
+	off := filepath.Join(t.TempDir(), "off")
+	refused := fakeMessages(t, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(401)
+		io.WriteString(w, `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`)
+	})
+	gone := httptest.NewServer(http.NotFoundHandler())
+	gone.Close() // nothing listens there now
+	for _, url := range []string{refused.URL, gone.URL} {
+		r := run(t, "", map[string]string{"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": url}, "agent", "-p", "hi", "--offload-dir", off)
+		if r.code != 1 {
+			t.Fatalf("%s: %+v", url, r)
+		}
+		if n := sessionDirs(off); n != 0 {
+			t.Fatalf("%s: a failed attempt left %d sessions", url, n)
+		}
+	}
+	answered := fakeMessages(t, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Write(streamText("hello", 100))
+	})
+	r := run(t, "", map[string]string{"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": answered.URL}, "agent", "-p", "hi", "--offload-dir", off)
+	if n := sessionDirs(off); r.code != 0 || n != 1 {
+		t.Fatalf("an answered prompt left %d sessions: %+v", n, r)
+	}
+}
+
+// sessionDirs counts the session directories in off.
+func sessionDirs(off string) int {
+	entries, _ := os.ReadDir(off)
+	n := 0
+	for _, e := range entries {
+		if e.IsDir() {
+			n++
+		}
+	}
+	return n
+}

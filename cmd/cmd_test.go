@@ -287,6 +287,28 @@ func TestServe(t *testing.T) {
 	}
 }
 
+// TestServeToldEveryReasonTheShellLists: for the same bad TodoWrite, the
+// tool_result a model gets lists every reason the shell lists for a person.
+func TestServeToldEveryReasonTheShellLists(t *testing.T) {
+	input := `{"todos":[{"content":"","activeForm":"x","status":"done"},{"content":"b","activeForm":"x","status":"in_progress"},{"content":"c","activeForm":"x","status":"in_progress"}]}`
+	shell := run(t, "", nil, "-c", "TodoWrite '"+input+"'")
+	if shell.code != 1 || !strings.Contains(shell.stderr, "- Only one todo can be in_progress") {
+		t.Fatalf("%+v", shell)
+	}
+	served := run(t, `{"type":"tool_use","id":"toolu_1","name":"TodoWrite","input":`+input+"}\n", nil, "serve", "--session", "srv")
+	var got struct {
+		Content string `json:"content"`
+		IsError bool   `json:"is_error"`
+	}
+	if err := json.Unmarshal([]byte(served.stdout), &got); err != nil {
+		t.Fatalf("%v: %q", err, served.stdout)
+	}
+	want := strings.TrimSuffix(strings.TrimPrefix(shell.stderr, "Error: "), "\n")
+	if !got.IsError || got.Content != want {
+		t.Fatalf("serve says\n%s\nthe shell says\n%s", got.Content, want)
+	}
+}
+
 // TestHelpWrappedInPipe: /help written to a file or pipe is wrapped to 80
 // columns at word boundaries.
 func TestHelpWrappedInPipe(t *testing.T) {

@@ -81,7 +81,7 @@ func runREPLWith(o *Options, a *app, ag repl.Agent, perm *repl.Permissions) erro
 	if !teaRenderer {
 		pnt.Start()
 	}
-	stopProgress := replProgress(o, out, a.store)
+	stopProgress := replProgress(o, out, a.plan) // what the panel counts: todos, then tasks
 	final, err := p.Run()
 	stopHangup()
 	stopProgress()

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -127,6 +128,26 @@ func TestWatchSwitchesToTheLiveSessionWithAPlan(t *testing.T) {
 			t.Fatalf("watch left session a:\n%s", text)
 		}
 	})
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGKILL} {
+		// A session killed by a signal writes nothing as it ends (its
+		// terminal closed, say): watch still sees that it has ended, as
+		// `sessions` does, and moves to the live one.
+		t.Run("the session shown is killed by "+sig.String(), func(t *testing.T) {
+			off := filepath.Join(t.TempDir(), "off")
+			a := startPiped(t, off, "a")
+			a.plan("from a")
+			b := startPiped(t, off, "b")
+			b.plan("from b")
+			scr := watchOffload(t, off, 24, 80)
+			scr.waitFor(t, "Doing from b", 5*time.Second)
+			if err := b.cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			_ = b.cmd.Wait() // killed: its status is the signal's
+			scr.waitFor(t, "switched from b to a: b has ended", 5*time.Second)
+			scr.waitFor(t, "Doing from a", 5*time.Second)
+		})
+	}
 }
 
 // TestWatchAllShowsLivePlansOnly: `watch --all` lists a live shared task

@@ -17,7 +17,9 @@ func TestHints(t *testing.T) {
 		{`TodoWrite {"todos":[]}`, `Hint: wrap the JSON in single quotes, or the shell removes its double quotes: TodoWrite '{"todos":[]}'`},
 		{`TaskUpdate {"taskId":"9"}`, `TaskUpdate '{"taskId":"9"}'`},
 		{`TodoWrite '{"todos":[}'`, ""},
-		{`TodoWrite '{"todos":[{"id":"1","content":"a","status":"pending","priority":"high"}]}'`, "Claude Code 1.x"},
+		{`TodoWrite '{"todos":[{"id":"1","content":"a","status":"pending","priority":"high"}]}'`,
+			// One line, which the view wraps to the terminal's width.
+			`Hint: id and priority are the fields of Claude Code 1.x's TodoWrite. todo-shell takes each todo as {"content", "activeForm", "status"}: drop id and priority, and add activeForm (shown while it runs: "Running tests").`},
 		{`TodoWrite '{"todos":[{"content":"a","status":"pending"}]}'`, ""},
 	} {
 		out := sh.Run(context.Background(), Classify(tc.line, sh.Executor), nil)

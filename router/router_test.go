@@ -156,7 +156,12 @@ func TestDispatch(t *testing.T) {
 		code           int
 	}{
 		{"missing json", "TodoWrite", "", "Error: Missing JSON parameter\nUsage: TodoWrite '{\"todos\":[...]}'", 1},
-		{"two args", "TodoWrite '{}' '{}'", "", "Error: Invalid JSON format\nExpected one argument, got 2: quote the JSON in single quotes\n" + todo.WriteUsageLong, 1},
+		{"two args", "TodoWrite '{}' '{}'", "", "Error: An extra argument after the JSON: \"{}\"\nThe JSON is the only argument; remove the rest\n" + todo.WriteUsageLong, 1},
+		{"extra args", `TodoWrite '{"todos":[]}' extra more`, "", "Error: 2 extra arguments after the JSON: \"extra\" \"more\"\nThe JSON is the only argument; remove the rest\n" + todo.WriteUsageLong, 1},
+		{"apostrophe", `TodoWrite '{"todos":[{"content":"Don't panic","activeForm":"Don't","status":"pending"}]}'`, "", "Error: Invalid JSON format\nAn apostrophe (') in the text closed the single quotes early, leaving 2 arguments: " +
+			`write it as \u0027 (JSON's escape, "Don\u0027t") or as '\'' (close the quote, an escaped ', open it again)` + "\n" + todo.WriteUsageLong, 1},
+		{"empty", "TodoWrite ''", "", "Error: The JSON argument is empty\n" + todo.WriteUsageLong, 1},
+		{"blank", "TodoWrite ' '", "", "Error: The JSON argument is empty\n" + todo.WriteUsageLong, 1},
 		{"unquoted json", `TodoWrite {"todos": []}`, "", "Error: Invalid JSON format\nExpected one argument, got 2: quote the JSON in single quotes\n" + todo.WriteUsageLong, 1},
 		{"bad json", "TodoWrite '{\"todos\":\n[}'", "", "Error: Invalid JSON format\nParse error at line 2, column 2: invalid character '}' looking for beginning of value\n" + todo.WriteUsageLong, 1},
 		{"validation", `TodoWrite '{"todos":[{"content":"","status":"x","activeForm":"y"}]}'`, "",

@@ -84,7 +84,7 @@ func TestExecutor(t *testing.T) {
 		{"generic", "Plain", []string{`{ "a" : 1 }`}, `plain {"a":1}`, "", 0, false, false, "plain {\"a\":1}\n"},
 		{"generic no argument", "Plain", nil, "plain {}", "", 0, false, false, "plain {}\n"},
 		{"generic not json", "Plain", []string{"{"}, "", "Error: Invalid JSON format\nunexpected end of JSON input\nUsage: Plain '<JSON input>'", 1, true, false, ""},
-		{"generic two arguments", "Plain", []string{"1", "2"}, "", "Error: Invalid JSON format\nExpected one argument, got 2: quote the JSON in single quotes\nUsage: Plain '<JSON input>'", 1, true, false, ""},
+		{"generic two arguments", "Plain", []string{"1", "2"}, "", "Error: An extra argument after the JSON: \"2\"\nThe JSON is the only argument; remove the rest\nUsage: Plain '<JSON input>'", 1, true, false, ""},
 		{"unknown tool", "Nope", nil, "", "Error: Tool 'Nope' not found", 1, false, false, "Tool 'Nope' not found"},
 	}
 	for _, tt := range tests {

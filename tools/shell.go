@@ -3,6 +3,7 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/todo-shell/todo-shell/internal/jsonscan"
@@ -58,8 +59,11 @@ func ShellInput(name string, args []string) (json.RawMessage, *ShellForm) {
 	usage := fmt.Sprintf("Usage: %s '<JSON input>'", name)
 	switch {
 	case len(args) > 1:
-		return nil, &ShellForm{Stderr: fmt.Sprintf("Error: Invalid JSON format\nExpected one argument, got %d: quote the JSON in single quotes\n%s", len(args), usage), ExitCode: 1, NoCall: true}
+		return nil, ArgsError(args, usage)
 	case len(args) == 1:
+		if strings.TrimSpace(args[0]) == "" {
+			return nil, EmptyArgError(usage)
+		}
 		if !json.Valid([]byte(args[0])) {
 			var v any
 			err := json.Unmarshal([]byte(args[0]), &v)
@@ -72,6 +76,43 @@ func ShellInput(name string, args []string) (json.RawMessage, *ShellForm) {
 	}
 	return json.RawMessage(`{}`), nil
 }
+
+// ArgsError is the form shown when args, several words, were typed where one
+// JSON argument is wanted. A first word that is JSON on its own is followed
+// by extra arguments; a first word that starts an object and kept its double
+// quotes was single-quoted, and an apostrophe in the text closed the
+// quotes early; anything else was not quoted at all.
+func ArgsError(args []string, usage string) *ShellForm {
+	var msg string
+	first := strings.TrimSpace(args[0])
+	switch {
+	case json.Valid([]byte(first)):
+		extra := args[1:]
+		quoted := make([]string, len(extra))
+		for i, a := range extra {
+			quoted[i] = strconv.Quote(a)
+		}
+		noun := "an extra argument"
+		if len(extra) > 1 {
+			noun = strconv.Itoa(len(extra)) + " extra arguments"
+		}
+		msg = fmt.Sprintf("Error: %s after the JSON: %s\nThe JSON is the only argument; remove the rest", capitalize(noun), strings.Join(quoted, " "))
+	case strings.HasPrefix(first, "{") && strings.Contains(first, `"`):
+		msg = fmt.Sprintf("Error: Invalid JSON format\nAn apostrophe (') in the text closed the single quotes early, leaving %d arguments: "+
+			`write it as \u0027 (JSON's escape, "Don\u0027t") or as '\'' (close the quote, an escaped ', open it again)`, len(args))
+	default:
+		msg = fmt.Sprintf("Error: Invalid JSON format\nExpected one argument, got %d: quote the JSON in single quotes", len(args))
+	}
+	return &ShellForm{Stderr: msg + "\n" + usage, ExitCode: 1, NoCall: true}
+}
+
+// EmptyArgError is the form shown when the one JSON argument is empty
+// (a pair of single quotes with nothing between them).
+func EmptyArgError(usage string) *ShellForm {
+	return &ShellForm{Stderr: "Error: The JSON argument is empty\n" + usage, ExitCode: 1, NoCall: true}
+}
+
+func capitalize(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 
 // GenericForm is the generic shell form of a result: an error's content on
 // stderr with status 1, anything else on stdout.

@@ -511,13 +511,58 @@ func Follow(ctx context.Context, target Target, send func(Update)) error {
 		return err
 	}
 	f.start()
-	return watchEvents(ctx, w, f.event)
+	if _, ok := target.(lister); !ok {
+		return watchEvents(ctx, w, f.event)
+	}
+	// A session whose process was killed (SIGKILL, a closed terminal's
+	// SIGHUP) writes nothing as it ends: the kernel releases its lock
+	// silently. Look at the lock of the one followed as `sessions` does
+	// (session.Live), every livenessEvery, and take its end as the
+	// lock's change an ordinary exit makes.
+	tick := time.NewTicker(livenessEvery)
+	defer tick.Stop()
+	events := make(chan fsnotify.Event)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case events <- fsnotify.Event{Name: livenessProbe, Op: fsnotify.Chmod}:
+			}
+		}
+	}()
+	return watchEventsAnd(ctx, w, events, func(ev fsnotify.Event) error {
+		if ev.Name == livenessProbe {
+			f.checkLive()
+			return nil
+		}
+		return f.event(ev)
+	})
 }
+
+// livenessEvery is how often Follow looks whether the process of the
+// session followed is still there.
+const livenessEvery = 500 * time.Millisecond
+
+// livenessProbe names the event of Follow's ticker (no path has it).
+const livenessProbe = "\x00liveness"
 
 // watchEvents hands each event of w to handle until ctx ends or w closes
 // (nil), or handle or w fails (the error).
 func watchEvents(ctx context.Context, w *fsnotify.Watcher, handle func(fsnotify.Event) error) error {
+	return watchEventsAnd(ctx, w, nil, handle)
+}
+
+// watchEventsAnd is watchEvents with more events, from more, handed to
+// handle in turn with w's.
+func watchEventsAnd(ctx context.Context, w *fsnotify.Watcher, more <-chan fsnotify.Event, handle func(fsnotify.Event) error) error {
 	for {
+		var ev fsnotify.Event
 		select {
 		case <-ctx.Done():
 			return nil
@@ -526,13 +571,15 @@ func watchEvents(ctx context.Context, w *fsnotify.Watcher, handle func(fsnotify.
 				return nil
 			}
 			return fmt.Errorf("watch: %w", err)
-		case ev, ok := <-w.Events:
+		case e, ok := <-w.Events:
 			if !ok {
 				return nil
 			}
-			if err := handle(ev); err != nil {
-				return err
-			}
+			ev = e
+		case ev = <-more:
+		}
+		if err := handle(ev); err != nil {
+			return err
 		}
 	}
 }
@@ -550,6 +597,8 @@ type follower struct {
 	last       *plan.Version   // its newest version
 	watched    map[string]bool // candidate directories watched besides cur's
 	warnings   []string        // to go with the next update
+	liveOf     string          // the candidate curLive is about
+	curLive    bool            // whether liveOf was live when last looked at
 }
 
 func (f *follower) close() {
@@ -557,6 +606,22 @@ func (f *follower) close() {
 		f.t.close()
 	}
 	_ = f.w.Close()
+}
+
+// checkLive: when the session followed was live and no process holds it
+// now, it has ended without a word (killed): handle it as the change of
+// its lock an ordinary exit makes.
+func (f *follower) checkLive() {
+	if f.cur == "" {
+		f.curLive = false
+		return
+	}
+	live, _ := session.Live(f.cur)
+	was := f.curLive || f.liveOf != f.cur
+	f.curLive, f.liveOf = live, f.cur
+	if was && !live {
+		_ = f.event(fsnotify.Event{Name: filepath.Join(f.cur, session.LockFile), Op: fsnotify.Write})
+	}
 }
 
 // watchRoot watches root or, until it exists, the nearest directory above

@@ -245,6 +245,37 @@ func TestEmptySessionLeavesNothing(t *testing.T) {
 	}
 }
 
+// TestFailedAgentAttemptLeavesNothing: an agent session whose prompts the
+// model never answered (no key, a network error, a 401 or 529) is removed
+// when it ends, as an empty one is; one answer keeps it.
+func TestFailedAgentAttemptLeavesNothing(t *testing.T) {
+	const request = `{"type":"request","time":"2026-11-26T10:00:00Z","messages":[{"role":"user","content":"hi"}]}` + "\n"
+	const response = `{"type":"response","time":"2026-11-26T10:00:01Z","message":{"role":"assistant","content":[]}}` + "\n"
+	for _, tc := range []struct {
+		name, transcript string
+		kept             bool
+	}{
+		{"prompts never answered", request + request, false},
+		{"an answer", request + response, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := Open(t.TempDir(), "agent", Options{Mode: ModeAgent})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(s.Path(), TranscriptFile), []byte(tc.transcript), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Lstat(s.Path()); (err == nil) != tc.kept {
+				t.Fatalf("kept %v, want %v (%v)", err == nil, tc.kept, err)
+			}
+		})
+	}
+}
+
 // TestLatestPassesOverEmptySessions: --continue's choice is the most recent
 // session with a plan or a conversation, not a newer empty one.
 func TestLatestPassesOverEmptySessions(t *testing.T) {

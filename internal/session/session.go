@@ -350,8 +350,9 @@ func (s *Session) Close() error {
 }
 
 // empty reports whether the session directory holds nothing a person
-// could come back to: no plan version, no transcript, no offloaded result
-// (only its own files, empty or at their starting state).
+// could come back to: no plan version, no answer of the model in its
+// transcript (so no tool call either), no offloaded result (only its own
+// files, empty or at their starting state, and prompts never answered).
 func (s *Session) empty() bool {
 	names, err := readDirNames(s.path)
 	if err != nil {
@@ -361,14 +362,33 @@ func (s *Session) empty() bool {
 		switch name {
 		case LockFile, MetaFile, TodosFile, OffloadsFile:
 			continue
-		case JournalFile, TranscriptFile:
+		case JournalFile:
 			if fi, err := os.Lstat(filepath.Join(s.path, name)); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
+				continue
+			}
+		case TranscriptFile:
+			// A prompt the model never answered (no key, a network
+			// error, a 401 or 529) is no conversation: --continue passes
+			// it over too. One answer, and every tool call after it,
+			// makes it one worth resuming.
+			if fi, err := os.Lstat(filepath.Join(s.path, name)); err == nil && fi.Mode().IsRegular() && !s.answered() {
 				continue
 			}
 		}
 		return false
 	}
 	return true
+}
+
+// answered reports whether the session's transcript holds a response of
+// the model (see hasResponse).
+func (s *Session) answered() bool {
+	d, err := os.Open(s.path)
+	if err != nil {
+		return true // cannot tell: keep the session
+	}
+	defer func() { _ = d.Close() }() // only read
+	return hasResponse(int(d.Fd()), s.path)
 }
 
 func readDirNames(path string) ([]string, error) {

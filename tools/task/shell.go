@@ -66,7 +66,9 @@ func (t Tool) ShellInput(args []string) (json.RawMessage, *tools.ShellForm) {
 	case len(args) == 0:
 		return nil, &tools.ShellForm{Stderr: "Error: Missing JSON parameter\n" + usage, ExitCode: 1, NoCall: true}
 	case len(args) > 1:
-		return nil, &tools.ShellForm{Stderr: fmt.Sprintf("Error: Invalid JSON format\nExpected one argument, got %d: quote the JSON in single quotes\n%s", len(args), usage), ExitCode: 1, NoCall: true}
+		return nil, tools.ArgsError(args, usage)
+	case strings.TrimSpace(args[0]) == "":
+		return nil, tools.EmptyArgError(usage)
 	}
 	compact, err := todo.CompactInput(args[0])
 	if err != nil {

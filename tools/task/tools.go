@@ -97,14 +97,15 @@ type Report struct {
 	Err     error  // *ValidationError, *SyntaxError or *PlanError when rejected
 }
 
-// InputError turns a rejection into the result's message: the first
-// validation message, what was wrong with the JSON, or the plan's reason.
+// InputError turns a rejection into the result's message: every validation
+// message (see todo.ResultErrors), what was wrong with the JSON, or the
+// plan's reason.
 func InputError(err error) string {
 	var verr *ValidationError
 	var perr *PlanError
 	switch {
 	case errors.As(err, &verr):
-		return verr.Messages[0]
+		return todo.ResultErrors(verr.Messages)
 	case errors.As(err, &perr):
 		return perr.Msg
 	}

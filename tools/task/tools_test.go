@@ -98,6 +98,7 @@ func TestRejections(t *testing.T) {
 		{tool: CreateName, input: `{"subject":"a","description":"","x":1}`, want: "Unknown field 'x'", isErr: true},
 		{tool: CreateName, input: `{"subject":"a","description":"","metadata":[]}`, want: "'metadata' must be an object", isErr: true},
 		{tool: CreateName, input: `[]`, want: "Input must be a JSON object", isErr: true},
+		{tool: CreateName, input: `{"subject":"","description":"d","x":1}`, want: "Validation failed\n- 'subject' cannot be empty\n- Unknown field 'x'", isErr: true},
 		{tool: CreateName, input: `{"subject":`, want: "Invalid JSON input: …", isErr: true},
 		{tool: UpdateName, input: `{"taskId":"9","status":"completed"}`, want: "Task #9 not found", isErr: true},
 		{tool: UpdateName, input: `{"taskId":1}`, want: "'taskId' must be a string", isErr: true},

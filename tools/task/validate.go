@@ -19,7 +19,8 @@ const MaxDescriptionLength = 4000
 type SyntaxError = jsonscan.SyntaxError
 
 // ValidationError lists every reason an input was rejected, in the order the
-// checks ran. Its Error is the first, as the tool result carries it.
+// checks ran. Its Error is the first; the tool result carries them
+// all (see InputError).
 type ValidationError struct {
 	Messages []string
 }

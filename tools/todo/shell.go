@@ -98,9 +98,16 @@ func (WriteTool) ShellInput(args []string) (json.RawMessage, *tools.ShellForm) {
 		return nil, &tools.ShellForm{Stderr: "Error: Missing JSON parameter\n" + WriteUsageShort, ExitCode: 1}
 	}
 	if len(args) > 1 {
-		return nil, &tools.ShellForm{Stderr: fmt.Sprintf("Error: Invalid JSON format\nExpected one argument, got %d: quote the JSON in single quotes\n%s", len(args), WriteUsageLong), ExitCode: 1}
+		form := tools.ArgsError(args, WriteUsageLong)
+		form.NoCall = false
+		return nil, form
 	}
 	arg := args[0]
+	if strings.TrimSpace(arg) == "" {
+		form := tools.EmptyArgError(WriteUsageLong)
+		form.NoCall = false
+		return nil, form
+	}
 	if strings.ContainsAny(arg, "\n\r\t") {
 		compact, err := CompactInput(arg)
 		if err != nil {
@@ -215,8 +222,9 @@ func (t ReadTool) ShellForm(args []string, res tools.ToolResult) tools.ShellForm
 func oldShapeHint(msgs []string) string {
 	for _, m := range msgs {
 		if strings.HasSuffix(m, "unknown field 'id'") || strings.HasSuffix(m, "unknown field 'priority'") {
-			return "Hint: id and priority are the fields of Claude Code 1.x's TodoWrite.\n" +
-				"todo-shell takes each todo as {\"content\", \"activeForm\", \"status\"}: drop id\n" +
+			// One line: the view wraps it to the terminal's width.
+			return "Hint: id and priority are the fields of Claude Code 1.x's TodoWrite. " +
+				"todo-shell takes each todo as {\"content\", \"activeForm\", \"status\"}: drop id " +
 				"and priority, and add activeForm (shown while it runs: \"Running tests\")."
 		}
 	}

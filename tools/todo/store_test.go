@@ -167,9 +167,20 @@ func TestReadRejectsInput(t *testing.T) {
 	}
 }
 
-func TestWriteResultCarriesFirstMessage(t *testing.T) {
+// TestWriteResultCarriesEveryMessage: a model is told every reason a
+// TodoWrite was rejected, as a person at the shell is; a lone reason stays
+// as it is.
+func TestWriteResultCarriesEveryMessage(t *testing.T) {
 	reg, _ := newTools(t, DefaultLimits())
-	res := reg.Execute(context.Background(), "toolu_x", WriteName, json.RawMessage(list(item("", "bad", ""))))
+	res := reg.Execute(context.Background(), "toolu_x", WriteName, json.RawMessage(list(item("", "done", "x"), item("b", "in_progress", "x"), item("c", "in_progress", "x"))))
+	want := "Validation failed\n" +
+		"- Todo at index 0: content is required and cannot be empty\n" +
+		"- Todo at index 0: invalid status 'done'. Must be one of: pending, in_progress, completed\n" +
+		"- Only one todo can be in_progress at a time (found 2)"
+	if !res.IsError || res.Content != want {
+		t.Fatalf("got %q\nwant %q", res.Content, want)
+	}
+	res = reg.Execute(context.Background(), "toolu_x", WriteName, json.RawMessage(list(item("", "pending", "x"))))
 	if !res.IsError || res.Content != "Todo at index 0: content is required and cannot be empty" {
 		t.Fatalf("%+v", res)
 	}

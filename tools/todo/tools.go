@@ -49,7 +49,7 @@ func Register(reg *tools.Registry, store *Store, limits Limits, plain func(Snaps
 
 // WriteHandler returns the TodoWrite handler: validate, replace the list,
 // answer {"success":true,"count":N}. A rejected input changes nothing and
-// yields the first validation message as an is_error result.
+// yields every validation message (see ResultErrors) as an is_error result.
 func WriteHandler(store *Store, limits Limits) tools.Handler {
 	return WriteTool{Store: store, Limits: limits}.Call
 }
@@ -125,14 +125,26 @@ func writeSuccess(n int) string {
 	return string(append(b, '}'))
 }
 
-// InputError turns an error of Validate into the tool result's message: the
-// first validation message, or what was wrong with the JSON.
+// InputError turns an error of Validate into the tool result's message:
+// every validation message (see ResultErrors), or what was wrong with the
+// JSON.
 func InputError(err error) string {
 	var verr *ValidationError
 	if errors.As(err, &verr) {
-		return verr.Messages[0]
+		return ResultErrors(verr.Messages)
 	}
 	return "Invalid JSON input: " + err.Error()
+}
+
+// ResultErrors is a tool result's message for the validation messages msgs,
+// for every tool of the plan: a lone message as it is, and several as the
+// list a person sees at the shell ("Validation failed" and one "- " line
+// each, see ListErrors), so a model learns every reason at once.
+func ResultErrors(msgs []string) string {
+	if len(msgs) == 1 {
+		return msgs[0]
+	}
+	return "Validation failed\n" + ListErrors(msgs)
 }
 
 // ReadHandler returns the TodoRead handler: {"todos":[...]} holding exactly

@@ -25,8 +25,8 @@ type Item struct {
 }
 
 // ValidationError lists every reason a TodoWrite input was rejected, in the
-// order the checks ran. Its Error is the first reason, as the tool result
-// carries it.
+// order the checks ran. Its Error is the first reason; the tool result
+// carries them all (see InputError).
 type ValidationError struct {
 	Messages []string
 }
