@@ -39,8 +39,12 @@ func waitREPLExit(t *testing.T, cmd *exec.Cmd) error {
 	select {
 	case err := <-done:
 		return err
-	case <-time.After(5 * time.Second):
-		t.Fatal("the shell did not exit")
+	case <-time.After(30 * time.Second):
+		// Kill it and let this Wait return before failing: the test's
+		// cleanup waits for the process too, and two Waits at once race.
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatal("the shell did not exit within 30 s")
 		return nil
 	}
 }
