@@ -155,10 +155,11 @@ func (s *Scanner) Status() Status {
 }
 
 // keeps reports whether a line added to text waiting as st leaves it
-// waiting the same way. A line that is not valid UTF-8 never does: the
-// parser rejects it, even inside quotes.
+// waiting the same way. A line that is not valid UTF-8, or holds a NUL or
+// a carriage return, never does: the parser treats those bytes apart even
+// inside quotes and here-documents (an error, or the end of the input).
 func keeps(st Status, line string) bool {
-	if !utf8.ValidString(line) {
+	if !utf8.ValidString(line) || strings.ContainsAny(line, "\x00\r") {
 		return false
 	}
 	switch st.Wait {
