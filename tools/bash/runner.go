@@ -135,7 +135,7 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	}
 	defer func() { _ = pr.Close() }() // only read
 
-	script, err := scriptReader(command)
+	script, sendScript, err := scriptReader(command)
 	if err != nil {
 		_ = pw.Close() // the child's end; nothing written here
 		return Outcome{}, err
@@ -146,6 +146,7 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	_ = pw.Close()     // the child's end; nothing written here
 	_ = script.Close() // the child's end: its shell alone reads it
 	if err != nil {
+		sendScript() // to no one: it only closes the pipe's other end
 		return Outcome{}, fmt.Errorf("bash: start %s: %w", r.shell, err)
 	}
 	pgid := cmd.Process.Pid
@@ -153,6 +154,10 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	defer r.pgid.Store(0)
 	rp.watch(pgid)
 	defer rp.forgetIfGone(pgid)
+	// The shell reads the command only now that the reaper knows its
+	// group: todo-shell killed right after the start (SIGKILL, which no
+	// handler sees) leaves nothing running that the reaper did not know of.
+	sendScript()
 	if cols > 0 {
 		defer followWidth(ctx, pr, pgid, cols)()
 	}
@@ -233,19 +238,22 @@ func waitCmd(cmd *exec.Cmd) <-chan error {
 	return waited
 }
 
-// scriptReader returns the reading end of a pipe that holds command (a
-// goroutine writes what the pipe's buffer does not take, and closes it;
-// should the shell die without reading it all, the write fails and ends).
-func scriptReader(command string) (*os.File, error) {
+// scriptReader returns the reading end of a pipe for command, and send,
+// which writes command into it once called (a goroutine writes it and
+// closes the pipe; should the shell die without reading it all, the write
+// fails and ends). Until send, the shell has nothing to run.
+func scriptReader(command string) (r *os.File, send func(), err error) {
 	pr, pw, err := os.Pipe()
 	if err != nil {
-		return nil, fmt.Errorf("bash: %w", err)
+		return nil, nil, fmt.Errorf("bash: %w", err)
 	}
-	go func() {
-		_, _ = pw.WriteString(command) // EPIPE: the shell is gone, nothing to do
-		_ = pw.Close()                 // only written
-	}()
-	return pr, nil
+	send = func() {
+		go func() {
+			_, _ = pw.WriteString(command) // EPIPE: the shell is gone, nothing to do
+			_ = pw.Close()                 // only written
+		}()
+	}
+	return pr, send, nil
 }
 
 // newStateFile makes the empty file the command records where it ends in,
