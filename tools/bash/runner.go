@@ -152,12 +152,7 @@ func (r *Runner) Run(ctx context.Context, command string, timeout time.Duration,
 	pgid := cmd.Process.Pid
 	r.pgid.Store(int64(pgid))
 	defer r.pgid.Store(0)
-	rp.watch(pgid)
-	defer rp.forgetIfGone(pgid)
-	// The shell reads the command only now that the reaper knows its
-	// group: todo-shell killed right after the start (SIGKILL, which no
-	// handler sees) leaves nothing running that the reaper did not know of.
-	sendScript()
+	defer r.watched(rp, pgid, sendScript)()
 	if cols > 0 {
 		defer followWidth(ctx, pr, pgid, cols)()
 	}
@@ -228,6 +223,17 @@ func copyOutput(w io.Writer, src io.Reader) <-chan struct{} {
 		_, _ = io.CopyBuffer(w, src, buf)
 	}()
 	return copied
+}
+
+// watched tells the reaper of a started command's process group, and only
+// then gives the command's shell its script (send): todo-shell killed right
+// after the start (SIGKILL, which no handler sees) leaves nothing running
+// that the reaper did not know of. The function it returns forgets the
+// group once it is empty.
+func (r *Runner) watched(rp *reaper, pgid int, send func()) (forget func()) {
+	rp.watch(pgid)
+	send()
+	return func() { rp.forgetIfGone(pgid) }
 }
 
 // waitCmd waits for cmd in a goroutine; the channel it returns gets the
