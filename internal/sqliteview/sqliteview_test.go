@@ -132,7 +132,7 @@ func TestWriterNeverWaitsForUs(t *testing.T) {
 	if raceOn {
 		batches = 2 // then the writer goes on alone
 	}
-	for batch := 0; batch < 10; batch++ {
+	for batch := 0; batch < 10 && said != nil; batch++ {
 		if batch >= batches {
 			_, _ = in.Write([]byte("go\n"))
 			continue
@@ -152,8 +152,17 @@ func TestWriterNeverWaitsForUs(t *testing.T) {
 			}
 			for more := true; more; {
 				select {
-				case l := <-said:
+				case l, ok := <-said:
 					switch {
+					case !ok:
+						// The writer is done (its last batch, "done"
+						// and the end of its output can all come in one
+						// drain). A closed channel is always ready: read
+						// it no more.
+						said, over = nil, true
+						if end == "" {
+							end = "(the writer ended)"
+						}
 					case l == "batch":
 						over = true
 					case strings.HasPrefix(l, "done"):
