@@ -144,6 +144,12 @@ func screen(ctx context.Context, o Options, out *os.File, updates <-chan follow.
 	}
 	st, _ := Styles(out, o.NoColor)
 	v := view{st: st, what: o.What}
+	// The size now: the first one OnResize sends comes from a goroutine,
+	// and may come after the first version (which was then drawn 20
+	// columns wide).
+	if w, h, err := scr.tty.Size(); err == nil && w > 0 && h > 0 {
+		v.width, v.rows = w, h
+	}
 	for {
 		select {
 		case u := <-updates:
