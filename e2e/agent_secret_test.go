@@ -185,8 +185,7 @@ func TestAgentPermissionInTerminal(t *testing.T) {
 	if _, err := os.Stat(notes); !os.IsNotExist(err) {
 		t.Fatalf("not deleted after y: %v", err)
 	}
-	tty.Write([]byte{4})
-	_ = waitREPLExit(t, cmd)
+	_ = quitREPL(t, cmd, tty, scr)
 }
 
 // lastRole returns the type of the last content block of the last

@@ -192,8 +192,10 @@ func TestEndToEndInTerminal(t *testing.T) {
 	tty.Write([]byte("echo from-bash\r"))
 	scr.output(t, "from-bash", 5*time.Second) // the output, not the echo
 
-	tty.Write([]byte{4}) // Ctrl+D on an empty line
-	waitExit(t, cmd, "Ctrl+D did not end the shell")
+	// Ctrl+D on an empty line
+	if ok, err := quit(cmd, tty, scr, 5*time.Second); !ok || err != nil {
+		t.Fatalf("Ctrl+D did not end the shell (exit: %v)", err)
+	}
 	scr.mu.Lock()
 	defer scr.mu.Unlock()
 	if strings.Contains(scr.buf.String(), "\x1b[38;") {

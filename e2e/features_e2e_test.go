@@ -31,7 +31,7 @@ func TestCtrlRAndTabInTerminal(t *testing.T) {
 	scr.waitFor(t, "❯ /session", 5*time.Second) // completed (the trailing blank is not drawn)
 	tty.Write([]byte("\r"))
 	scr.waitFor(t, "Offloaded:", 5*time.Second)
-	leave(t, cmd, tty)
+	leave(t, cmd, tty, scr)
 	if n := strings.Count(scr.text(), "alpha-21"); n < 2 {
 		t.Fatalf("the searched line ran %d times", n)
 	}

@@ -33,7 +33,7 @@ func TestHandoverTerminal(t *testing.T) {
 		tty.Write([]byte("echo again-$((2+2))\r"))
 		scr.waitFor(t, "again-4", 5*time.Second)
 	}
-	leave(t, cmd, tty)
+	leave(t, cmd, tty, scr)
 }
 
 // TestTmuxResizeDuringHandoverKeepsTheProgramsOutput: a resize while a
@@ -124,5 +124,5 @@ func TestReplWithArgumentsGetsTheTerminal(t *testing.T) {
 	}
 	tty.Write([]byte("python3 -c 'print(7*6)' | tr 4 X\r")) // captured, not handed over
 	scr.waitFor(t, "X2", 5*time.Second)
-	leave(t, cmd, tty)
+	leave(t, cmd, tty, scr)
 }

@@ -32,18 +32,57 @@ func startInTerminal(t *testing.T, state string, args ...string) (*exec.Cmd, *os
 	return cmd, tty, scr
 }
 
-func leave(t *testing.T, cmd *exec.Cmd, tty *os.File) {
+// leave presses Ctrl+D on an empty line (see quit) and fails the test
+// unless the shell ends within 5 s.
+func leave(t *testing.T, cmd *exec.Cmd, tty *os.File, scr *screen) {
 	t.Helper()
-	tty.Write([]byte{4})
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		cmd.Process.Kill()
+	if ok, _ := quit(cmd, tty, scr, 5*time.Second); !ok {
 		t.Error("Ctrl+D did not end the shell")
 	}
 	tty.Close()
+}
+
+// busyNotices are what the shell says of a Ctrl+D that came while a
+// command or an agent's turn still ran (repl/model.go): it keeps running.
+var busyNotices = []string{"Ctrl+D: the command reads no input", "Press Ctrl+D again to stop the agent"}
+
+// quit presses Ctrl+D and waits up to within for the shell to exit,
+// returning whether it exited and how. A command's output (or a
+// turn's answer) is on the screen a moment before the shell has seen the
+// command end: a press in that moment is the running command's, as a
+// person's would be, and the shell says so. Then, and only then, Ctrl+D
+// is pressed again: a shell that needs two presses on an idle prompt
+// still fails.
+func quit(cmd *exec.Cmd, tty io.Writer, scr *screen, within time.Duration) (exited bool, err error) {
+	busy := func() int {
+		text, n := scr.text(), 0
+		for _, m := range busyNotices {
+			n += strings.Count(text, m)
+		}
+		return n
+	}
+	seen := busy()
+	tty.Write([]byte{4})
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(within)
+	for {
+		select {
+		case err := <-done:
+			return true, err
+		case <-tick.C:
+			if n := busy(); n > seen {
+				seen = n
+				tty.Write([]byte{4})
+			}
+		case <-deadline:
+			_ = cmd.Process.Kill()
+			<-done // the test's cleanup may Wait too: two Waits at once race
+			return false, nil
+		}
+	}
 }
 
 // TestHistoryTwoShellsAtOnce runs two shells in two terminals typing lines
@@ -67,7 +106,7 @@ func TestHistoryTwoShellsAtOnce(t *testing.T) {
 			// Every line has run when the prompt's echo of a marker shows.
 			tty.Write([]byte("echo $((40+2))-" + name + "\r"))
 			scr.waitFor(t, "42-"+name, 10*time.Second)
-			leave(t, cmd, tty)
+			leave(t, cmd, tty, scr)
 		}()
 	}
 	wg.Wait()
@@ -105,7 +144,7 @@ func TestFaultCorruptHistoryFile(t *testing.T) {
 	scr.waitFor(t, "❯", 5*time.Second)
 	tty.Write([]byte("echo still-$((6*7))\r"))
 	scr.waitFor(t, "still-42", 5*time.Second)
-	leave(t, cmd, tty)
+	leave(t, cmd, tty, scr)
 	raw, _ := os.ReadFile(path)
 	if !strings.HasSuffix(string(raw), "\"echo still-$((6*7))\"\n") {
 		t.Fatalf("history file:\n%q", raw)
@@ -120,7 +159,7 @@ func TestNoHistoryFlag(t *testing.T) {
 	scr.waitFor(t, "❯", 5*time.Second)
 	tty.Write([]byte("echo saved-$((6*7))\r"))
 	scr.waitFor(t, "saved-42", 5*time.Second)
-	leave(t, cmd, tty)
+	leave(t, cmd, tty, scr)
 	if _, err := os.Stat(filepath.Join(state, "todo-shell", "history")); !os.IsNotExist(err) {
 		t.Fatalf("history written with --no-history: %v", err)
 	}

@@ -121,7 +121,11 @@ type loadStats struct {
 // throughput and latency go to the log (BENCHMARKS.md quotes them).
 func TestPlanLoadEightMCPServers(t *testing.T) {
 	const servers = 8
-	perServer := 1000
+	// 200 calls each in the suite: every check below (no update lost,
+	// dense ids, owners kept, the serial replay) already meets hundreds
+	// of races between the eight processes at that count. The figures in
+	// docs/BENCHMARKS.md are of 1,000 each (TODO_SHELL_LOAD_CALLS=1000).
+	perServer := 200
 	if testing.Short() {
 		perServer = 100
 	}

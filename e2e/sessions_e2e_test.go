@@ -32,21 +32,15 @@ func startSessionREPL(t *testing.T, dir string, args ...string) (*exec.Cmd, *scr
 	return cmd, scr, tty
 }
 
-func waitREPLExit(t *testing.T, cmd *exec.Cmd) error {
+// quitREPL leaves the shell with Ctrl+D (see quit), failing the test
+// unless it ends within 30 s, and returns how it exited.
+func quitREPL(t *testing.T, cmd *exec.Cmd, tty io.Writer, scr *screen) error {
 	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(30 * time.Second):
-		// Kill it and let this Wait return before failing: the test's
-		// cleanup waits for the process too, and two Waits at once race.
-		_ = cmd.Process.Kill()
-		<-done
+	ok, err := quit(cmd, tty, scr, 30*time.Second)
+	if !ok {
 		t.Fatal("the shell did not exit within 30 s")
-		return nil
 	}
+	return err
 }
 
 // TestREPLResume: the list written in one interactive shell is on the panel
@@ -67,8 +61,7 @@ func TestREPLResume(t *testing.T) {
 		t.Fatalf("second process: exit %d (%v): %s", code, err, out)
 	}
 
-	tty.Write([]byte{4}) // Ctrl+D
-	if err := waitREPLExit(t, cmd); err != nil {
+	if err := quitREPL(t, cmd, tty, scr); err != nil {
 		t.Fatalf("exit: %v", err)
 	}
 
@@ -76,8 +69,7 @@ func TestREPLResume(t *testing.T) {
 		cmd, scr, tty := startSessionREPL(t, work, append(args, "--offload-dir", off)...)
 		scr.waitFor(t, "Tasks 0/2", 5*time.Second)
 		scr.waitFor(t, "● Surviving a restart", 5*time.Second)
-		tty.Write([]byte{4})
-		if err := waitREPLExit(t, cmd); err != nil {
+		if err := quitREPL(t, cmd, tty, scr); err != nil {
 			t.Fatalf("%v: exit: %v", args, err)
 		}
 	}
@@ -138,8 +130,7 @@ func TestAgentREPLResume(t *testing.T) {
 	scr.waitFor(t, "✦", 5*time.Second) // the agent-mode prompt
 	tty.Write([]byte("second prompt\r"))
 	scr.waitFor(t, "second answer", 5*time.Second)
-	tty.Write([]byte{4})
-	if err := waitREPLExit(t, cmd); err != nil {
+	if err := quitREPL(t, cmd, tty, scr); err != nil {
 		t.Fatalf("exit: %v", err)
 	}
 	mu.Lock()

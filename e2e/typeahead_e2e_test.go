@@ -50,7 +50,7 @@ func TestKeysTypedBeforeTheProgramHasTheTerminal(t *testing.T) {
 			scr.waitFor(t, "(ran in the terminal; exit status 0)", 5*time.Second)
 			tty.Write([]byte("echo after-$((1+1))\r"))
 			scr.output(t, "after-2", 5*time.Second)
-			leave(t, cmd, tty)
+			leave(t, cmd, tty, scr)
 		})
 	}
 }
@@ -73,7 +73,7 @@ func TestLineTypedBeforeTheShellStartsRuns(t *testing.T) {
 	cmd, tty, scr := startInTerminal(t, t.TempDir())
 	tty.Write([]byte("echo early-$((1+1))\r")) // before the first prompt
 	scr.output(t, "early-2", 5*time.Second)
-	leave(t, cmd, tty) // Ctrl+D ends it only on an empty input
+	leave(t, cmd, tty, scr) // Ctrl+D ends it only on an empty input
 }
 
 // TestEscapeSequencesTypedBeforeTheShellStarts: cursor keys typed before
@@ -93,7 +93,7 @@ func TestEscapeSequencesTypedBeforeTheShellStarts(t *testing.T) {
 			cmd, tty, scr := startInTerminal(t, t.TempDir())
 			tty.Write([]byte(tc.typed)) // before the first prompt
 			scr.output(t, tc.output, 5*time.Second)
-			leave(t, cmd, tty)
+			leave(t, cmd, tty, scr)
 		})
 	}
 }
