@@ -349,6 +349,7 @@ func exited(s *mcpServer) bool {
 }
 
 func TestMCPFaultClientDisconnectsMidCall(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	srv := mcpClient(t, dir, "--allow-bash")
 	marker := fmt.Sprintf("%d.%d", 300+os.Getpid()%300, time.Now().Nanosecond()%1000)
@@ -364,6 +365,7 @@ func TestMCPFaultClientDisconnectsMidCall(t *testing.T) {
 }
 
 func TestMCPFaultSignalsStopTheServer(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		code int
@@ -574,4 +576,43 @@ func peakRSS(t *testing.T, pid int) int64 {
 	}
 	t.Fatal("no VmHWM")
 	return 0
+}
+
+// TestMCPListenAcknowledgedByTheClientsID: a client of the 2026-07-28
+// protocol (Claude Code 2.1 among them) opens subscriptions/listen and
+// waits for the acknowledgement that names its request by the id it sent.
+// Before, the acknowledgement named the id the server's input guard gave
+// the request, and Claude Code waited 27 s for its own, then went on.
+func TestMCPListenAcknowledgedByTheClientsID(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command(binary, "mcp", "--offload-dir", t.TempDir())
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); cmd.Wait() })
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
+	fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":"probe","method":"server/discover","params":{%s}}`+"\n", meta)
+	fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":"listen:0","method":"subscriptions/listen","params":{%s,"notifications":{"toolsListChanged":true}}}`+"\n", meta)
+	lines := bufio.NewScanner(stdout)
+	for lines.Scan() {
+		var m struct {
+			Method string
+			Params struct {
+				Meta map[string]json.RawMessage `json:"_meta"`
+			}
+		}
+		if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
+			t.Fatalf("%q: %v", lines.Text(), err)
+		}
+		if m.Method != "notifications/subscriptions/acknowledged" {
+			continue
+		}
+		if got := string(m.Params.Meta["io.modelcontextprotocol/subscriptionId"]); got != `"listen:0"` {
+			t.Fatalf("acknowledged as %s, want \"listen:0\": %s", got, lines.Text())
+		}
+		return
+	}
+	t.Fatalf("no acknowledgement (%v)", lines.Err())
 }

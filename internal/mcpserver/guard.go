@@ -194,6 +194,7 @@ type lineWriter struct {
 // Write writes one line of the SDK's. A response to a request gets the
 // client's id back; one to a request the client cancelled is dropped.
 func (l *lineWriter) Write(p []byte) (int, error) {
+	p = l.ids.subscription(p)
 	start, end, ok := member(p, "id")
 	if !ok {
 		return l.write(p)

@@ -194,6 +194,47 @@ func depth(text []byte, limit int) int {
 	return deepest
 }
 
+// subscriptionKey is the _meta member by which the SDK names the
+// subscriptions/listen request a message belongs to (its acknowledgement,
+// the notifications it carries, its final result): the request's id, so
+// ours, which the client never sent.
+const subscriptionKey = "io.modelcontextprotocol/subscriptionId"
+
+// subscription puts the client's id back in the subscription id of a
+// message of the SDK's (params._meta or result._meta): a client waits for
+// the acknowledgement of its subscriptions/listen by the id it sent
+// (Claude Code 2.1 waited 27 s for it, then went on without).
+func (m *ids) subscription(p []byte) []byte {
+	if !bytes.Contains(p, []byte(`"`+subscriptionKey+`"`)) {
+		return p
+	}
+	for _, where := range []string{"params", "result"} {
+		ws, we, ok := member(p, where)
+		if !ok {
+			continue
+		}
+		ms, me, ok := member(p[ws:we], "_meta")
+		if !ok {
+			continue
+		}
+		meta := p[ws+ms : ws+me]
+		is, ie, ok := member(meta, subscriptionKey)
+		if !ok {
+			continue
+		}
+		n, ours := ourID(meta[is:ie])
+		if !ours {
+			continue
+		}
+		orig, waiting := m.lookup(n)
+		if !waiting {
+			continue
+		}
+		return splice(p, ws+ms+is, ws+ms+ie, orig)
+	}
+	return p
+}
+
 // ourID reads an id Guard gave.
 func ourID(raw []byte) (int64, bool) {
 	n, err := strconv.ParseInt(string(raw), 10, 64)

@@ -114,3 +114,49 @@ func TestGuardCancellation(t *testing.T) {
 		t.Fatalf("a cancelled request was answered: %q", out.String())
 	}
 }
+
+// TestGuardPutsTheSubscriptionIDBack: the acknowledgement of a
+// subscriptions/listen request and its final result name the request by
+// the id the client sent (the SDK names it by the id Guard gave); other
+// messages pass unchanged.
+func TestGuardPutsTheSubscriptionIDBack(t *testing.T) {
+	tests := []struct{ id, want string }{
+		{`"listen:0"`, `"listen:0"`},
+		{`7`, `7`},
+		{`1.5`, `1.5`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.id, func(t *testing.T) {
+			in := `{"jsonrpc":"2.0","id":` + tt.id + `,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true}}}` + "\n"
+			pr, pw := io.Pipe()
+			r, w, ended := Guard(strings.NewReader(in), pw, 0)
+			go func() {
+				// The SDK: the acknowledgement, a notification of another
+				// stream, then the result, each by the id it was given.
+				sc := bufio.NewScanner(r)
+				for sc.Scan() {
+					var m struct{ ID json.RawMessage }
+					json.Unmarshal(sc.Bytes(), &m)
+					fmt.Fprintf(w, `{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":%s},"notifications":{"toolsListChanged":true}}}`+"\n", m.ID)
+					fmt.Fprintf(w, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"other"}}}`+"\n")
+					fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"_meta":{"io.modelcontextprotocol/subscriptionId":%s}}}`+"\n", m.ID, m.ID)
+				}
+				<-ended
+				pw.Close()
+			}()
+			var got []string
+			sc := bufio.NewScanner(pr)
+			for sc.Scan() {
+				got = append(got, sc.Text())
+			}
+			want := []string{
+				`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":` + tt.want + `},"notifications":{"toolsListChanged":true}}}`,
+				`{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"other"}}}`,
+				`{"jsonrpc":"2.0","id":` + tt.want + `,"result":{"_meta":{"io.modelcontextprotocol/subscriptionId":` + tt.want + `}}}`,
+			}
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+}
