@@ -284,6 +284,7 @@ func lastLines(s string, n int) string {
 // fatal out-of-memory for 80 cells sharing a 16 MiB overflow chain; 55 ms
 // a row for cells sharing a session_id chain.
 func TestAttackOpencodeDatabase(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		attack opencodetest.Attack
@@ -398,6 +399,7 @@ func mkdir(t *testing.T, dir string) string {
 // beside the last good plan, and shows the plan again once the file is
 // good.
 func TestAttackOpencodeRewrittenLive(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	data := filepath.Join(home, "share")
 	dir := mkdir(t, filepath.Join(data, "opencode"))
@@ -515,6 +517,7 @@ const mcpListed = `"id":2,"result"`
 // blocked in write(2) on a FIFO journal holding the lock; the sparse
 // journal took 3.17 GB in `watch --plan --once` and in mcp.
 func TestAttackSharedPlan(t *testing.T) {
+	t.Parallel()
 	// Each line about 4 KiB: the 17th fills a pipe's 64 KiB.
 	creates := strings.Repeat(`TaskCreate '{"subject":"More","description":"`+strings.Repeat("x", 3900)+`"}'`+"\n", 20)
 	tests := []struct {
@@ -581,6 +584,7 @@ func sparse(t *testing.T, dir string) {
 // Claude Code task list (17 MB on disk) — 2.32 GB in watch --claude-tasks
 // --once before — and a good task beside them.
 func TestAttackClaudeTaskList(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	list := mkdir(t, filepath.Join(home, ".claude", "tasks", "team"))
 	big := filepath.Join(home, "big.json")

@@ -118,6 +118,7 @@ func (f *fakeClaudeAPI) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestRealClaudeCodeUsesTheTaskToolsOverMCP(t *testing.T) {
+	t.Parallel()
 	claude := agentCLI(t, "TODO_SHELL_CLAUDE", "claude", "@anthropic-ai/claude-code")
 	dir := t.TempDir()
 	plan := fmt.Sprintf("cc-%d", time.Now().UnixNano())

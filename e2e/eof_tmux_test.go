@@ -24,6 +24,7 @@ func (tt *tmuxTerm) paneDead() bool {
 // prompt then leaves. Before, Ctrl+D killed the loop, its lines vanished,
 // SENTINEL was never made and the shell was gone.
 func TestTmuxCtrlDWhileACommandRuns(t *testing.T) {
+	t.Parallel()
 	for _, sz := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			t.Parallel()
@@ -92,6 +93,7 @@ func (f *heldAPI) serve(w http.ResponseWriter, r *http.Request) {
 // interruption stay in the scrollback, and the shell leaves. Before, one
 // Ctrl+D left at once, the answer's text gone.
 func TestTmuxCtrlDWhileTheAgentWorks(t *testing.T) {
+	t.Parallel()
 	start := func(t *testing.T, sz [2]int) (*tmuxTerm, *heldAPI) {
 		api := &heldAPI{release: make(chan struct{})}
 		srv := httptest.NewServer(http.HandlerFunc(api.serve))

@@ -53,6 +53,7 @@ func exitCodeOf(t *testing.T, cmd *exec.Cmd, done <-chan error) int {
 }
 
 func TestFaultServeSignalInterruptsRunningCall(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		code int
@@ -95,6 +96,7 @@ func TestFaultServeSignalInterruptsRunningCall(t *testing.T) {
 // ends it at once (it used to hold the answer and stay busy, waiting for the
 // rest of the line).
 func TestFaultServeSignalWithPartialLine(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(binary, "serve", "--offload-dir", t.TempDir())
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
@@ -132,6 +134,7 @@ func TestFaultServeSignalWithPartialLine(t *testing.T) {
 }
 
 func TestFaultServeSignalWhileIdle(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(binary, "serve", "--offload-dir", t.TempDir())
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
@@ -181,6 +184,7 @@ func TestServeMaxLine(t *testing.T) {
 // handler sees, while a command and a background job of an earlier command
 // run: the reaper ends them.
 func TestFaultKilledShellLeavesNoProcess(t *testing.T) {
+	t.Parallel()
 	bg, fg := sleepMarker(500), sleepMarker(501)
 	script := fmt.Sprintf("sleep %s &\nsleep %s\n", bg, fg)
 	cmd := exec.Command(binary, "--offload-dir", t.TempDir())
@@ -203,6 +207,7 @@ func TestFaultKilledShellLeavesNoProcess(t *testing.T) {
 // SIGHUP reaches it or is ignored (as under nohup, when only the terminal's
 // hang-up tells).
 func TestFaultHangupLeavesNoProcess(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		argv []string

@@ -102,6 +102,7 @@ func (s *cliScenario) runToEnd() string {
 // request names both; completed, it goes through. A model that never
 // finishes is held exactly twice.
 func TestRealAgentsStopHook(t *testing.T) {
+	t.Parallel()
 	for _, agent := range []string{"codex", "gemini"} {
 		t.Run(agent, func(t *testing.T) {
 			plan, tool, scenario := steps, "update_plan", codexScenario
@@ -142,6 +143,7 @@ func TestRealAgentsStopHook(t *testing.T) {
 // with the first request; a task of another agent's is not this one's to
 // finish, so its stop goes through.
 func TestRealAgentsGetTheSharedPlan(t *testing.T) {
+	t.Parallel()
 	for _, agent := range []string{"codex", "gemini"} {
 		t.Run(agent, func(t *testing.T) {
 			plan := fmt.Sprintf("agents-%d", os.Getpid())

@@ -98,6 +98,7 @@ func dump(reqs []apiRequest) string {
 // holds the stop and the next request names both items; the model then
 // completes them and the stop goes through.
 func TestRealClaudeCodeStopHookTodoWrite(t *testing.T) {
+	t.Parallel()
 	s := claudeScenario(t, []turn{
 		{call("TodoWrite", todos("Write the parser=i", "Add tests=p", "Update the docs=p"))},
 		{call("TodoWrite", todos("Write the parser=c", "Update the docs=i"))},
@@ -127,6 +128,7 @@ func TestRealClaudeCodeStopHookTodoWrite(t *testing.T) {
 // TODO_SHELL_HOOK_MAX_BLOCKS=3, 1 with --max-blocks 1 in the hook's
 // command (the settings `hook --print --max-blocks 1` prints).
 func TestRealClaudeCodeNeverFinishes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		n     int
@@ -173,6 +175,7 @@ func TestRealClaudeCodeNeverFinishes(t *testing.T) {
 // tools (its default): a task deleted while pending and one left pending
 // are named; re-created and completed, the stop goes through.
 func TestRealClaudeCodeStopHookTaskTools(t *testing.T) {
+	t.Parallel()
 	s := claudeScenario(t, []turn{
 		{call("TaskCreate", `{"subject":"Write the parser","description":"The config format","activeForm":"Writing the parser"}`),
 			call("TaskCreate", `{"subject":"Write tests","description":"Cover the parser","activeForm":"Writing tests"}`),
@@ -201,6 +204,7 @@ func TestRealClaudeCodeStopHookTaskTools(t *testing.T) {
 // at the session's start, and the stop is held for the tasks the agent
 // created and left, named with the plan.
 func TestRealClaudeCodeStopHookSharedPlan(t *testing.T) {
+	t.Parallel()
 	plan := fmt.Sprintf("hook-%d", os.Getpid())
 	mcp := func(tool, input string) map[string]any { return call("mcp__todo-shell__"+tool, input) }
 	s := claudeScenario(t, []turn{

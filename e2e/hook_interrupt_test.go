@@ -15,6 +15,7 @@ import (
 // held stop's reason, and the turn the script keeps for a held stop is
 // never asked for.
 func TestRealClaudeCodeInterruptIsNotHeld(t *testing.T) {
+	t.Parallel()
 	c := startClaudeInTmux(t, 100, 30, []turn{
 		{call("TodoWrite", todos("Write the lexer=i", "Add tests=p"))},
 		text("Hello."),

@@ -22,6 +22,7 @@ func linesEqual(s, want string) int {
 // several lines clears it whole, and Enter then runs nothing (issue 29,
 // item 5: it cleared the first row only, and Enter ran the rows left).
 func TestTmuxCtrlUClearsARecalledEntry(t *testing.T) {
+	t.Parallel()
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		tt.paste("echo ONE-5\necho TWO-5\necho THREE-5")
 		tt.run("send-keys", "-t", "t", "Enter")
@@ -52,6 +53,7 @@ func TestTmuxCtrlUClearsARecalledEntry(t *testing.T) {
 // with the text around it (issue 29, item 11: the row was cut at the
 // width, the match with it).
 func TestTmuxCtrlRShowsTheMatchPastTheWidth(t *testing.T) {
+	t.Parallel()
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		line := "echo " + strings.Repeat("x", 120) + " NEEDLE-11 the end"
 		tt.enter(line)
@@ -77,6 +79,7 @@ func TestTmuxCtrlRShowsTheMatchPastTheWidth(t *testing.T) {
 // the next line follows it (issue 29, item 17: each line was padded to the
 // widest, and the padding wrapped onto blank rows).
 func TestTmuxErrorKeepsItsLayout(t *testing.T) {
+	t.Parallel()
 	for _, sz := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			tt := startTmuxEnv(t, sz[0], sz[1], t.TempDir(), "")
@@ -112,6 +115,7 @@ func TestTmuxErrorKeepsItsLayout(t *testing.T) {
 // shows on the running row with its line breaks marked (issue 29, item 20:
 // `echo a sleep 2`, as if one command).
 func TestTmuxRunningRowMarksLineBreaks(t *testing.T) {
+	t.Parallel()
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		tt.paste("echo a-20\nsleep 2")
 		tt.run("send-keys", "-t", "t", "Enter")

@@ -120,6 +120,7 @@ type loadStats struct {
 // owners, and the final plan is the serial replay of the journal. The
 // throughput and latency go to the log (BENCHMARKS.md quotes them).
 func TestPlanLoadEightMCPServers(t *testing.T) {
+	t.Parallel()
 	const servers = 8
 	// 200 calls each in the suite: every check below (no update lost,
 	// dense ids, owners kept, the serial replay) already meets hundreds

@@ -16,6 +16,7 @@ import (
 // strip with blank "…" rows). The shell starts elsewhere and cds there,
 // as the person did.
 func TestTmuxLongPromptLeavesRoomToType(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ dir, branch string }{
 		{"a-rather-long-directory-name-for-the-prompt", "feature/very-long-branch-name-here"},
 		{"my-company-backend-service", "feature/add-login-flow"},
@@ -68,6 +69,7 @@ func TestTmuxLongPromptLeavesRoomToType(t *testing.T) {
 // rows were neither on the screen nor in the scrollback, two empty rows
 // were drawn under it, and no "↑" row said anything was hidden).
 func TestTmuxTabTemplateOnAnEmptyList(t *testing.T) {
+	t.Parallel()
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		tt.run("send-keys", "-t", "t", "-l", "TodoWrite ")
 		tt.waitScreen("the command typed", func(string) bool { return strings.Contains(tt.screen(), "❯ TodoWrite") })
@@ -90,6 +92,7 @@ func TestTmuxTabTemplateOnAnEmptyList(t *testing.T) {
 // count above it (cursor at the end) and under it (cursor at the start)
 // (trial finding: "↑ 1 more line" with ~60 rows hidden).
 func TestTmuxLongLineCountsHiddenRows(t *testing.T) {
+	t.Parallel()
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		tt.paste("echo " + strings.Repeat("word ", 1000))
 		var up, down int
@@ -114,6 +117,7 @@ func TestTmuxLongLineCountsHiddenRows(t *testing.T) {
 // neither /help nor the docs named them, and VS Code sends a plain Enter
 // for Shift+Enter); Ctrl+J then does insert one.
 func TestTmuxHelpTellsTheNewLineKeys(t *testing.T) {
+	t.Parallel()
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		tt.command("/help", "and are replaced by a one-line pointer.")
 		if s := tt.all(); !strings.Contains(s, "Alt+Enter, Ctrl+J    a new line,") {
@@ -135,6 +139,7 @@ func TestTmuxHelpTellsTheNewLineKeys(t *testing.T) {
 // finding: a Ctrl+C six seconds later still left the shell). It waits
 // for the hint to go, as a person would, never for a fixed time.
 func TestTmuxCtrlCArmingExpires(t *testing.T) {
+	t.Parallel()
 	tt := startTmux(t, 80, 24)
 	const hint = "Press Ctrl+C again to exit"
 	tt.run("send-keys", "-t", "t", "C-c")

@@ -20,6 +20,7 @@ import (
 // command never runs, the style is not applied, and the line reads as the
 // item does.
 func TestTmuxStatusRightNeutralisesThePlan(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		skipUnlessCI(t, "tmux is not installed: the terminal tests need a real tmux (apt-get install tmux)")
 	}

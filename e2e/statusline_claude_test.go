@@ -19,6 +19,7 @@ import (
 // plan's first step (the fake API holds the next turn until the test has
 // seen it), then "Tasks 3/3" once the plan is done.
 func TestRealClaudeCodeStatusLine(t *testing.T) {
+	t.Parallel()
 	c := startClaudeInTmux(t, 100, 30, []turn{
 		{call("TodoWrite", todos("Write the parser=c", "Add tests=i", "Update the docs=p"))},
 		{call("TodoWrite", todos("Write the parser=c", "Add tests=c", "Update the docs=c"))},
@@ -37,6 +38,7 @@ func TestRealClaudeCodeStatusLine(t *testing.T) {
 // a line too long at the terminal's edge, and passes the width in
 // COLUMNS).
 func TestRealClaudeCodeStatusLineNarrow(t *testing.T) {
+	t.Parallel()
 	c := startClaudeInTmux(t, 60, 20, []turn{
 		{call("TodoWrite", todos("Write the parser=c", "Add tests=i", "Update the docs=p"))},
 		// Add tests dropped; the docs item reworded (the same item).

@@ -9,6 +9,7 @@ import (
 // todos and the tasks, as the panel's "Tasks d/n" does, and a plan of tasks
 // alone sets it too.
 func TestTmuxTitleCountsWhatThePanelCounts(t *testing.T) {
+	t.Parallel()
 	tt := startTmuxEnv(t, 100, 30, t.TempDir(), "")
 	waitTitle := func(want string) {
 		t.Helper()

@@ -17,6 +17,7 @@ import (
 // at COLUMNS×LINES when they are set, else at 80×24, as bash assumes (it
 // drew nothing, waiting for a size that never came).
 func TestZeroSizeTerminalDraws(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		env   []string
