@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/todo-shell/todo-shell/internal/jsonscan"
 	"github.com/todo-shell/todo-shell/internal/plan"
 )
 
@@ -241,7 +242,7 @@ func readUser(b []byte, sidechains bool) (userKind, string, time.Time) {
 	typ, message, content, id, payload, timestamp := v[0], v[1], v[2], v[3], v[4], v[5]
 	var kind userKind
 	var turn string
-	switch str(typ) {
+	switch jsonscan.Str(typ) {
 	case "user":
 		if message != "" {
 			if v[6] == "true" || v[7] == "true" || v[8] == "true" && !sidechains {
@@ -257,7 +258,7 @@ func readUser(b []byte, sidechains bool) (userKind, string, time.Time) {
 	if kind == userOther {
 		return userOther, "", time.Time{}
 	}
-	t, _ := time.Parse(time.RFC3339Nano, str(timestamp))
+	t, _ := time.Parse(time.RFC3339Nano, jsonscan.Str(timestamp))
 	return kind, turn, t
 }
 
@@ -272,9 +273,9 @@ func claudeUser(message, promptID, uuid string) (userKind, string) {
 	if strings.HasPrefix(strings.TrimSpace(text), interruptText) {
 		return userInterrupt, ""
 	}
-	id := str(promptID)
+	id := jsonscan.Str(promptID)
 	if id == "" {
-		id = str(uuid)
+		id = jsonscan.Str(uuid)
 	}
 	return userPrompt, id
 }
@@ -284,16 +285,16 @@ func claudeUser(message, promptID, uuid string) (userKind, string) {
 // (Gemini CLI sends it as the next user message).
 func geminiUser(content, id string) (userKind, string) {
 	other := false
-	each(content, func(part string) {
+	jsonscan.Each(content, func(part string) {
 		f, _ := members(part, true, "functionResponse", "text")
-		if f[0] != "" || strings.HasPrefix(str(f[1]), ReasonLead) {
+		if f[0] != "" || strings.HasPrefix(jsonscan.Str(f[1]), ReasonLead) {
 			other = true
 		}
 	})
 	if other {
 		return userOther, ""
 	}
-	return userPrompt, str(id)
+	return userPrompt, jsonscan.Str(id)
 }
 
 // codexEvent reads a Codex event's payload (raw JSON): a turn started (the
@@ -302,12 +303,12 @@ func geminiUser(content, id string) (userKind, string) {
 // an interrupted turn.
 func codexEvent(payload string) (userKind, string) {
 	f, _ := members(payload, true, "type", "turn_attribution", "turn_id")
-	switch str(f[0]) {
+	switch jsonscan.Str(f[0]) {
 	case "task_started":
 		a, _ := members(f[1], true, "turn_id")
-		id := str(a[0])
+		id := jsonscan.Str(a[0])
 		if id == "" {
-			id = str(f[2])
+			id = jsonscan.Str(f[2])
 		}
 		return userPrompt, id
 	case "user_message":
@@ -326,18 +327,18 @@ func claudeText(c string) (string, bool) {
 	case c == "":
 		return "", false
 	case c[0] == '"':
-		return str(c), true
+		return jsonscan.Str(c), true
 	}
 	var b strings.Builder
 	blocks, result := 0, false
-	each(c, func(block string) {
+	jsonscan.Each(c, func(block string) {
 		blocks++
 		f, _ := members(block, true, "type", "text")
-		switch str(f[0]) {
+		switch jsonscan.Str(f[0]) {
 		case "tool_result":
 			result = true
 		case "text":
-			b.WriteString(str(f[1]))
+			b.WriteString(jsonscan.Str(f[1]))
 		}
 	})
 	if result {

@@ -22,47 +22,9 @@ func members(raw string, valid bool, keys ...string) (out []string, ok bool) {
 	if d.PeekKind() != jsonscan.KindObject {
 		return out, false
 	}
-	err := d.Object(func(key string) error {
-		for i, k := range keys {
-			if k == key && out[i] == "" {
-				v, err := d.Raw()
-				out[i] = v
-				return err
-			}
-		}
-		return d.Skip()
-	})
+	err := d.Pick(out, keys...)
 	if err == nil && !valid {
 		err = d.End()
 	}
 	return out, err == nil
-}
-
-// each calls f with the raw text of each element of the array raw (a
-// checked value); nothing when raw is no array.
-func each(raw string, f func(elem string)) {
-	d := jsonscan.NewValid(raw)
-	if raw == "" || d.PeekKind() != jsonscan.KindArray {
-		return
-	}
-	_ = d.Array(func() error {
-		v, err := d.Raw()
-		if err == nil {
-			f(v)
-		}
-		return err
-	})
-}
-
-// str returns the string the raw JSON value decodes to, "" when it is no
-// string.
-func str(raw string) string {
-	if raw == "" || raw[0] != '"' {
-		return ""
-	}
-	s, err := jsonscan.NewValid(raw).String()
-	if err != nil {
-		return ""
-	}
-	return s
 }

@@ -3,6 +3,8 @@ package plan
 import (
 	"strconv"
 	"strings"
+
+	"github.com/todo-shell/todo-shell/internal/jsonscan"
 )
 
 // resultState is what a plan call's tool_result said.
@@ -184,18 +186,18 @@ func (p *Parser) sightTools(r *record) {
 		if !isArray(tools) {
 			return
 		}
-		each(tools, func(t string) { names = append(names, get(t, "name")) })
+		jsonscan.Each(tools, func(t string) { names = append(names, get(t, "name")) })
 	case "attachment":
 		var f [2]string
-		pick(r.attachment, f[:], "type", "addedNames")
-		if str(f[0]) != "deferred_tools_delta" {
+		jsonscan.Pick(r.attachment, f[:], "type", "addedNames")
+		if jsonscan.Str(f[0]) != "deferred_tools_delta" {
 			return
 		}
 		names = elems(f[1])
 	}
 	p.tools.known = true
 	for _, n := range names {
-		if isPlanToolName(str(n)) {
+		if isPlanToolName(jsonscan.Str(n)) {
 			p.tools.plan = true
 		}
 	}

@@ -3,6 +3,7 @@ package plan
 import (
 	"strings"
 
+	"github.com/todo-shell/todo-shell/internal/jsonscan"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -39,11 +40,11 @@ type codexPayload struct {
 }
 
 func (codex) read(p *Parser, rec *record, emit func(Event)) {
-	p.stamp(str(rec.timestamp))
+	p.stamp(jsonscan.Str(rec.timestamp))
 	switch rec.typ {
 	case "session_meta":
 		if p.cwd == "" {
-			p.cwd = keep(str(get(rec.payload, "cwd")))
+			p.cwd = keep(jsonscan.Str(get(rec.payload, "cwd")))
 		}
 		return
 	case "response_item":
@@ -51,44 +52,44 @@ func (codex) read(p *Parser, rec *record, emit func(Event)) {
 		return
 	}
 	var f [8]string
-	pick(rec.payload, f[:], "type", "role", "content", "name", "arguments", "input", "call_id", "output")
+	jsonscan.Pick(rec.payload, f[:], "type", "role", "content", "name", "arguments", "input", "call_id", "output")
 	pl := codexPayload{typ: f[0], role: f[1], content: f[2], name: f[3], arguments: f[4], input: f[5], callID: f[6], output: f[7]}
-	switch str(pl.typ) {
+	switch jsonscan.Str(pl.typ) {
 	case "message":
 		codexMessage(p, pl, emit)
 	case "function_call", "custom_tool_call":
 		codexCall(p, pl, emit)
 	case "function_call_output", "custom_tool_call_output":
-		text := str(pl.output)
+		text := jsonscan.Str(pl.output)
 		if !isString(pl.output) {
-			text = str(get(pl.output, "content"))
+			text = jsonscan.Str(get(pl.output, "content"))
 		}
-		p.planResult(str(pl.callID), codexPlanAccepted(text), emit)
+		p.planResult(jsonscan.Str(pl.callID), codexPlanAccepted(text), emit)
 	}
 }
 
 // codexMessage reads a message item's payload: the assistant's text.
 func codexMessage(p *Parser, pl codexPayload, emit func(Event)) {
-	if str(pl.role) != "assistant" {
+	if jsonscan.Str(pl.role) != "assistant" {
 		return
 	}
 	// The model speaks again: the calls after this are of a new turn.
 	p.startMessage("")
-	each(pl.content, func(c string) {
-		p.text(strings.TrimSpace(str(get(c, "text"))), emit)
+	jsonscan.Each(pl.content, func(c string) {
+		p.text(strings.TrimSpace(jsonscan.Str(get(c, "text"))), emit)
 	})
 }
 
 // codexCall reads a tool call item's payload: update_plan's steps, or
 // another tool's call summarised.
 func codexCall(p *Parser, pl codexPayload, emit func(Event)) {
-	name := str(pl.name)
+	name := jsonscan.Str(pl.name)
 	args := pl.arguments
 	if !isString(args) {
 		args = pl.input
 	}
-	in := str(args)
-	ok := valid(in)
+	in := jsonscan.Str(args)
+	ok := jsonscan.Valid(in)
 	if name != "update_plan" {
 		detail := ""
 		if ok {
@@ -104,11 +105,11 @@ func codexCall(p *Parser, pl codexPayload, emit func(Event)) {
 	list := make([]todo.Item, 0, len(steps))
 	var sf [2]string
 	for _, s := range steps {
-		pick(s, sf[:], "step", "status")
-		step := keep(str(sf[0]))
-		list = append(list, todo.Item{Content: step, ActiveForm: step, Status: knownStatus(str(sf[1]))})
+		jsonscan.Pick(s, sf[:], "step", "status")
+		step := keep(jsonscan.Str(sf[0]))
+		list = append(list, todo.Item{Content: step, ActiveForm: step, Status: knownStatus(jsonscan.Str(sf[1]))})
 	}
-	p.planCall(str(pl.callID), p.last, list, nil, name, plural(len(list), "step"), emit)
+	p.planCall(jsonscan.Str(pl.callID), p.last, list, nil, name, plural(len(list), "step"), emit)
 }
 
 // codexPlanAccepted reports whether an update_plan output is not one of

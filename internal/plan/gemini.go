@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/todo-shell/todo-shell/internal/jsonscan"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -40,7 +41,7 @@ func (gemini) claims(rec *record) bool {
 
 func (g gemini) read(p *Parser, rec *record, emit func(Event)) {
 	if rec.set != "" {
-		each(get(rec.set, "messages"), func(m string) { g.message(p, m, emit) })
+		jsonscan.Each(get(rec.set, "messages"), func(m string) { g.message(p, m, emit) })
 		return
 	}
 	g.message(p, rec.raw, emit)
@@ -48,17 +49,17 @@ func (g gemini) read(p *Parser, rec *record, emit func(Event)) {
 
 func (g gemini) message(p *Parser, m string, emit func(Event)) {
 	var f [5]string
-	pick(m, f[:], "timestamp", "type", "id", "content", "toolCalls")
-	p.stamp(str(f[0]))
-	if str(f[1]) != "gemini" {
+	jsonscan.Pick(m, f[:], "timestamp", "type", "id", "content", "toolCalls")
+	p.stamp(jsonscan.Str(f[0]))
+	if jsonscan.Str(f[1]) != "gemini" {
 		return
 	}
 	if p.seen == nil {
 		p.seen = map[string]bool{}
 	}
-	id := str(f[2])
+	id := jsonscan.Str(f[2])
 	if !p.seen["text:"+id] {
-		if t := strings.TrimSpace(str(f[3])); t != "" {
+		if t := strings.TrimSpace(jsonscan.Str(f[3])); t != "" {
 			p.seen["text:"+id] = true
 			p.text(t, emit)
 		}
@@ -71,15 +72,15 @@ func (g gemini) message(p *Parser, m string, emit func(Event)) {
 // toolCall reads one of a message's tool calls, once its status is known.
 func (gemini) toolCall(p *Parser, c string, emit func(Event)) {
 	var cf [5]string
-	pick(c, cf[:], "status", "id", "timestamp", "name", "args")
-	status := str(cf[0])
-	callID := keep(str(cf[1]))
+	jsonscan.Pick(c, cf[:], "status", "id", "timestamp", "name", "args")
+	status := jsonscan.Str(cf[0])
+	callID := keep(jsonscan.Str(cf[1]))
 	if status == "" || p.seen[callID] {
 		return // not done yet, or read already
 	}
 	p.seen[callID] = true
-	p.stamp(str(cf[2]))
-	name := str(cf[3])
+	p.stamp(jsonscan.Str(cf[2]))
+	name := jsonscan.Str(cf[3])
 	args := cf[4]
 	if name != "write_todos" {
 		p.call(name, summarize(args), emit)
@@ -89,13 +90,13 @@ func (gemini) toolCall(p *Parser, c string, emit func(Event)) {
 	cancelled := 0
 	var tf [2]string
 	for _, t := range elems(get(args, "todos")) {
-		pick(t, tf[:], "status", "description")
-		st := str(tf[0])
+		jsonscan.Pick(t, tf[:], "status", "description")
+		st := jsonscan.Str(tf[0])
 		if st == "cancelled" {
 			cancelled++ // left the plan unfinished
 			continue
 		}
-		d := keep(str(tf[1]))
+		d := keep(jsonscan.Str(tf[1]))
 		list = append(list, todo.Item{Content: d, ActiveForm: d, Status: knownStatus(st)})
 	}
 	detail := plural(len(list), "todo")

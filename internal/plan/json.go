@@ -53,7 +53,7 @@ func readRecord(line string, r *record) error {
 	if err := d.End(); err != nil {
 		return err
 	}
-	r.typ = str(r.typeRaw)
+	r.typ = jsonscan.Str(r.typeRaw)
 	return nil
 }
 
@@ -114,66 +114,14 @@ func (r *record) agentField(key string) *string {
 	return nil
 }
 
-// pick puts in out[i] the raw value of keys[i] in the object raw ("" when
-// absent or when raw is no object; the first of repeated keys counts). Like
-// every helper here it walks raw unchecked: raw is a value of a record
-// readRecord checked (or a text valid accepted).
-func pick(raw string, out []string, keys ...string) {
-	_ = pickAt(jsonscan.NewValid(raw), out, keys...)
-}
-
-// pickAt is pick of the value at d's offset, which it consumes.
-func pickAt(d *jsonscan.Decoder, out []string, keys ...string) error {
-	clear(out)
-	if d.PeekKind() != jsonscan.KindObject {
-		return d.Skip()
-	}
-	return d.Object(func(key string) error {
-		for i, k := range keys {
-			if k == key && out[i] == "" {
-				v, err := d.Raw()
-				out[i] = v
-				return err
-			}
-		}
-		return d.Skip()
-	})
-}
-
 // get returns the raw value at the path of keys in raw, "" when absent.
 func get(raw string, path ...string) string {
 	var v [1]string
 	for _, k := range path {
-		pick(raw, v[:], k)
+		jsonscan.Pick(raw, v[:], k)
 		raw = v[0]
 	}
 	return raw
-}
-
-// each calls f with the raw text of each element of the array raw
-// (nothing when raw is no array).
-func each(raw string, f func(elem string)) {
-	if !isArray(raw) {
-		return
-	}
-	d := jsonscan.NewValid(raw)
-	_ = d.Array(func() error {
-		v, err := d.Raw()
-		if err == nil {
-			f(v)
-		}
-		return err
-	})
-}
-
-// str returns the string raw decodes to, "" when it is no string. A plain
-// string is a slice of raw: keep (strings.Clone) what outlives the line.
-func str(raw string) string {
-	if raw == "" || raw[0] != '"' {
-		return ""
-	}
-	s, _ := jsonscan.New(raw).String()
-	return s
 }
 
 // keep is s copied out of the line it was read from, so that what is kept
@@ -197,12 +145,6 @@ func isNumber(raw string) bool { return raw != "" && (raw[0] == '-' || raw[0] >=
 // raw is no array).
 func elems(raw string) []string {
 	var out []string
-	each(raw, func(e string) { out = append(out, e) })
+	jsonscan.Each(raw, func(e string) { out = append(out, e) })
 	return out
-}
-
-// valid reports whether s is one JSON value.
-func valid(s string) bool {
-	d := jsonscan.New(s)
-	return d.Skip() == nil && d.End() == nil
 }

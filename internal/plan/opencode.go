@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"errors"
 	"strings"
+
+	"github.com/todo-shell/todo-shell/internal/jsonscan"
 )
 
 // opencode reads an opencode session as `opencode export <session>` prints
@@ -28,49 +30,49 @@ func (opencode) claims(rec *record) bool {
 }
 
 func (o opencode) read(p *Parser, rec *record, emit func(Event)) {
-	each(rec.messages, func(m string) {
+	jsonscan.Each(rec.messages, func(m string) {
 		var f [2]string
-		pick(m, f[:], "info", "parts")
+		jsonscan.Pick(m, f[:], "info", "parts")
 		var t [3]string
-		pick(f[0], t[:], "time", "role", "id")
+		jsonscan.Pick(f[0], t[:], "time", "role", "id")
 		p.stampMillis(integer(get(t[0], "created")))
-		assistant := str(t[1]) == "assistant"
+		assistant := jsonscan.Str(t[1]) == "assistant"
 		if assistant {
-			p.startMessage(keep(str(t[2])))
+			p.startMessage(keep(jsonscan.Str(t[2])))
 		}
-		each(f[1], func(part string) { o.part(p, part, assistant, emit) })
+		jsonscan.Each(f[1], func(part string) { o.part(p, part, assistant, emit) })
 	})
 }
 
 // part reads one part of a message.
 func (opencode) part(p *Parser, part string, assistant bool, emit func(Event)) {
 	var f [5]string
-	pick(part, f[:], "type", "text", "state", "tool", "callID")
-	switch str(f[0]) {
+	jsonscan.Pick(part, f[:], "type", "text", "state", "tool", "callID")
+	switch jsonscan.Str(f[0]) {
 	case "text":
 		if assistant {
-			p.text(strings.TrimSpace(str(f[1])), emit)
+			p.text(strings.TrimSpace(jsonscan.Str(f[1])), emit)
 		}
 	case "tool":
 		var st [3]string
-		pick(f[2], st[:], "time", "input", "status")
+		jsonscan.Pick(f[2], st[:], "time", "input", "status")
 		p.stampMillis(integer(get(st[0], "start")))
-		name := str(f[3])
+		name := jsonscan.Str(f[3])
 		in := st[1]
 		if name != "todowrite" {
 			p.call(name, summarize(in), emit)
 			return
 		}
 		var kept []string
-		each(get(in, "todos"), func(t string) {
-			if str(get(t, "status")) != "cancelled" {
+		jsonscan.Each(get(in, "todos"), func(t string) {
+			if jsonscan.Str(get(t, "status")) != "cancelled" {
 				kept = append(kept, t)
 			}
 		})
-		id := str(f[4])
+		id := jsonscan.Str(f[4])
 		p.planCall(id, p.last, items(kept), ids(kept), name, plural(len(kept), "todo"), emit)
 		p.stampMillis(integer(get(st[0], "end")))
-		switch str(st[2]) {
+		switch jsonscan.Str(st[2]) {
 		case "completed":
 			p.planResult(id, true, emit)
 		case "error":

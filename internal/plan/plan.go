@@ -28,7 +28,6 @@ import (
 	"unsafe"
 
 	"github.com/todo-shell/todo-shell/internal/jsonscan"
-
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -232,17 +231,17 @@ func (p *Parser) Feed(line []byte, emit func(Event)) error {
 		return p.todosLine(r, emit)
 	case (typ == "request" || typ == "response") && r.message != "":
 		p.see(FormatShellTranscript)
-		p.stamp(str(r.time))
+		p.stamp(jsonscan.Str(r.time))
 		p.message(r.message, r, emit)
 	case (typ == "assistant" || typ == "user") && r.message != "":
 		p.see(FormatClaudeTranscript)
 		if p.cwd == "" {
-			p.cwd = keep(str(r.cwd))
+			p.cwd = keep(jsonscan.Str(r.cwd))
 		}
 		if r.isSidechain == "true" && !p.Sidechains {
 			return nil // a sub-agent's record: its calls are not the session's plan
 		}
-		p.stamp(str(r.timestamp))
+		p.stamp(jsonscan.Str(r.timestamp))
 		p.message(r.message, r, emit)
 	case typ == "attachment" || typ == "api-request-shape":
 		p.see(FormatClaudeTranscript)
@@ -289,23 +288,23 @@ func (p *Parser) todosLine(r *record, emit func(Event)) error {
 	if !isArray(r.todos) {
 		return p.bad(fmt.Errorf("'todos' is not an array"))
 	}
-	p.stamp(str(r.time))
+	p.stamp(jsonscan.Str(r.time))
 	n := int(integer(r.version))
 	if n <= 0 {
 		n = p.n + 1
 	}
 	p.n = n
 	ver := &Version{
-		N: n, Time: p.last, ToolUseID: keep(str(r.toolUseID)), Todos: items(elems(r.todos)), Line: p.line,
+		N: n, Time: p.last, ToolUseID: keep(jsonscan.Str(r.toolUseID)), Todos: items(elems(r.todos)), Line: p.line,
 		Tasks: r.tasks == "true", // a task plan: several in progress is no broken rule
 	}
 	if info := elems(r.info); ver.Tasks && len(info) == len(ver.Todos) {
 		ver.Info, ver.Keys = make([]ItemInfo, len(info)), make([]string, len(info))
 		var f [5]string
 		for i, in := range info {
-			pick(in, f[:], "id", "owner", "description", "blocks", "blocked_by")
+			jsonscan.Pick(in, f[:], "id", "owner", "description", "blocks", "blocked_by")
 			ver.Info[i] = ItemInfo{
-				ID: keep(str(f[0])), Owner: keep(str(f[1])), Description: keep(str(f[2])),
+				ID: keep(jsonscan.Str(f[0])), Owner: keep(jsonscan.Str(f[1])), Description: keep(jsonscan.Str(f[2])),
 				Blocks: stringsOf(f[3]), BlockedBy: stringsOf(f[4]),
 			}
 			ver.Keys[i] = ver.Info[i].ID
@@ -318,9 +317,9 @@ func (p *Parser) todosLine(r *record, emit func(Event)) error {
 // stringsOf returns the strings of a JSON array (others skipped).
 func stringsOf(arr string) []string {
 	var out []string
-	each(arr, func(v string) {
+	jsonscan.Each(arr, func(v string) {
 		if isString(v) {
-			out = append(out, keep(str(v)))
+			out = append(out, keep(jsonscan.Str(v)))
 		}
 	})
 	return out
@@ -335,10 +334,10 @@ func (p *Parser) message(m string, rec *record, emit func(Event)) {
 	}
 	for i := range p.blocks {
 		b := &p.blocks[i]
-		switch str(b.typ) {
+		switch jsonscan.Str(b.typ) {
 		case "text":
 			if p.Playback && role == "assistant" {
-				if t := strings.TrimSpace(str(b.text)); t != "" {
+				if t := strings.TrimSpace(jsonscan.Str(b.text)); t != "" {
 					emit(Event{Kind: KindText, Line: p.line, Time: p.last, Text: keep(t)})
 				}
 			}
@@ -378,17 +377,17 @@ func (p *Parser) readMessage(m string) (role, id string) {
 		content = true // the first content counts
 		return d.Array(func() error {
 			var b [8]string
-			err := pickAt(d, b[:], "type", "text", "name", "id", "input", "tool_use_id", "is_error", "content")
+			err := d.Pick(b[:], "type", "text", "name", "id", "input", "tool_use_id", "is_error", "content")
 			p.blocks = append(p.blocks, block{typ: b[0], text: b[1], name: b[2], id: b[3], input: b[4], toolUseID: b[5], isError: b[6], content: b[7]})
 			return err
 		})
 	})
-	return str(f[0]), str(f[1])
+	return jsonscan.Str(f[0]), jsonscan.Str(f[1])
 }
 
 func (p *Parser) toolUse(b *block, emit func(Event)) {
-	name := keep(str(b.name))
-	id := keep(str(b.id))
+	name := keep(jsonscan.Str(b.name))
+	id := keep(jsonscan.Str(b.id))
 	in := b.input
 	c := pendingCall{id: id, msg: p.msg, time: p.last}
 	var detail string
@@ -399,17 +398,17 @@ func (p *Parser) toolUse(b *block, emit func(Event)) {
 		detail = plural(len(arr), "todo")
 	case "TaskCreate":
 		var f [2]string
-		pick(in, f[:], "subject", "activeForm")
+		jsonscan.Pick(in, f[:], "subject", "activeForm")
 		c.kind = callCreate
-		c.subject, c.activeForm = keep(str(f[0])), keep(str(f[1]))
+		c.subject, c.activeForm = keep(jsonscan.Str(f[0])), keep(jsonscan.Str(f[1]))
 		c.upd = readTaskUpdate(in)
 		detail = c.subject
 	case "TaskUpdate":
 		var f [4]string
-		pick(in, f[:], "taskId", "status", "subject", "activeForm")
+		jsonscan.Pick(in, f[:], "taskId", "status", "subject", "activeForm")
 		c.kind = callUpdate
 		c.taskID = keep(scalar(f[0]))
-		c.status, c.subject, c.activeForm = keep(str(f[1])), keep(str(f[2])), keep(str(f[3]))
+		c.status, c.subject, c.activeForm = keep(jsonscan.Str(f[1])), keep(jsonscan.Str(f[2])), keep(jsonscan.Str(f[3]))
 		c.upd = readTaskUpdate(in)
 		detail = strings.TrimSpace("#" + c.taskID + " " + c.status)
 	default:
@@ -426,7 +425,7 @@ func (p *Parser) toolUse(b *block, emit func(Event)) {
 }
 
 func (p *Parser) toolResult(b *block, rec *record, emit func(Event)) {
-	c := p.answer(str(b.toolUseID))
+	c := p.answer(jsonscan.Str(b.toolUseID))
 	if c == nil {
 		return
 	}
@@ -435,7 +434,7 @@ func (p *Parser) toolResult(b *block, rec *record, emit func(Event)) {
 		c.created = createdID(b, rec)
 	}
 	if c.result == resultFailed {
-		why := str(get(rec.result, "error"))
+		why := jsonscan.Str(get(rec.result, "error"))
 		if why == "" {
 			why = resultText(b.content)
 		}
@@ -509,10 +508,10 @@ func createdID(b *block, rec *record) string {
 // resultText is a tool_result's content: a string, or its text blocks.
 func resultText(c string) string {
 	if isString(c) {
-		return str(c)
+		return jsonscan.Str(c)
 	}
 	var sb strings.Builder
-	each(c, func(part string) { sb.WriteString(str(get(part, "text"))) })
+	jsonscan.Each(c, func(part string) { sb.WriteString(jsonscan.Str(get(part, "text"))) })
 	return sb.String()
 }
 
@@ -520,7 +519,7 @@ func resultText(c string) string {
 func scalar(raw string) string {
 	switch {
 	case isString(raw):
-		return str(raw)
+		return jsonscan.Str(raw)
 	case isNumber(raw):
 		return raw
 	}
@@ -534,8 +533,8 @@ func items(arr []string) []todo.Item {
 	list := make([]todo.Item, len(arr))
 	var f [3]string
 	for i, v := range arr {
-		pick(v, f[:], "content", "status", "activeForm")
-		it := todo.Item{Content: keep(str(f[0])), Status: knownStatus(str(f[1])), ActiveForm: keep(str(f[2]))}
+		jsonscan.Pick(v, f[:], "content", "status", "activeForm")
+		it := todo.Item{Content: keep(jsonscan.Str(f[0])), Status: knownStatus(jsonscan.Str(f[1])), ActiveForm: keep(jsonscan.Str(f[2]))}
 		if it.ActiveForm == "" {
 			it.ActiveForm = it.Content
 		}
@@ -580,9 +579,9 @@ func ids(arr []string) []string {
 // summarize picks the input field that says most about a tool call.
 func summarize(in string) string {
 	var f [8]string
-	pick(in, f[:], "command", "file_path", "path", "pattern", "url", "query", "description", "prompt")
+	jsonscan.Pick(in, f[:], "command", "file_path", "path", "pattern", "url", "query", "description", "prompt")
 	for _, v := range f {
-		if s := str(v); s != "" {
+		if s := jsonscan.Str(v); s != "" {
 			return keep(Shorten(s, 60))
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/todo-shell/todo-shell/internal/jsonscan"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
@@ -38,21 +39,21 @@ type taskUpdate struct {
 func readTaskUpdate(in string) taskUpdate {
 	var u taskUpdate
 	var f [4]string
-	pick(in, f[:], "description", "owner", "addBlocks", "addBlockedBy")
+	jsonscan.Pick(in, f[:], "description", "owner", "addBlocks", "addBlockedBy")
 	if isString(f[0]) {
-		s := keep(str(f[0]))
+		s := keep(jsonscan.Str(f[0]))
 		u.description = &s
 	}
 	if isString(f[1]) {
-		s := keep(str(f[1]))
+		s := keep(jsonscan.Str(f[1]))
 		u.owner = &s
 	}
-	each(f[2], func(v string) {
+	jsonscan.Each(f[2], func(v string) {
 		if s := scalar(v); s != "" {
 			u.addBlocks = append(u.addBlocks, keep(s))
 		}
 	})
-	each(f[3], func(v string) {
+	jsonscan.Each(f[3], func(v string) {
 		if s := scalar(v); s != "" {
 			u.addBlockedBy = append(u.addBlockedBy, keep(s))
 		}
