@@ -4,6 +4,7 @@
 package golden
 
 import (
+	"bytes"
 	"os"
 	"testing"
 )
@@ -28,7 +29,7 @@ func Check(t testing.TB, path string, got []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(got) != string(want) {
+	if !bytes.Equal(got, want) {
 		t.Errorf("%s: the encoder wrote\n%s\nwant, byte for byte,\n%s", path, got, want)
 	}
 }
