@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/todo-shell/todo-shell/internal/plans"
+	"github.com/todo-shell/todo-shell/internal/readgate"
 	"github.com/todo-shell/todo-shell/internal/session"
 	"github.com/todo-shell/todo-shell/render"
 	"github.com/todo-shell/todo-shell/repl/history"
@@ -54,7 +56,10 @@ With --json it prints one JSON object per line instead.`,
 
 func sessionsRun(o *sessionsOptions) error {
 	list, err := session.List(o.OffloadDir)
-	if err != nil {
+	switch {
+	case errors.Is(err, readgate.ErrBudget): // the sessions of the first entries are listed
+		fmt.Fprintln(o.Streams.ErrOut, "todo-shell: warning: not every session listed: "+render.Sanitize(err.Error()))
+	case err != nil:
 		return fmt.Errorf("list sessions: %w", err)
 	}
 	for i := range list {
@@ -270,6 +275,10 @@ func fitColumns(cols map[string]*tableColumn, order, filesShort, give []string, 
 // writeColumns prints the columns named in order, a heading line and rows
 // lines, each column padded to its widest cell plus a gap of two.
 func writeColumns(w io.Writer, cols map[string]*tableColumn, order []string, rows int) {
+	widths := make([]int, len(order)) // measured once: per row, the table took time quadratic in its rows
+	for i, h := range order {
+		widths[i] = columnWidth(cols[h])
+	}
 	var b strings.Builder
 	for row := -1; row < rows; row++ {
 		b.Reset()
@@ -281,7 +290,7 @@ func writeColumns(w io.Writer, cols map[string]*tableColumn, order []string, row
 			}
 			b.WriteString(cell)
 			if i < len(order)-1 {
-				b.WriteString(strings.Repeat(" ", columnWidth(c)-ansi.StringWidth(cell)+2))
+				b.WriteString(strings.Repeat(" ", widths[i]-ansi.StringWidth(cell)+2))
 			}
 		}
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))

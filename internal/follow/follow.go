@@ -118,23 +118,31 @@ func (s Session) pick() (string, error) {
 	if s.ID != "" {
 		return filepath.Join(s.Dir, s.ID), nil
 	}
-	entries, err := os.ReadDir(s.Dir)
-	if err != nil {
-		return "", err
-	}
 	var best string
 	bestRank, bestTime := -1, time.Time{}
-	for _, e := range entries {
+	err := eachEntry(s.Dir, func(e fs.DirEntry) {
 		p := filepath.Join(s.Dir, e.Name())
 		if !e.IsDir() || !s.isCandidate(p) {
-			continue
+			return
 		}
 		r, t := rank(p)
 		if r > bestRank || (r == bestRank && t.After(bestTime)) {
 			best, bestRank, bestTime = p, r, t
 		}
+	})
+	return best, err
+}
+
+// eachEntry calls f with each entry of dir, the first
+// readgate.MaxDirEntries of a directory that holds more: the best among
+// them is followed (a directory planted with millions of entries costs no
+// more than that).
+func eachEntry(dir string, f func(fs.DirEntry)) error {
+	err := readgate.EachEntry(dir, readgate.MaxDirEntries, func(e fs.DirEntry) bool { f(e); return true })
+	if errors.Is(err, readgate.ErrBudget) {
+		return nil
 	}
-	return best, nil
+	return err
 }
 
 func (s Session) isCandidate(path string) bool {
@@ -182,17 +190,13 @@ func (s Session) candidates() []string {
 	if s.ID != "" {
 		return nil
 	}
-	entries, err := os.ReadDir(s.Dir)
-	if err != nil {
-		return nil
-	}
 	var out []string
-	for _, e := range entries {
+	_ = eachEntry(s.Dir, func(e fs.DirEntry) {
 		p := filepath.Join(s.Dir, e.Name())
 		if e.IsDir() && s.isCandidate(p) {
 			out = append(out, p)
 		}
-	}
+	})
 	return out
 }
 
@@ -261,22 +265,18 @@ func ClaudeProjectDir(root, dir string) string {
 // newestFile returns the file in dir, accepted by ok, changed last ("" for
 // none).
 func newestFile(dir string, ok func(path string) bool) (string, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return "", err
-	}
 	var best string
 	var bestTime time.Time
-	for _, e := range entries {
+	err := eachEntry(dir, func(e fs.DirEntry) {
 		p := filepath.Join(dir, e.Name())
 		if e.IsDir() || !ok(p) {
-			continue
+			return
 		}
 		if t := newest(p); best == "" || t.After(bestTime) {
 			best, bestTime = p, t
 		}
-	}
-	return best, nil
+	})
+	return best, err
 }
 
 // newest returns the latest modification time of the paths that exist.

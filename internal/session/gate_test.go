@@ -1,6 +1,7 @@
 package session
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/todo-shell/todo-shell/internal/readgate"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
@@ -374,5 +376,27 @@ func TestListBudget(t *testing.T) {
 	}
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 100<<20 {
 		t.Errorf("%d MiB allocated", grew>>20)
+	}
+}
+
+// TestListReadsAtMostMaxDirEntries: a directory of more entries than a
+// listing reads (readgate.MaxDirEntries; 50 here) is listed from its first
+// entries only, with an error that names it; sessions among them are
+// listed.
+func TestListReadsAtMostMaxDirEntries(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for i := range 60 {
+		newSession(t, dir, fmt.Sprintf("s%03d", i))
+	}
+	got, err := listAtMost(dir, 50)
+	if !errors.Is(err, readgate.ErrBudget) || !strings.Contains(err.Error(), dir) {
+		t.Fatalf("error %v, want one naming %s and wrapping readgate.ErrBudget", err, dir)
+	}
+	if len(got) != 50 {
+		t.Fatalf("%d sessions listed, want the 50 read", len(got))
+	}
+	if got, err := listAtMost(dir, 60); len(got) != 60 || err != nil {
+		t.Fatalf("with room for all: %d sessions, %v", len(got), err)
 	}
 }

@@ -72,20 +72,25 @@ var known = map[string]bool{TodosFile: true, JournalFile: true, MetaFile: true, 
 var anyList = todo.Limits{MaxItems: 1 << 30, MaxContentLength: 1 << 30}
 
 // List sums up every session under dir, most recently changed first. A
-// directory that does not exist holds no sessions.
-func List(dir string) ([]Info, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil, nil
-		}
-		return nil, err
-	}
+// directory that does not exist holds no sessions. Of a directory of more
+// than readgate.MaxDirEntries entries, the sessions among the first are
+// listed, with an error wrapping readgate.ErrBudget that says so.
+func List(dir string) ([]Info, error) { return listAtMost(dir, readgate.MaxDirEntries) }
+
+// listAtMost is List reading at most maxEntries entries of dir.
+func listAtMost(dir string, maxEntries int) ([]Info, error) {
 	var paths []string
-	for _, e := range entries {
+	capped := readgate.EachEntry(dir, maxEntries, func(e fs.DirEntry) bool {
 		if e.IsDir() && offload.CheckID("", e.Name()) == nil {
 			paths = append(paths, filepath.Join(dir, e.Name()))
 		}
+		return true
+	})
+	if capped != nil && !errors.Is(capped, readgate.ErrBudget) {
+		if errors.Is(capped, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, capped
 	}
 	// Each session costs a dozen system calls: spread them over the CPUs.
 	// The files read count against one budget for the whole list.
@@ -111,7 +116,7 @@ func List(dir string) ([]Info, error) {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].LastChange.After(out[j].LastChange) })
-	return out, nil
+	return out, capped
 }
 
 // Stat sums up the session directory at path; ok is false when it is not a
