@@ -20,22 +20,22 @@ const MaxDirEntries = 20_000
 const dirBatch = 256
 
 // EachEntry calls f with each entry of dir, in the directory's order, up
-// to max entries (every entry counts, kept or not). When the directory
+// to most entries (every entry counts, kept or not). When the directory
 // holds more, it stops there and returns an error wrapping ErrBudget that
-// says so: what f took of the first max entries stands. f returning false
+// says so: what f took of the first most entries stands. f returning false
 // stops the listing early, with no error.
-func EachEntry(dir string, max int, f func(fs.DirEntry) bool) error {
+func EachEntry(dir string, most int, f func(fs.DirEntry) bool) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return err
 	}
-	defer d.Close()
+	defer func() { _ = d.Close() }() // read only: nothing to lose
 	seen := 0
 	for {
 		batch, err := d.ReadDir(dirBatch)
 		for _, e := range batch {
-			if seen == max {
-				return fmt.Errorf("%s: %w (more than %d entries: the first %d read)", dir, ErrBudget, max, max)
+			if seen == most {
+				return fmt.Errorf("%s: %w (more than %d entries: the first %d read)", dir, ErrBudget, most, most)
 			}
 			seen++
 			if !f(e) {
