@@ -329,13 +329,16 @@ func TestAttackOpencodeDatabase(t *testing.T) {
 				})
 			}
 			// watch --all reads opencode's database whatever it holds: it
-			// must not fall over, and shows the session's plan when it
-			// can.
+			// must not fall over, shows the session's plan when it can,
+			// and says why when it cannot.
 			t.Run("watch --all", func(t *testing.T) {
 				b := runWatchAll(t, home, env)
 				b.check(t, limit)
 				if !tt.fails && !strings.Contains(b.out, "Call 2") {
 					t.Errorf("the session's plan is not shown:\n%s", lastLines(b.out, 20))
+				}
+				if tt.fails && !strings.Contains(b.out, "⚠ opencode.db damaged: ") {
+					t.Errorf("no word of the damaged database:\n%s", lastLines(b.out, 20))
 				}
 			})
 		})

@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -143,6 +144,9 @@ type Watcher struct {
 	oc       *opencodedb.DB       // opencode's database, once open
 	ocInfo   os.FileInfo          // its file then
 	names    map[[2]uint64]string // the name each file (device, inode) is read under
+	// warning says why opencode's database could not be read the last
+	// time ("" once it is read again): its entries read before stay.
+	warning string
 }
 
 // New returns a Watcher for cfg; Close it.
@@ -442,7 +446,7 @@ func (x *Watcher) updateOpencode(db string) bool {
 	if x.oc == nil {
 		oc, err := opencodedb.Open(db)
 		if err != nil {
-			return false
+			return x.warn(db, err)
 		}
 		fi, err := os.Lstat(db)
 		if err != nil {
@@ -454,9 +458,10 @@ func (x *Watcher) updateOpencode(db string) bool {
 	sessions, versions, err := x.oc.Live(now.Add(-x.cfg.MaxAge))
 	_ = x.oc.Skipped() // the panel has no room for them; watch --opencode says them
 	if err != nil {
-		return false
+		return x.warn(db, err)
 	}
-	changed := false
+	changed := x.warning != "" // recovered: the warning goes
+	x.warning = ""
 	for i, ss := range sessions {
 		key := db + "#" + ss.ID
 		e := x.entries[key]
@@ -472,6 +477,18 @@ func (x *Watcher) updateOpencode(db string) bool {
 		e.Version, e.Changed = last, ss.Updated
 		changed = true
 	}
+	return changed
+}
+
+// warn keeps why opencode's database at db could not be read, and reports
+// whether that is news. A database that is not there is no problem.
+func (x *Watcher) warn(db string, err error) bool {
+	if errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	w := opencodedb.Problem(db, err)
+	changed := w != x.warning
+	x.warning = w
 	return changed
 }
 
@@ -579,6 +596,10 @@ func (x *Watcher) Entries() []Entry {
 	return out
 }
 
+// Warning says why a source could not be read the last time ("" when
+// every one was), as Run sends it.
+func (x *Watcher) Warning() string { return x.warning }
+
 // nextExpiry is when the next live plan goes stale (zero for none).
 func (x *Watcher) nextExpiry() time.Time {
 	var t time.Time
@@ -591,9 +612,11 @@ func (x *Watcher) nextExpiry() time.Time {
 }
 
 // Run sends the live plans once at the start and after every change, and
-// when one goes stale, until ctx ends.
-func (x *Watcher) Run(ctx context.Context, send func([]Entry)) error {
-	send(x.Entries())
+// when one goes stale, until ctx ends; with them, why a source could not
+// be read the last time ("" when every one was: a damaged opencode.db,
+// say).
+func (x *Watcher) Run(ctx context.Context, send func(es []Entry, warning string)) error {
+	send(x.Entries(), x.warning)
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	arm := func() {
@@ -627,11 +650,11 @@ func (x *Watcher) Run(ctx context.Context, send func([]Entry)) error {
 				}
 			}
 			if changed {
-				send(x.Entries())
+				send(x.Entries(), x.warning)
 				arm()
 			}
 		case <-timer.C:
-			send(x.Entries())
+			send(x.Entries(), x.warning)
 			arm()
 		}
 	}

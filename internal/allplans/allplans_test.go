@@ -64,7 +64,7 @@ func TestAllAgents(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	updates := make(chan []Entry, 100)
-	go w.Run(ctx, func(e []Entry) { updates <- e })
+	go w.Run(ctx, func(e []Entry, _ string) { updates <- e })
 	<-updates
 	// A new Gemini session starts and writes its first plan.
 	path := filepath.Join(home, ".gemini", "tmp", "gem", "chats", "session-b.jsonl")

@@ -52,7 +52,7 @@ func TestOpencodePlans(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sent := make(chan []Entry, 10)
-	go func() { _ = w.Run(ctx, func(e []Entry) { sent <- e }) }()
+	go func() { _ = w.Run(ctx, func(e []Entry, _ string) { sent <- e }) }()
 	<-sent
 	send := func(line string) {
 		t.Helper()
@@ -118,7 +118,7 @@ func TestOpencodeRealDB(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sent := make(chan []Entry, 10)
-	go func() { _ = w.Run(ctx, func(e []Entry) { sent <- e }) }()
+	go func() { _ = w.Run(ctx, func(e []Entry, _ string) { sent <- e }) }()
 	<-sent
 	f, err := os.OpenFile(db+"-wal", os.O_WRONLY, 0)
 	if err != nil {
@@ -149,5 +149,60 @@ func TestOpencodeRealDB(t *testing.T) {
 	}
 	if got := strings.Join(contents, ", "); got != "completed Write the parser, completed Write unit tests, completed Update the docs" {
 		t.Errorf("last version: %s", got)
+	}
+}
+
+// TestOpencodeDamagedIsSaid: watch --all over a damaged opencode
+// database (an overflow page number 0) says why it is not read, from the
+// start; once opencode's database is whole again, the warning goes and
+// its plan is there.
+func TestOpencodeDamagedIsSaid(t *testing.T) {
+	t.Parallel()
+	good, err := os.ReadFile(opencodetest.Hostile(t, t.TempDir(), "/src/app", opencodetest.Intact, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := opencodetest.Hostile(t, filepath.Join(t.TempDir()), "/src/app", opencodetest.ZeroOverflow, 0)
+	home := filepath.Dir(bad)
+	now := func() time.Time { return time.UnixMilli(1795599842565).Add(time.Minute) }
+	w, err := New(Config{Home: home, ClaudeDir: filepath.Join(home, ".claude"), CodexDir: filepath.Join(home, ".codex"), OpencodeDB: bad, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	const want = "opencode.db damaged: database disk image is malformed"
+	if got := w.Entries(); len(got) != 0 || w.Warning() != want {
+		t.Fatalf("entries %+v, warning %q; want none and %q", got, w.Warning(), want)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	type sent struct {
+		entries []Entry
+		warning string
+	}
+	ch := make(chan sent, 10)
+	go func() { _ = w.Run(ctx, func(e []Entry, warning string) { ch <- sent{e, warning} }) }()
+	if s := <-ch; s.warning != want {
+		t.Fatalf("first sent warning %q, want %q", s.warning, want)
+	}
+	// Whole again (written elsewhere, then renamed over it: no half-written
+	// file is read).
+	tmp := bad + ".new"
+	if err := os.WriteFile(tmp, good, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, bad); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case s := <-ch:
+			if s.warning == "" && len(s.entries) == 1 && s.entries[0].Agent == "opencode" {
+				return
+			}
+		case <-deadline:
+			t.Fatal("the warning never went")
+		}
 	}
 }

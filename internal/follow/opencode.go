@@ -7,14 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/todo-shell/todo-shell/internal/opencodedb"
 	"github.com/todo-shell/todo-shell/internal/plan"
 	"github.com/todo-shell/todo-shell/internal/readgate"
-	"github.com/todo-shell/todo-shell/internal/sqliteview"
 )
 
 // Opencode follows the newest opencode session of a project directory in
@@ -142,35 +140,7 @@ func (s *ocState) warn(err error) (Update, bool) {
 		return Update{}, false
 	}
 	s.refused = why
-	// The file's name, not its path, and what went wrong first, so that
-	// it fits the header (the path is in what watch says it watches).
-	say := filepath.Base(s.o.DB) + " not read: " + why
-	for _, k := range []struct {
-		err  error
-		what string
-	}{
-		{sqliteview.ErrCorrupt, " damaged: "},
-		{opencodedb.ErrNotOpencode, " has no opencode tables: "},
-		{sqliteview.ErrChanging, " busy: "},
-		{sqliteview.ErrTimeout, " too slow: "},
-		{readgate.ErrTooLarge, " too large: "},
-		{readgate.ErrNotRegular, " refused: "},
-	} {
-		if !errors.Is(err, k.err) {
-			continue
-		}
-		// "not a valid SQLite database (database disk image is
-		// malformed)": what is in the parentheses.
-		detail := strings.TrimSpace(strings.TrimPrefix(why, k.err.Error()))
-		if inner, ok := strings.CutPrefix(detail, "("); ok && strings.HasSuffix(inner, ")") {
-			detail = strings.TrimSuffix(inner, ")")
-		}
-		if detail == "" {
-			detail = k.err.Error()
-		}
-		say = filepath.Base(s.o.DB) + k.what + detail
-		break
-	}
+	say := opencodedb.Problem(s.o.DB, err)
 	return Update{Source: s.o.name(s.cur), Version: s.last, Warnings: []string{say}}, true
 }
 

@@ -804,3 +804,38 @@ func writeString(b *bytes.Buffer, s string) {
 	q, _ := json.Marshal(s)
 	b.Write(q)
 }
+
+// Problem says in a few words why the database at path could not be read
+// (err, from Open or a read): the file's name, not its path, and what went
+// wrong first ("opencode.db damaged: database disk image is malformed"),
+// so that it fits a header. It is not neutralised: a view draws it.
+func Problem(path string, err error) string {
+	why := readgate.Reason(err)
+	name := filepath.Base(path)
+	for _, k := range []struct {
+		err  error
+		what string
+	}{
+		{sqliteview.ErrCorrupt, " damaged: "},
+		{ErrNotOpencode, " has no opencode tables: "},
+		{sqliteview.ErrChanging, " busy: "},
+		{sqliteview.ErrTimeout, " too slow: "},
+		{readgate.ErrTooLarge, " too large: "},
+		{readgate.ErrNotRegular, " refused: "},
+	} {
+		if !errors.Is(err, k.err) {
+			continue
+		}
+		// "not a valid SQLite database (database disk image is
+		// malformed)": what is in the parentheses.
+		detail := strings.TrimSpace(strings.TrimPrefix(why, k.err.Error()))
+		if inner, ok := strings.CutPrefix(detail, "("); ok && strings.HasSuffix(inner, ")") {
+			detail = strings.TrimSuffix(inner, ")")
+		}
+		if detail == "" {
+			detail = k.err.Error()
+		}
+		return name + k.what + detail
+	}
+	return name + " not read: " + why
+}

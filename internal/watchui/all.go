@@ -38,23 +38,23 @@ func RunAll(ctx context.Context, o AllOptions) error {
 	if o.Once || !isFile || !painter.IsTerminal(out) {
 		st := render.PlainStyles()
 		if o.Once {
-			_, err := io.WriteString(o.Out, allBoxes(w.Entries(), -1, 80, 1<<20, time.Now(), &st)+"\n")
+			_, err := io.WriteString(o.Out, allBoxes(w.Entries(), w.Warning(), -1, 80, 1<<20, time.Now(), &st)+"\n")
 			return err
 		}
 		bw := bufio.NewWriter(o.Out)
-		return w.Run(ctx, func(es []allplans.Entry) {
-			fmt.Fprintf(bw, "%s\n\n", allBoxes(es, -1, 80, 1<<20, time.Now(), &st))
+		return w.Run(ctx, func(es []allplans.Entry, warning string) {
+			fmt.Fprintf(bw, "%s\n\n", allBoxes(es, warning, -1, 80, 1<<20, time.Now(), &st))
 			_ = bw.Flush() // a reader that went away: nothing to tell
 		})
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	updates := make(chan []allplans.Entry, 16)
+	updates := make(chan allUpdate, 16)
 	errc := make(chan error, 1)
 	go func() {
-		errc <- w.Run(ctx, func(es []allplans.Entry) {
+		errc <- w.Run(ctx, func(es []allplans.Entry, warning string) {
 			select {
-			case updates <- es:
+			case updates <- allUpdate{es, warning}:
 			case <-ctx.Done():
 			}
 		})
@@ -63,7 +63,7 @@ func RunAll(ctx context.Context, o AllOptions) error {
 }
 
 // allScreen draws the boxes on the alternate screen through the painter.
-func allScreen(ctx context.Context, o AllOptions, out *os.File, updates <-chan []allplans.Entry, errc <-chan error) error {
+func allScreen(ctx context.Context, o AllOptions, out *os.File, updates <-chan allUpdate, errc <-chan error) error {
 	scr, err := openAltScreen(o.In, out)
 	if err != nil {
 		return err
@@ -87,8 +87,9 @@ func allScreen(ctx context.Context, o AllOptions, out *os.File, updates <-chan [
 			ages.Reset(time.Minute)
 		}
 		select {
-		case es := <-updates:
-			v.set(es)
+		case u := <-updates:
+			v.set(u.entries)
+			v.warning = u.warning
 		case k := <-keys:
 			if k == allQuit {
 				return nil
@@ -106,12 +107,20 @@ func allScreen(ctx context.Context, o AllOptions, out *os.File, updates <-chan [
 	}
 }
 
+// allUpdate is what the watcher sends: the live plans, and why a source
+// could not be read the last time ("" when every one was).
+type allUpdate struct {
+	entries []allplans.Entry
+	warning string
+}
+
 // allView is the screen of `watch --all`: the boxes with one picked, or
 // the picked plan opened.
 type allView struct {
 	st            render.Styles
 	width, height int
 	entries       []allplans.Entry
+	warning       string // why a source was not read, under the header
 	sel           int
 	open          string // the path of the plan opened; "" for the boxes
 }
@@ -163,7 +172,7 @@ func (v *allView) String(now time.Time) string {
 		v.open = "" // it dropped out
 	}
 	v.sel = min(v.sel, max(len(v.entries)-1, 0))
-	return allBoxes(v.entries, v.sel, width, max(v.height, 3), now, &v.st)
+	return allBoxes(v.entries, v.warning, v.sel, width, max(v.height, 3), now, &v.st)
 }
 
 // allKey is a key of `watch --all`.

@@ -75,18 +75,25 @@ func allBox(e *allplans.Entry, width int, now time.Time, selected bool, st *rend
 
 // allBoxes is the whole --all screen: a header line, then one box per entry
 // that fits in height rows, the selected one kept in view.
-func allBoxes(entries []allplans.Entry, sel, width, height int, now time.Time, st *render.Styles) string {
+func allBoxes(entries []allplans.Entry, warning string, sel, width, height int, now time.Time, st *render.Styles) string {
 	var b strings.Builder
 	head := strconv.Itoa(len(entries)) + " live plans · ↑↓ pick · Enter open · q quits"
 	if len(entries) == 1 {
 		head = "1 live plan · ↑↓ pick · Enter open · q quits"
 	}
 	b.WriteString(st.Dim.Render(ansi.Truncate("todo-shell watch --all · "+head, width, "…")))
+	rows := height - 1
+	if warning != "" {
+		// A source not read (a damaged opencode.db): its plans read
+		// before are still shown, and this says why nothing newer is.
+		b.WriteString("\n" + st.Warning.Render(render.Fit("⚠ "+render.Sanitize(warning), width)))
+		rows--
+	}
 	if len(entries) == 0 {
 		b.WriteString("\n" + st.Dim.Render("no plan changed in the last hour; waiting…"))
 		return b.String()
 	}
-	fit := max((height-1)/3, 1)
+	fit := max(rows/3, 1)
 	first := 0
 	if sel >= fit {
 		first = sel - fit + 1

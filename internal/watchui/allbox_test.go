@@ -36,7 +36,7 @@ func TestAllBox(t *testing.T) {
 	}
 	for _, width := range []int{100, 40} {
 		box := allBox(&hostile, width, now, false, &st)
-		screen := allBoxes([]allplans.Entry{hostile}, 0, width, 10, now, &st)
+		screen := allBoxes([]allplans.Entry{hostile}, "opencode.db damaged: \x1b[2Jgone", 0, width, 10, now, &st)
 		for _, s := range []string{box, screen} {
 			if strings.ContainsAny(s, "\x1b\x07\r\u202e") {
 				t.Fatalf("width %d: raw control in\n%q", width, s)
@@ -44,6 +44,9 @@ func TestAllBox(t *testing.T) {
 		}
 		if !strings.Contains(box, "␛") {
 			t.Errorf("width %d: the escapes are not shown: %q", width, box)
+		}
+		if rows := strings.Split(screen, "\n"); len(rows) < 2 || !strings.HasPrefix(rows[1], "⚠ opencode.db damaged: ␛[2J") {
+			t.Errorf("width %d: the warning is not under the header:\n%s", width, screen)
 		}
 	}
 }
