@@ -37,7 +37,7 @@ func startInTerminal(t *testing.T, state string, args ...string) (*exec.Cmd, *os
 func leave(t *testing.T, cmd *exec.Cmd, tty *os.File, scr *screen) {
 	t.Helper()
 	if ok, _ := quit(cmd, tty, scr, 5*time.Second); !ok {
-		t.Error("Ctrl+D did not end the shell")
+		t.Errorf("Ctrl+D did not end the shell; the screen's end:\n%s", lastLines(scr.text(), 12))
 	}
 	tty.Close()
 }

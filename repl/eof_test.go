@@ -103,6 +103,7 @@ func TestEndOfInputKeys(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		running string // "", "command", "agent", "asking" (the agent asks a permission question)
+		before  string // a hint showing before the keys
 		keys    []tea.KeyPressMsg
 		quits   bool
 		leaving bool
@@ -111,6 +112,7 @@ func TestEndOfInputKeys(t *testing.T) {
 		{name: "idle", keys: []tea.KeyPressMsg{d}, quits: true},
 		{name: "command", running: "command", keys: []tea.KeyPressMsg{d}, hint: eofRunningMsg},
 		{name: "command thrice", running: "command", keys: []tea.KeyPressMsg{d, d, d}, hint: eofRunningMsg},
+		{name: "command, over another hint", running: "command", before: "history kept in memory only", keys: []tea.KeyPressMsg{d}, hint: eofRunningMsg},
 		{name: "command, then a key", running: "command", keys: []tea.KeyPressMsg{d, left}},
 		{name: "agent", running: "agent", keys: []tea.KeyPressMsg{d}, hint: doubleCtrlDMsg},
 		{name: "agent twice", running: "agent", keys: []tea.KeyPressMsg{d, d}, leaving: true, hint: leavingMsg},
@@ -133,6 +135,7 @@ func TestEndOfInputKeys(t *testing.T) {
 			case "asking":
 				m.running = &run{id: 1, line: "do it", cancel: func() { cancelled = true }, events: make(agentEvents), asking: &asking{q: question("rm -rf x")}}
 			}
+			m.hint = tc.before
 			var cmd tea.Cmd
 			for _, k := range tc.keys {
 				var next tea.Model

@@ -616,9 +616,9 @@ func (m *Model) endOfInput() (tea.Model, tea.Cmd) {
 	case m.running == nil:
 		return m.quit()
 	case m.running.events == nil: // a command, or a '!' line in agent mode
-		if m.hint == "" {
-			m.hint = eofRunningMsg
-		}
+		// Said whatever the hint was: a press that seems to do nothing
+		// is the one a person presses again and again.
+		m.hint = eofRunningMsg
 		return m, nil
 	case m.leaving: // the turn has not ended yet: what it said stays all the same
 		if said := string(m.running.stream); said != "" {
