@@ -132,6 +132,12 @@ func (h *handover) runCommand() (err error) {
 			h.kept = typed
 			return err
 		}
+		if tt != nil {
+			// Keys that reached the terminal between Pending and Release
+			// came in raw mode too (untranslated); cooked mode makes them
+			// readable as they are. Take them as well, behind the others.
+			typed = withoutSignalKeys(append(typed, tt.Pending()...))
+		}
 		if tt != nil && len(typed) > 0 {
 			typed = tt.Inject(typed) // cooked now: translated as typed
 		}

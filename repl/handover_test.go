@@ -87,6 +87,7 @@ func TestKeyBytesAndKeptText(t *testing.T) {
 // in order, and holds queued keys.
 type orderTerminal struct {
 	queued string // what the input queue holds, read by Pending
+	late   string // what reaches it after the first Pending (before Release)
 	calls  []string
 }
 
@@ -95,7 +96,7 @@ func (o *orderTerminal) Acquire() error { o.calls = append(o.calls, "Acquire"); 
 func (o *orderTerminal) Pending() []byte {
 	o.calls = append(o.calls, "Pending")
 	b := []byte(o.queued)
-	o.queued = ""
+	o.queued, o.late = o.late, ""
 	return b
 }
 
@@ -112,17 +113,20 @@ func (o *orderTerminal) Inject(b []byte) []byte {
 // command then read "typed-early\r" where a typed line ends in "\n").
 func TestHandoverPutsKeysBackInCookedMode(t *testing.T) {
 	for _, tc := range []struct {
-		name          string
-		early, queued string
-		want          []string
+		name                string
+		early, queued, late string
+		want                []string
 	}{
-		{"read by the shell", "typed-early\r", "", []string{"Pending", "Release", `Inject "typed-early\r"`, "Acquire"}},
-		{"still in the queue", "", "typed-early\r", []string{"Pending", "Release", `Inject "typed-early\r"`, "Acquire"}},
-		{"both", "typed-", "early\r", []string{"Pending", "Release", `Inject "typed-early\r"`, "Acquire"}},
-		{"none", "", "", []string{"Pending", "Release", "Acquire"}},
+		{"read by the shell", "typed-early\r", "", "", []string{"Pending", "Release", "Pending", `Inject "typed-early\r"`, "Acquire"}},
+		{"still in the queue", "", "typed-early\r", "", []string{"Pending", "Release", "Pending", `Inject "typed-early\r"`, "Acquire"}},
+		{"both", "typed-", "early\r", "", []string{"Pending", "Release", "Pending", `Inject "typed-early\r"`, "Acquire"}},
+		// Keys that came between the first look and Release (raw, so
+		// untranslated) are taken again once cooked, behind the others.
+		{"just before Release", "typed-", "ear", "ly\r", []string{"Pending", "Release", "Pending", `Inject "typed-early\r"`, "Acquire"}},
+		{"none", "", "", "", []string{"Pending", "Release", "Pending", "Acquire"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			term := &orderTerminal{queued: tc.queued}
+			term := &orderTerminal{queued: tc.queued, late: tc.late}
 			h := &handover{
 				cmd:     exec.Command("true"),
 				painter: painter.New(io.Discard, func() (int, int, error) { return 80, 24, nil }),
