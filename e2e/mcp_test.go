@@ -426,8 +426,9 @@ func TestMCPWritesTheSessionFiles(t *testing.T) {
 	}
 }
 
-// rawMCP starts 'todo-shell mcp' and initializes it over raw JSON lines.
-func rawMCP(t *testing.T) (send func(string), next func() map[string]any, raw func() string) {
+// startMCP starts 'todo-shell mcp', stopped when the test ends, and
+// returns its input and its output's lines.
+func startMCP(t *testing.T) (io.Writer, *bufio.Scanner) {
 	t.Helper()
 	cmd := exec.Command(binary, "mcp", "--offload-dir", t.TempDir())
 	stdin, _ := cmd.StdinPipe()
@@ -438,6 +439,13 @@ func rawMCP(t *testing.T) (send func(string), next func() map[string]any, raw fu
 	t.Cleanup(func() { stdin.Close(); cmd.Wait() })
 	lines := bufio.NewScanner(stdout)
 	lines.Buffer(nil, 1<<20)
+	return stdin, lines
+}
+
+// rawMCP starts 'todo-shell mcp' and initializes it over raw JSON lines.
+func rawMCP(t *testing.T) (send func(string), next func() map[string]any, raw func() string) {
+	t.Helper()
+	stdin, lines := startMCP(t)
 	raw = func() string {
 		t.Helper()
 		if !lines.Scan() {
@@ -585,17 +593,10 @@ func peakRSS(t *testing.T, pid int) int64 {
 // the request, and Claude Code waited 27 s for its own, then went on.
 func TestMCPListenAcknowledgedByTheClientsID(t *testing.T) {
 	t.Parallel()
-	cmd := exec.Command(binary, "mcp", "--offload-dir", t.TempDir())
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { stdin.Close(); cmd.Wait() })
+	stdin, lines := startMCP(t)
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
 	fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":"probe","method":"server/discover","params":{%s}}`+"\n", meta)
 	fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":"listen:0","method":"subscriptions/listen","params":{%s,"notifications":{"toolsListChanged":true}}}`+"\n", meta)
-	lines := bufio.NewScanner(stdout)
 	for lines.Scan() {
 		var m struct {
 			Method string
