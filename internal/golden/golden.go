@@ -1,11 +1,15 @@
 // Package golden is for tests: it compares bytes an encoder wrote with a
-// file of testdata, byte for byte, and holds the hostile text every
-// encoder's golden files are written with.
+// file of testdata, byte for byte, and holds the inputs tests and
+// benchmarks share (the hostile text every encoder's golden files are
+// written with, a realistic TodoWrite input).
 package golden
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -32,4 +36,28 @@ func Check(t testing.TB, path string, got []byte) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s: the encoder wrote\n%s\nwant, byte for byte,\n%s", path, got, want)
 	}
+}
+
+// Encoded is Check of the file testdata/encode/name, where each package's
+// encoder goldens are.
+func Encoded(t testing.TB, name string, got []byte) {
+	t.Helper()
+	Check(t, filepath.Join("testdata", "encode", name), got)
+}
+
+// TenTodos is a realistic TodoWrite input of 10 items (about 1 KB): four
+// completed, one in progress, five pending.
+func TenTodos() string {
+	items := make([]string, 10)
+	for i := range items {
+		status := "pending"
+		switch {
+		case i < 4:
+			status = "completed"
+		case i == 4:
+			status = "in_progress"
+		}
+		items[i] = fmt.Sprintf(`{"content":"Implement step %d of the plan","status":%q,"activeForm":"Implementing step %d of the plan"}`, i, status, i)
+	}
+	return `{"todos":[` + strings.Join(items, ",") + `]}`
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/todo-shell/todo-shell/internal/golden"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/offload"
 	"github.com/todo-shell/todo-shell/tools/todo"
@@ -17,20 +18,10 @@ import (
 
 // tenItemCalls returns n tool_use lines, each a TodoWrite of 10 items.
 func tenItemCalls(n int) []byte {
-	var items []string
-	for i := 0; i < 10; i++ {
-		status := "pending"
-		switch {
-		case i < 4:
-			status = "completed"
-		case i == 4:
-			status = "in_progress"
-		}
-		items = append(items, fmt.Sprintf(`{"content":"Implement step %d of the plan","activeForm":"Implementing step %d of the plan","status":%q}`, i, i, status))
-	}
+	input := golden.TenTodos()
 	var b bytes.Buffer
 	for i := 0; i < n; i++ {
-		fmt.Fprintf(&b, `{"type":"tool_use","id":"toolu_%08d","name":"TodoWrite","input":{"todos":[%s]}}`+"\n", i, strings.Join(items, ","))
+		fmt.Fprintf(&b, `{"type":"tool_use","id":"toolu_%08d","name":"TodoWrite","input":%s}`+"\n", i, input)
 	}
 	return b.Bytes()
 }

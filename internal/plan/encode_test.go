@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -9,17 +8,11 @@ import (
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
-// goldenFile compares got with testdata/encode/name, byte for byte.
-func goldenFile(t *testing.T, name string, got []byte) {
-	t.Helper()
-	golden.Check(t, filepath.Join("testdata", "encode", name), got)
-}
-
 // TestAppendRecordBytes pins the bytes of replay --json's records.
 func TestAppendRecordBytes(t *testing.T) {
 	items := []todo.Item{{Content: golden.Hostile, Status: "in_progress", ActiveForm: golden.Hostile}, {Content: "b", Status: "pending", ActiveForm: "b"}}
 	plain := &Version{N: 3, Time: time.Date(2026, 1, 2, 3, 4, 5, 600, time.UTC), ToolUseID: golden.Hostile, Todos: items}
-	goldenFile(t, "record_plain.json", AppendRecord([]byte("prefix:"), plain, Change{}, nil))
+	golden.Encoded(t, "record_plain.json", AppendRecord([]byte("prefix:"), plain, Change{}, nil))
 	tasks := &Version{N: -12, ToolUseID: "toolu_1", Todos: items, Info: []ItemInfo{
 		{ID: "1", Owner: golden.Hostile, Description: golden.Hostile, Blocks: []string{"2", golden.Hostile}},
 		{ID: "2", BlockedBy: []string{"1"}},
@@ -29,5 +22,5 @@ func TestAppendRecordBytes(t *testing.T) {
 		Pending: []string{golden.Hostile}, Renamed: []Rename{{From: golden.Hostile, To: "to", ID: "1"}, {From: "a", To: golden.Hostile}},
 		Notes: []string{"#2 blocked by #1", golden.Hostile},
 	}
-	goldenFile(t, "record_tasks.json", AppendRecord(nil, tasks, c, []string{golden.Hostile, "two in progress"}))
+	golden.Encoded(t, "record_tasks.json", AppendRecord(nil, tasks, c, []string{golden.Hostile, "two in progress"}))
 }

@@ -1,7 +1,6 @@
 package replayui
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -22,5 +21,5 @@ func TestAppendTaskLineBytes(t *testing.T) {
 	items := []todo.Item{{Content: "#1 " + golden.Hostile, Status: "completed", ActiveForm: "#1 " + golden.Hostile}, {Content: "#2 b", Status: "pending", ActiveForm: "#2 b"}}
 	got := appendTaskLine([]byte("prefix:"), st, rec, items)
 	got = appendTaskLine(got, task.State{}, task.Record{}, nil)
-	golden.Check(t, filepath.Join("testdata", "encode", "task_line.jsonl"), got)
+	golden.Encoded(t, "task_line.jsonl", got)
 }

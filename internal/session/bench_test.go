@@ -6,29 +6,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/todo-shell/todo-shell/internal/golden"
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
-// tenItems is a 10-item TodoWrite input (about 1 KB), as in tools/todo.
-var tenItems = func() json.RawMessage {
-	var items []string
-	for i := range 10 {
-		status := "pending"
-		switch {
-		case i < 4:
-			status = "completed"
-		case i == 4:
-			status = "in_progress"
-		}
-		items = append(items, fmt.Sprintf(`{"content":"Implement step %d of the plan","status":%q,"activeForm":"Implementing step %d of the plan"}`, i, status, i))
-	}
-	return json.RawMessage(`{"todos":[` + strings.Join(items, ",") + `]}`)
-}()
+// tenItems is a realistic 10-item TodoWrite input (about 1 KB).
+var tenItems = json.RawMessage(golden.TenTodos())
 
 // BenchmarkTodoWrite is the whole TodoWrite call through the registry, with
 // one store subscriber (as the REPL has): without a session, with one

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -18,5 +17,5 @@ func TestAppendVersionBytes(t *testing.T) {
 	}
 	got := AppendVersion([]byte("prefix:"), snap)
 	got = append(append(got, '\n'), AppendVersion(nil, todo.Snapshot{Version: 1})...)
-	golden.Check(t, filepath.Join("testdata", "encode", "version.jsonl"), got)
+	golden.Encoded(t, "version.jsonl", got)
 }

@@ -2,17 +2,10 @@ package task
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"testing"
 
 	"github.com/todo-shell/todo-shell/internal/golden"
 )
-
-// goldenFile compares got with testdata/encode/name, byte for byte.
-func goldenFile(t *testing.T, name string, got []byte) {
-	t.Helper()
-	golden.Check(t, filepath.Join("testdata", "encode", name), got)
-}
 
 // TestAppendTaskBytes pins the bytes of a task and of the plan's snapshot.
 func TestAppendTaskBytes(t *testing.T) {
@@ -22,9 +15,9 @@ func TestAppendTaskBytes(t *testing.T) {
 		Metadata: Metadata{{Key: golden.Hostile, Value: json.RawMessage(`{"a":[1,2]}`)}, {Key: "n", Value: json.RawMessage(`3`)}},
 	}
 	bare := Task{ID: "1", Subject: "Bare", Status: "pending"}
-	goldenFile(t, "task_full.json", AppendTask([]byte("prefix:"), full))
-	goldenFile(t, "task_bare.json", AppendTask(nil, bare))
+	golden.Encoded(t, "task_full.json", AppendTask([]byte("prefix:"), full))
+	golden.Encoded(t, "task_bare.json", AppendTask(nil, bare))
 	st := &State{Tasks: []Task{bare, full}, NextID: 9, Version: 12}
-	goldenFile(t, "snapshot.json", appendSnapshot(nil, st, 4096))
-	goldenFile(t, "snapshot_empty.json", appendSnapshot(nil, &State{NextID: 1}, 0))
+	golden.Encoded(t, "snapshot.json", appendSnapshot(nil, st, 4096))
+	golden.Encoded(t, "snapshot_empty.json", appendSnapshot(nil, &State{NextID: 1}, 0))
 }

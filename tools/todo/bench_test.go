@@ -3,26 +3,14 @@ package todo
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/todo-shell/todo-shell/internal/golden"
 )
 
 // tenItems is a realistic 10-item TodoWrite input (about 1 KB).
-var tenItems = func() []byte {
-	var items []string
-	for i := 0; i < 10; i++ {
-		status := "pending"
-		switch {
-		case i < 4:
-			status = "completed"
-		case i == 4:
-			status = "in_progress"
-		}
-		items = append(items, fmt.Sprintf(`{"content":"Implement step %d of the plan","status":%q,"activeForm":"Implementing step %d of the plan"}`, i, status, i))
-	}
-	return []byte(list(items...))
-}()
+var tenItems = []byte(golden.TenTodos())
 
 // BenchmarkTodoWrite is the whole call: decode, validate, store, notify one
 // subscriber, answer.

@@ -1,17 +1,10 @@
 package todo
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/todo-shell/todo-shell/internal/golden"
 )
-
-// goldenFile compares got with testdata/encode/name, byte for byte.
-func goldenFile(t *testing.T, name string, got []byte) {
-	t.Helper()
-	golden.Check(t, filepath.Join("testdata", "encode", name), got)
-}
 
 // TestAppendListBytes pins the bytes TodoRead and the session files write.
 func TestAppendListBytes(t *testing.T) {
@@ -20,6 +13,6 @@ func TestAppendListBytes(t *testing.T) {
 		{Content: golden.Hostile, Status: StatusInProgress, ActiveForm: golden.Hostile},
 		{Content: "", Status: StatusCompleted, ActiveForm: ""},
 	}
-	goldenFile(t, "list.json", AppendList([]byte("prefix:"), items))
-	goldenFile(t, "list_empty.json", AppendList(nil, nil))
+	golden.Encoded(t, "list.json", AppendList([]byte("prefix:"), items))
+	golden.Encoded(t, "list_empty.json", AppendList(nil, nil))
 }
