@@ -49,6 +49,11 @@ func TestMain(m *testing.M) {
 	}
 	// No test writes the history of the person running them.
 	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	// The children that are this binary again (the attacks' launcher, the
+	// agent CLIs' helpers) would, under -race, each sleep a second as they
+	// exit (the race detector's atexit_sleep_ms, 1000 unless set) while
+	// their test waits: a race they meet is reported all the same.
+	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	// TODO_SHELL_BINARY runs the tests against another build (to see them
 	// fail before a fix); otherwise the module's main package is built once.
 	binary = os.Getenv("TODO_SHELL_BINARY")

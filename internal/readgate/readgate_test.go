@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/todo-shell/todo-shell/internal/testwait"
 )
 
 func TestOpenRefusesWhatIsNotARegularFile(t *testing.T) {
@@ -156,7 +158,10 @@ func (e *endless) Read(p []byte) (int, error) {
 }
 
 func TestScanLinesMemoryIsBoundedByTheCap(t *testing.T) {
-	const lineBytes = 256 << 20
+	lineBytes := int64(256 << 20)
+	if testwait.Race {
+		lineBytes /= 4 // still 8 times the bound; the pass without -race reads 256 MiB
+	}
 	r := io.MultiReader(&endless{n: lineBytes}, strings.NewReader("\nlast\n"))
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -238,7 +243,10 @@ func TestLastLinesStops(t *testing.T) {
 func TestLastLinesMemoryIsBoundedByTheCap(t *testing.T) {
 	// A file of one 64 MiB line then a short one, read from the end:
 	// the long line is passed over without being held.
-	const lineBytes = 64 << 20
+	lineBytes := int64(64 << 20)
+	if testwait.Race {
+		lineBytes /= 4 // still twice the bound; the pass without -race reads 64 MiB
+	}
 	r := &sparse{size: lineBytes + 6, tail: "\nlast\n"}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)

@@ -291,16 +291,19 @@ func (s *slowWriter) Write(p []byte) (int, error) {
 }
 
 // TestFaultSlowConsumerLosesNothing: once the shell exits, output still in
-// the pipe is read to its end however slow the consumer is.
+// the pipe is read to its end however slow the consumer is. Each write
+// takes longer than drainGrace, and the output (229 KB) is more than three
+// pipe buffers (64 KiB): seq exits with a full pipe still to be read, which
+// takes several writes, each past the grace.
 func TestFaultSlowConsumerLosesNothing(t *testing.T) {
 	t.Parallel() // waits on a slow consumer, not on the CPU
 	r := newRunner(t)
 	out := &slowWriter{delay: 3 * drainGrace / 2}
-	o, err := r.Run(context.Background(), "seq 1 200000", time.Minute, out)
+	o, err := r.Run(context.Background(), "seq 1 40000", time.Minute, out)
 	if err != nil || o.ExitCode != 0 {
 		t.Fatal(o, err)
 	}
-	want, _ := exec.Command("seq", "1", "200000").Output()
+	want, _ := exec.Command("seq", "1", "40000").Output()
 	if got := out.String(); got != string(want) {
 		t.Fatalf("got %d bytes, want %d", len(got), len(want))
 	}

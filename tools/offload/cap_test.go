@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -36,7 +37,11 @@ func TestSpoolCapKeepsHeadAndTail(t *testing.T) {
 			var want bytes.Buffer
 			var chunk bytes.Buffer
 			for i := 1; i <= tt.lines; i++ {
-				fmt.Fprintf(&chunk, "line %d\n", i)
+				// Not fmt: 3,000,000 lines through Fprintf were most of the
+				// test's time under -race.
+				chunk.WriteString("line ")
+				chunk.WriteString(strconv.Itoa(i))
+				chunk.WriteByte('\n')
 				if i%tt.chunkedLines == 0 || i == tt.lines {
 					want.Write(chunk.Bytes())
 					s.Write(chunk.Bytes())

@@ -1,0 +1,6 @@
+//go:build !race
+
+package testwait
+
+// Race reports whether the tests were built with -race (see race.go).
+const Race = false
