@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -299,7 +300,7 @@ func status(text string) Status {
 	msg := perr.Text
 	switch {
 	case strings.HasPrefix(msg, "unclosed here-document "):
-		st.Wait, st.Delim = WaitHeredoc, strings.Trim(strings.TrimPrefix(msg, "unclosed here-document "), "`")
+		st.Wait, st.Delim = WaitHeredoc, heredocDelim(strings.TrimPrefix(msg, "unclosed here-document "))
 	case strings.HasSuffix(msg, "without closing quote `'`"):
 		st.Wait = WaitQuote
 	case strings.HasSuffix(msg, "without closing quote `\"`"):
@@ -310,6 +311,17 @@ func status(text string) Status {
 		st.Wait, st.What = WaitMore, construct(msg)
 	}
 	return st
+}
+
+// heredocDelim is the terminator a parser error names: the parser quotes
+// it as Go's %#q does, in backquotes or, when it holds a byte a backquoted
+// string cannot (a control character, a backquote), as a double-quoted Go
+// string ("\x01").
+func heredocDelim(quoted string) string {
+	if d, err := strconv.Unquote(quoted); err == nil {
+		return d
+	}
+	return strings.Trim(quoted, "`")
 }
 
 // construct names the construct a parser error says is open, in zsh's

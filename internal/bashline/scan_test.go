@@ -21,6 +21,11 @@ func TestCheck(t *testing.T) {
 		{"cat <<EOF\nx\nEOF", ""},
 		{"cat <<'E F'\nx", "heredoc E F"},
 		{"cat <<-EOF\n\tx\n\tEOF", ""},
+		// The parser names a terminator it cannot backquote as a Go string.
+		{"cat <<'a`b'\nx", "heredoc a`b"},
+		{"cat <<'a`b'\nx\na`b", ""},
+		{"cat <<\x01\nx", "heredoc \x01"},
+		{"cat <<\x01\nx\n\x01", ""},
 		{"if true; then", "then"},
 		{"if true; then\necho x\nfi", ""},
 		{"for x in a; do", "do"},
