@@ -85,7 +85,10 @@ func (s *Scanner) Line(line string) bool {
 		s.lines, s.stmts = 0, 0
 		s.status = nil
 	} else if s.status != nil {
-		keep = keeps(*s.status, line)
+		// After a backslash at the end of a line the next one may go on
+		// with its word (a here-document's terminator, "<<\" then "EOF"):
+		// the parser reads it.
+		keep = keeps(*s.status, line) && !strings.HasSuffix(s.unit.String(), `\`)
 		if !keep {
 			s.status = nil
 		}

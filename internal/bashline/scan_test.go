@@ -26,6 +26,9 @@ func TestCheck(t *testing.T) {
 		{"cat <<'a`b'\nx\na`b", ""},
 		{"cat <<\x01\nx", "heredoc \x01"},
 		{"cat <<\x01\nx\n\x01", ""},
+		// A backslash ends the line with the terminator's first part.
+		{"cat <<\\\nEOF\nx", "heredoc EOF"},
+		{"cat <<E\\\nOF\nx\nEOF", ""},
 		{"if true; then", "then"},
 		{"if true; then\necho x\nfi", ""},
 		{"for x in a; do", "do"},
