@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/todo-shell/todo-shell/internal/golden"
 	"github.com/todo-shell/todo-shell/internal/hold"
@@ -23,11 +24,17 @@ import (
 // internal/hold, it must not change.
 
 // reasonOf, noteOf and contextOf are the wording under test.
-func reasonOf(v hold.Verdict) string { return v.Reason }
+func reasonOf(v hold.Verdict) string { return Reason(v) }
 
-func noteOf(v hold.Verdict) string { return v.Note }
+func noteOf(v hold.Verdict) string { return Note(v) }
 
-func contextOf(s *hold.Session) (string, bool) { return s.Context() }
+func contextOf(s *hold.Session) (string, bool) {
+	c, changed := s.Context()
+	if c == nil {
+		return "", changed
+	}
+	return SharedContext(c.Name, c.State), changed
+}
 
 // evil is an item that tries to reach the terminal (OSC 52) and to start
 // a line of its own.
@@ -320,4 +327,182 @@ func sharedCases(w *wording) {
 		wide.create("claude-code", strings.Repeat("é", 40+i%2))
 	}
 	w.context("shared plan, long, cut in a character", hold.Source{PlanName: "wide", PlanDir: wideDir})
+}
+
+// TestHeldLine: how a reason and a note say one held item: quoted,
+// neutralised (hostile text cannot reach the terminal or start a line),
+// a task by its id, a task of a shared plan with its plan and blockers.
+func TestHeldLine(t *testing.T) {
+	for _, tc := range []struct {
+		h    hold.Held
+		want string
+	}{
+		{hold.Held{Item: "Add tests", Status: "pending", How: hold.LossRemoved}, "'Add tests' was removed while pending"},
+		{hold.Held{Item: "Add tests", Status: "in_progress", How: hold.LossReplaced, To: "Review"}, "'Add tests' was replaced by 'Review' while in progress"},
+		{hold.Held{Item: "Write tests", Status: "pending", How: hold.LossDoneRenamed, To: "Tests written"}, "'Write tests' was reworded to 'Tests written' and marked completed in the same change, while pending"},
+		{hold.Held{Item: "Docs", ID: "3", Task: true, Status: "in_progress", How: hold.LossRemoved}, "task #3 'Docs' was deleted while in progress"},
+		{hold.Held{Item: "A", Status: "pending", How: hold.LossCancelled}, "'A' was cancelled while pending"},
+		// Hostile text: neutralised, and cut.
+		{hold.Held{Item: evil, Status: "pending", How: hold.LossRemoved}, "'evil␛]52;c;aGk=␇ next' was removed while pending"},
+		{hold.Held{Item: "Update the docs", Status: "in_progress"}, "'Update the docs' is still in progress"},
+		{hold.Held{Item: "#3 Update the docs", ID: "3", Task: true, Status: "pending"}, "task #3 'Update the docs' is still pending"},
+		{hold.Held{Item: "No id", Task: true, Status: "pending"}, "'No id' is still pending"},
+		{hold.Held{Item: "Test the parser", ID: "7", Task: true, Plan: "build", Status: "pending", Blockers: []string{"2", "3"}},
+			"task #7 'Test the parser' of plan build is still pending (blocked by #2, #3)"},
+	} {
+		if got := heldLine(tc.h); got != tc.want {
+			t.Errorf("got  %q\nwant %q", got, tc.want)
+		}
+	}
+	long := quote(strings.Repeat("x", 500))
+	if n := len([]rune(long)); n > 122 {
+		t.Errorf("a long item is %d characters in the reason", n)
+	}
+}
+
+// stopAt is the verdict of a stop at the first n lines of internal/hold's
+// fixture name (all of them for n < 0), in the state of store: one
+// transcript per store, written over at each stop.
+func stopAt(t *testing.T, store hold.Store, name string, n int, in hold.StopInput) hold.Verdict {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "hold", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ls := bytes.SplitAfter(b, []byte("\n")); n >= 0 {
+		b = bytes.Join(ls[:n], nil)
+	}
+	path := store.Dir + ".jsonl"
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := hold.Open(store, hold.Source{Transcript: path}, 0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := s.Stop(in)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestStopWording: at internal/hold's fixture's first stop the reason
+// names both items and the count; at its second, all done, nothing is
+// said; after the person's Esc the note says they interrupted; past the
+// limit it says the stop goes through.
+func TestStopWording(t *testing.T) {
+	const hookFixture, interruptFixture = "claude-code-2.1.332_hook.jsonl", "claude-code-2.1.332_interrupt.jsonl"
+	store := hold.Store{Dir: t.TempDir()}
+	v := stopAt(t, store, hookFixture, 33, hold.StopInput{MaxBlocks: 2})
+	reason := Reason(v)
+	if !v.Block || !strings.HasPrefix(reason, hold.ReasonLead) || Note(v) != "" {
+		t.Fatalf("first stop: %+v, reason %q, note %q", v, reason, Note(v))
+	}
+	for _, w := range []string{"'Add tests' was removed while pending", "'Update the docs' is still in progress", "1 of at most 2"} {
+		if !strings.Contains(reason, w) {
+			t.Errorf("reason %q lacks %q", reason, w)
+		}
+	}
+	v = stopAt(t, store, hookFixture, 44, hold.StopInput{MaxBlocks: 2, Active: true})
+	if v.Block || Reason(v) != "" || Note(v) != "" {
+		t.Fatalf("second stop: %+v, reason %q, note %q", v, Reason(v), Note(v))
+	}
+	v = stopAt(t, hold.Store{Dir: t.TempDir()}, interruptFixture, -1, hold.StopInput{MaxBlocks: 2})
+	if v.Block || Reason(v) != "" || !strings.Contains(Note(v), "you interrupted") {
+		t.Fatalf("after the interrupt: %+v, note %q", v, Note(v))
+	}
+	for _, limit := range []int{1, 2, 3} {
+		store := hold.Store{Dir: t.TempDir()}
+		for i := 0; i < limit; i++ {
+			if v := stopAt(t, store, hookFixture, 33, hold.StopInput{MaxBlocks: limit, Active: i > 0}); !v.Block || Note(v) != "" {
+				t.Fatalf("limit %d, stop %d: %+v, note %q", limit, i+1, v, Note(v))
+			}
+		}
+		v := stopAt(t, store, hookFixture, 33, hold.StopInput{MaxBlocks: limit, Active: true})
+		if v.Block || Reason(v) != "" || !strings.Contains(Note(v), "goes through after") {
+			t.Fatalf("limit %d, the stop after: %+v, note %q", limit, v, Note(v))
+		}
+	}
+}
+
+// TestSharedContext: the shared plan given as context names the plan and
+// its tasks, another agent's too.
+func TestSharedContext(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "plans", "build")
+	p := newSharedPlan(t, dir, time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC))
+	p.create("claude-code", "Read the spec")
+	p.create("claude-code", "Write the parser")
+	p.create("codex", "Write the lexer")
+	p.update("codex", task.UpdateInput{TaskID: "3", Status: str(task.StatusInProgress)})
+	s, err := hold.Open(hold.Store{Dir: t.TempDir()}, hold.Source{PlanName: "build", PlanDir: dir, Owner: "claude-code"}, 0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	c, changed := s.Context()
+	if c == nil || !changed {
+		t.Fatalf("context %v: %+v", changed, c)
+	}
+	text := SharedContext(c.Name, c.State)
+	for _, w := range []string{`task plan "build"`, "#2 Write the parser", "#3 Write the lexer"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("context lacks %q:\n%s", w, text)
+		}
+	}
+}
+
+// FuzzStopWording: any transcript, stopped at three times: a held stop
+// has a reason that starts with hold.ReasonLead, a stop let through none;
+// a note is there exactly when the verdict gives why; neither carries a
+// control character (the reason's own newlines aside) or invalid UTF-8.
+func FuzzStopWording(f *testing.F) {
+	for _, name := range []string{"claude-code-2.1.332_hook.jsonl", "claude-code-2.1.332_interrupt.jsonl"} {
+		b, err := os.ReadFile(filepath.Join("..", "hold", "testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add(hostileTodos())
+	f.Add(taskTools())
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(dir, "t.jsonl")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		store := hold.Store{Dir: filepath.Join(dir, "state")}
+		os.RemoveAll(store.Dir)
+		for i := 0; i < 3; i++ {
+			s, err := hold.Open(store, hold.Source{Transcript: path}, 0, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := s.Stop(hold.StopInput{MaxBlocks: 2, Active: i > 0})
+			s.Close()
+			reason, note := Reason(v), Note(v)
+			if v.Block != strings.HasPrefix(reason, hold.ReasonLead) || v.Block != (reason != "") ||
+				(note != "") != (v.Through != hold.ThroughUnsaid) || !clean(reason, true) || !clean(note, false) {
+				t.Fatalf("verdict %+v:\nreason %q\nnote %q", v, reason, note)
+			}
+		}
+	})
+}
+
+// clean reports whether s is valid UTF-8 with no control character but,
+// with lines, newlines.
+func clean(s string, lines bool) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if r == '\n' && lines {
+			continue
+		}
+		if r < 0x20 || r >= 0x7f && r < 0xa0 {
+			return false
+		}
+	}
+	return true
 }
