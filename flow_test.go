@@ -16,10 +16,10 @@ import (
 var (
 	module = "github.com/todo-shell/todo-shell"
 	views  = []string{"render", "repl", "repl/...", "internal/painter", "internal/watchui", "internal/replayui", "internal/statusline", "internal/headless"}
-	// main, the cobra commands, the end-to-end tests; and the hooks' front
-	// end: internal/hold still writes the Stop hook's reason with render
-	// (moving that into internal/hook leaves hold to the engine).
-	wiring = []string{"", "cmd", "e2e", "internal/hook", "internal/hold"}
+	// main, the cobra commands, the end-to-end tests, and the hooks' front
+	// end, which words what internal/hold (the engine) decides: the Stop
+	// hook's reason and note, the shared plan as context.
+	wiring = []string{"", "cmd", "e2e", "internal/hook"}
 	charm  = []string{"charm.land/bubbletea/v2", "charm.land/bubbles/v2/...", "charm.land/lipgloss/v2"}
 )
 

@@ -234,14 +234,14 @@ func hookAnswer(sess *hold.Session, in hook.Input, limit int) []byte {
 	case hook.KindStop, hook.KindSubagentStop:
 		v := sess.Stop(hold.StopInput{PromptID: in.Prompt(), Active: in.StopHookActive, MaxBlocks: limit})
 		if v.Block {
-			return hook.Block(in, v.Reason, "")
+			return hook.Block(in, hook.Reason(v), "")
 		}
-		return hook.Allow(in, v.Note)
+		return hook.Allow(in, hook.Note(v))
 	case hook.KindSessionStart, hook.KindPrompt:
-		text, changed := sess.Context()
-		if text != "" && (changed || kind == hook.KindSessionStart) {
+		c, changed := sess.Context()
+		if c != nil && (changed || kind == hook.KindSessionStart) {
 			sess.GaveContext()
-			return hook.Context(in, text)
+			return hook.Context(in, hook.SharedContext(c.Name, c.State))
 		}
 	}
 	return hook.Allow(in, "")

@@ -15,6 +15,14 @@
 // capped. A transcript that shrank, or whose bytes before the offset
 // changed, is read again as if new.
 //
-// Nothing here draws: texts from the plan are the files' own, to be
-// neutralised by whoever shows them.
+// It decides, and says nothing: a Stop verdict (Session.Stop) is data —
+// whether the stop is held, the items held (each as the plan has it: its
+// text, task id, shared plan, status, how it left the plan and what it
+// became, its blockers), the holds counted against the limit, and why a
+// stop with items held goes through — and so is the shared plan given as
+// context (Session.Context: its name and tasks). Package hook words them
+// (the reason, the note to the person, the context text) and neutralises
+// the plan's texts there: those here are the files' own, untrusted. Only
+// ReasonLead, the start of every reason, is kept here, since the reader
+// tells the hook's own reason in a Gemini CLI transcript by it.
 package hold

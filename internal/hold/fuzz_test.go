@@ -7,8 +7,10 @@ import (
 )
 
 // FuzzTranscript: any bytes, read whole or in two pieces with the state
-// kept between: no panic, a bounded answer, and a stop never held more
-// than MaxBlocks times.
+// kept between: no panic, a bounded answer (a stop held for something, a
+// stop let through with a reason only when something is held), and a stop
+// never held more than MaxBlocks times. Package hook's FuzzStopWording
+// words such verdicts.
 func FuzzTranscript(f *testing.F) {
 	for _, name := range []string{"claude-code-2.1.332_hook.jsonl", "claude-code-2.1.332_interrupt.jsonl"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
@@ -51,7 +53,8 @@ func FuzzTranscript(f *testing.F) {
 				}
 				s := &Session{st: live, save: save}
 				v := s.Stop(StopInput{MaxBlocks: 2, Active: i > 0})
-				if v.Blocks > 2 || v.Block && (v.Blocks == 0 || v.Reason == "") {
+				if v.Blocks > 2 || v.Block && (v.Blocks == 0 || len(v.Held) == 0 || v.Through != ThroughUnsaid) ||
+					v.Through != ThroughUnsaid && len(v.Held) == 0 {
 					t.Fatalf("verdict %+v", v)
 				}
 				s.View()

@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/todo-shell/todo-shell/tools/todo"
 )
 
 // The claude-code-2.1.332_*.jsonl fixtures were written by the real
@@ -67,18 +71,27 @@ func stop(t *testing.T, store Store, src Source, in StopInput) Verdict {
 	return v
 }
 
-func heldText(v Verdict) string {
-	var parts []string
-	for _, h := range v.Held {
-		parts = append(parts, h.Text+" "+h.Says)
+// holds reports whether held has each of want (package hook's tests say
+// how a reason words them).
+func holds(held []Held, want ...Held) bool {
+	for _, w := range want {
+		if !slices.ContainsFunc(held, func(h Held) bool { return reflect.DeepEqual(h, w) }) {
+			return false
+		}
 	}
-	return strings.Join(parts, "\n")
+	return true
 }
+
+// The fixture's items, as a stop is held for them.
+var (
+	addTestsRemoved   = Held{Item: "Add tests", Status: todo.StatusPending, How: LossRemoved}
+	updateTheDocsLeft = Held{Item: "Update the docs", Status: todo.StatusInProgress}
+)
 
 // TestRealClaudeCodeStopIsHeld: at the fixture's first stop the plan has
 // one item in progress and one removed while pending: the stop is held,
-// the reason names both; at the second, all three are completed: it goes
-// through.
+// the verdict names both (package hook's TestStopWording: the reason
+// says them); at the second, all three are completed: it goes through.
 func TestRealClaudeCodeStopIsHeld(t *testing.T) {
 	ls := lines(t, "claude-code-2.1.332_hook.jsonl")
 	dir := t.TempDir()
@@ -88,18 +101,13 @@ func TestRealClaudeCodeStopIsHeld(t *testing.T) {
 
 	writeLines(t, path, ls[:33])
 	v := stop(t, store, src, StopInput{MaxBlocks: 2})
-	want := "'Add tests' was removed while pending\n'Update the docs' is still in progress"
-	if got := heldText(v); got != want || !v.Block || v.Blocks != 1 {
-		t.Fatalf("first stop: block %v (%d), held:\n%s\nwant:\n%s", v.Block, v.Blocks, got, want)
-	}
-	for _, w := range []string{"'Add tests' was removed while pending", "'Update the docs' is still in progress", "1 of at most 2"} {
-		if !strings.Contains(v.Reason, w) {
-			t.Errorf("reason %q lacks %q", v.Reason, w)
-		}
+	want := []Held{addTestsRemoved, updateTheDocsLeft}
+	if !reflect.DeepEqual(v.Held, want) || !v.Block || v.Blocks != 1 || v.MaxBlocks != 2 || v.Through != ThroughUnsaid {
+		t.Fatalf("first stop: block %v (%d of %d, %d), held:\n%+v\nwant:\n%+v", v.Block, v.Blocks, v.MaxBlocks, v.Through, v.Held, want)
 	}
 	appendLines(t, path, ls[33:44])
 	v = stop(t, store, src, StopInput{MaxBlocks: 2, Active: true})
-	if v.Block || len(v.Held) != 0 || v.Note != "" {
+	if v.Block || len(v.Held) != 0 || v.Through != ThroughUnsaid {
 		t.Fatalf("second stop: %+v", v)
 	}
 }
@@ -181,7 +189,8 @@ func summaryOf(st *State) string {
 
 // TestInterruptLetsTheStopThrough: after the person's Esc the plan of two
 // unfinished items holds no stop, in the prompt after it too ("never
-// mind, …"), and the person is told why.
+// mind, …"), and the verdict says why (package hook's TestStopWording:
+// the note tells the person).
 func TestInterruptLetsTheStopThrough(t *testing.T) {
 	ls := lines(t, "claude-code-2.1.332_interrupt.jsonl")
 	dir := t.TempDir()
@@ -202,21 +211,22 @@ func TestInterruptLetsTheStopThrough(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := s.Stop(StopInput{MaxBlocks: 2}); !v.Block || !strings.Contains(heldText(v), "'Write the lexer' is still in progress") {
+	if v := s.Stop(StopInput{MaxBlocks: 2}); !v.Block || !holds(v.Held, Held{Item: "Write the lexer", Status: todo.StatusInProgress}) {
 		t.Fatalf("before the interrupt: %+v", v)
 	}
 	s.Close()
 	writeLines(t, path, ls)
 	v := stop(t, Store{Dir: filepath.Join(dir, "state2")}, Source{Transcript: path}, StopInput{MaxBlocks: 2})
-	if v.Block || !strings.Contains(v.Note, "you interrupted") || len(v.Held) != 2 {
+	if v.Block || v.Through != ThroughInterrupted || len(v.Held) != 2 {
 		t.Fatalf("after the interrupt: %+v", v)
 	}
 }
 
 // TestNeverLoops: a model that never finishes is held exactly MaxBlocks
-// times in a prompt, then let through with a note; a new prompt starts the
-// count again; stop_hook_active with no hold of ours in the prompt (another
-// hook's doing) holds nothing; MaxBlocks 0 never holds.
+// times in a prompt, then let through, the limit given as why (package
+// hook's TestStopWording: the note says it); a new prompt starts the count
+// again; stop_hook_active with no hold of ours in the prompt (another
+// hook's doing) holds nothing, and says nothing; MaxBlocks 0 never holds.
 func TestNeverLoops(t *testing.T) {
 	ls := lines(t, "claude-code-2.1.332_hook.jsonl")
 	dir := t.TempDir()
@@ -232,7 +242,7 @@ func TestNeverLoops(t *testing.T) {
 			}
 		}
 		v := stop(t, store, src, StopInput{MaxBlocks: limit, Active: true})
-		if v.Block || !strings.Contains(v.Note, "goes through after") {
+		if v.Block || v.Through != ThroughLimit || v.Blocks != limit || v.MaxBlocks != limit {
 			t.Fatalf("limit %d, the stop after: %+v", limit, v)
 		}
 		// The agent's own id of a new prompt: held again.
@@ -241,10 +251,10 @@ func TestNeverLoops(t *testing.T) {
 		}
 	}
 	store := Store{Dir: filepath.Join(dir, "active")}
-	if v := stop(t, store, src, StopInput{MaxBlocks: 2, Active: true}); v.Block {
+	if v := stop(t, store, src, StopInput{MaxBlocks: 2, Active: true}); v.Block || v.Through != ThroughUnsaid {
 		t.Fatalf("stop_hook_active with no hold of ours: %+v", v)
 	}
-	if v := stop(t, Store{Dir: filepath.Join(dir, "zero")}, src, StopInput{MaxBlocks: 0}); v.Block {
+	if v := stop(t, Store{Dir: filepath.Join(dir, "zero")}, src, StopInput{MaxBlocks: 0}); v.Block || v.Through != ThroughUnsaid {
 		t.Fatalf("MaxBlocks 0: %+v", v)
 	}
 }

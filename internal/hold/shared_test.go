@@ -3,7 +3,7 @@ package hold
 import (
 	"errors"
 	"path/filepath"
-	"strings"
+	"reflect"
 	"testing"
 	"time"
 
@@ -82,13 +82,21 @@ func TestSharedPlanHoldsWhatIsMine(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := s.Stop(StopInput{MaxBlocks: 2})
-	want := "task #4 'Update the docs' was deleted while pending\ntask #2 'Write the parser' of plan build is still pending"
-	if got := heldText(v); got != want || !v.Block {
-		t.Fatalf("held:\n%s\nwant:\n%s", got, want)
+	docsDeleted := Held{Item: "Update the docs", ID: "4", Task: true, Status: todo.StatusPending, How: LossRemoved}
+	want := []Held{docsDeleted, {Item: "Write the parser", ID: "2", Task: true, Plan: "build", Status: todo.StatusPending}}
+	if !reflect.DeepEqual(v.Held, want) || !v.Block {
+		t.Fatalf("held:\n%+v\nwant:\n%+v", v.Held, want)
 	}
-	text, changed := s.Context()
-	if !changed || !strings.Contains(text, `task plan "build"`) || !strings.Contains(text, "#2 Write the parser") || !strings.Contains(text, "#3 Write the lexer") {
-		t.Fatalf("context %v:\n%s", changed, text)
+	c, changed := s.Context()
+	if !changed || c == nil || c.Name != "build" || !hasTask(c.State, "2", "Write the parser") || !hasTask(c.State, "3", "Write the lexer") {
+		t.Fatalf("context %v: %+v", changed, c)
+	}
+	// The context's tasks are a copy: changing them changes no session.
+	for i := range c.State.Tasks {
+		c.State.Tasks[i].Subject = "changed"
+	}
+	if c, _ := s.Context(); !hasTask(c.State, "2", "Write the parser") {
+		t.Fatalf("the context's tasks are the session's: %+v", c.State.Tasks)
 	}
 	s.GaveContext()
 	if view := s.View(); len(view.Items) != 3 || view.Dropped != 1 {
@@ -106,8 +114,8 @@ func TestSharedPlanHoldsWhatIsMine(t *testing.T) {
 	// ours is left but the deleted task.
 	w.update("codex", "2", nil, ptr("codex"))
 	s, _ = Open(store, src, 0, true)
-	if got := heldText(Verdict{Held: s.held()}); got != "task #4 'Update the docs' was deleted while pending" {
-		t.Fatalf("after #2 was taken:\n%s", got)
+	if got := s.held(); !reflect.DeepEqual(got, []Held{docsDeleted}) {
+		t.Fatalf("after #2 was taken:\n%+v", got)
 	}
 	if _, changed := s.Context(); !changed {
 		t.Error("a new version not given")
@@ -116,10 +124,16 @@ func TestSharedPlanHoldsWhatIsMine(t *testing.T) {
 	// A deletion before the prompt is not held (another prompt's doing).
 	writeLines(t, transcript, [][]byte{[]byte(`{"type":"user","promptId":"p2","message":{"role":"user","content":"Next"},"uuid":"u2","timestamp":"2026-11-28T11:00:00.000Z"}` + "\n")})
 	s, _ = Open(store, src, 0, true)
-	if got := heldText(Verdict{Held: s.held()}); got != "" {
-		t.Fatalf("after a new prompt:\n%s", got)
+	if got := s.held(); len(got) != 0 {
+		t.Fatalf("after a new prompt:\n%+v", got)
 	}
 	s.Close()
+}
+
+// hasTask reports whether st has task id with subject.
+func hasTask(st task.State, id, subject string) bool {
+	t, ok := st.Get(id)
+	return ok && t.Subject == subject
 }
 
 // TestSharedPlanAlone: a shared plan with no transcript (status --plan).

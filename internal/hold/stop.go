@@ -1,14 +1,6 @@
 package hold
 
-import (
-	"fmt"
-	"strconv"
-	"strings"
-
-	"github.com/todo-shell/todo-shell/internal/plan"
-	"github.com/todo-shell/todo-shell/render"
-	"github.com/todo-shell/todo-shell/tools/todo"
-)
+import "github.com/todo-shell/todo-shell/tools/task"
 
 // DefaultMaxBlocks is how many times a stop is held in one prompt unless
 // told otherwise.
@@ -27,24 +19,63 @@ type StopInput struct {
 	MaxBlocks int
 }
 
-// Held is one thing a stop is held for.
+// Held is one thing a stop is held for: an item of the plan, still in it
+// unfinished or gone from it unfinished, as the plan has it. Its texts are
+// the files' own (untrusted): whoever shows them neutralises them.
 type Held struct {
-	Text string // the item as the reason names it (untrusted text, neutralised)
-	Says string // what happened to it
+	// Item is the item's text (a task's subject) as the plan has it.
+	Item string
+	// ID is the task's id ("" for a todo, or for a task that has none).
+	ID string
+	// Task is set for a task (of a task list or a shared plan), not a todo.
+	Task bool
+	// Plan is the shared plan's name, for a task still in a shared plan
+	// ("" otherwise: a task that left one is not told apart).
+	Plan string
+	// Status is the item's status now, or when it left the plan.
+	Status string
+	// How is how it left the plan (LossRemoved, LossReplaced,
+	// LossDoneRenamed, LossCancelled); "" while it is still in the plan,
+	// unfinished.
+	How string
+	// To is what it became (LossReplaced, LossDoneRenamed).
+	To string
+	// Blockers are the ids of the open tasks that block a task of a shared
+	// plan.
+	Blockers []string
 }
 
-// Verdict is a Stop hook's answer.
+// Through is why a stop goes through though the plan holds items against
+// the agent: what the person is told.
+type Through uint8
+
+// Why a stop goes through.
+const (
+	// ThroughUnsaid: the stop is held, nothing is held against the agent,
+	// or it goes through with nothing to tell (holding is off, or another
+	// hook made the agent go on).
+	ThroughUnsaid Through = iota
+	// ThroughInterrupted: the person interrupted since the plan last
+	// changed.
+	ThroughInterrupted
+	// ThroughLimit: the stop was held MaxBlocks times in this prompt.
+	ThroughLimit
+)
+
+// Verdict is a Stop hook's answer, as data: package hook words it.
 type Verdict struct {
-	// Block holds the stop: Reason goes to the agent.
-	Block  bool
-	Reason string
-	// Note, when the stop goes through with work left, says why to the
-	// person (not to the agent).
-	Note string
+	// Block holds the stop: the agent is to go on.
+	Block bool
 	// Held is what the plan still holds against the agent.
 	Held []Held
 	// Blocks is how many stops were held in this prompt, this one included.
 	Blocks int
+	// MaxBlocks is how many stops may be held in this prompt
+	// (StopInput.MaxBlocks).
+	MaxBlocks int
+	// Through, when the stop goes through with items held, is why (to be
+	// told to the person, not to the agent).
+	Through Through
 }
 
 // Stop decides whether the agent may stop now. It holds the stop when the
@@ -57,8 +88,7 @@ type Verdict struct {
 func (s *Session) Stop(in StopInput) Verdict {
 	st := s.st
 	held := s.held()
-	var v Verdict
-	v.Held = held
+	v := Verdict{Held: held, MaxBlocks: in.MaxBlocks}
 	promptKey := in.PromptID
 	if promptKey == "" {
 		promptKey = st.Prompt.ID
@@ -72,12 +102,12 @@ func (s *Session) Stop(in StopInput) Verdict {
 	case len(held) == 0:
 		return v
 	case st.Interrupted:
-		v.Note = "todo-shell: the plan is not done (" + summary(held) + "), but you interrupted: the stop goes through."
+		v.Through = ThroughInterrupted
 		return v
 	case in.MaxBlocks <= 0:
 		return v
 	case n >= in.MaxBlocks:
-		v.Note = fmt.Sprintf("todo-shell: the stop goes through after %s: %s.", plural(n, "hold"), summary(held))
+		v.Through = ThroughLimit
 		return v
 	case in.Active && n == 0:
 		// Another hook made the agent go on: holding it as well could
@@ -86,7 +116,6 @@ func (s *Session) Stop(in StopInput) Verdict {
 	}
 	n++
 	v.Block, v.Blocks = true, n
-	v.Reason = reason(held, n, in.MaxBlocks)
 	blocks := Blocks{Prompt: promptKey, N: n}
 	st.Blocks = blocks
 	if s.save != nil {
@@ -95,68 +124,15 @@ func (s *Session) Stop(in StopInput) Verdict {
 	return v
 }
 
-// ReasonLead starts every reason a held stop sends. An agent that writes
-// the reason into its transcript as a user message (Gemini CLI) has not
-// had a prompt from the person: the reader knows it by this.
+// ReasonLead starts every reason a held stop sends (package hook writes
+// the reason). An agent that writes the reason into its transcript as a
+// user message (Gemini CLI) has not had a prompt from the person: the
+// reader knows it by this.
 const ReasonLead = "The plan is not finished (todo-shell holds this stop"
 
-// maxNamed is how many items a reason names; the rest are counted.
-const maxNamed = 20
-
-// reason is the text a held stop sends the agent.
-func reason(held []Held, n, limit int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s, %d of at most %d for this prompt):\n", ReasonLead, n, limit)
-	for i, h := range held {
-		if i == maxNamed {
-			fmt.Fprintf(&b, "- and %d more\n", len(held)-maxNamed)
-			break
-		}
-		b.WriteString("- " + h.Text + " " + h.Says + "\n")
-	}
-	b.WriteString("Finish each item and mark it completed in the plan; put back an item you removed or reworded, and finish it. " +
-		"If one cannot be done, keep it in the plan and tell the person why.")
-	return b.String()
-}
-
-// summary is the held items in a few words, for the person.
-func summary(held []Held) string {
-	parts := make([]string, 0, 3)
-	for i, h := range held {
-		if i == 2 {
-			parts = append(parts, "and "+strconv.Itoa(len(held)-2)+" more")
-			break
-		}
-		parts = append(parts, h.Text+" "+h.Says)
-	}
-	return strings.Join(parts, "; ")
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
-}
-
-// quote is an item's text as a reason names it: neutralised, cut, quoted.
-func quote(s string) string {
-	return "'" + plan.Shorten(render.Sanitize(s), 120) + "'"
-}
-
-// statusWords says a status: "pending", "in progress".
-func statusWords(s string) string {
-	if s == todo.StatusInProgress {
-		return "in progress"
-	}
-	if s == "" {
-		return "pending"
-	}
-	return render.Sanitize(s)
-}
-
-// held lists what the plan holds against the agent: the items left that
-// left since the prompt, then those still unfinished.
+// held lists what the plan holds against the agent: the items that left
+// it unfinished since the prompt, then those still unfinished (the list,
+// the task list, the agent's own tasks of the shared plan).
 func (s *Session) held() []Held {
 	st := s.st
 	var out []Held
@@ -166,7 +142,7 @@ func (s *Session) held() []Held {
 	if st.Plan != nil {
 		for _, it := range st.Plan.Items {
 			if unfinished(it.Status) {
-				out = append(out, Held{Text: quote(it.Content), Says: "is still " + statusWords(it.Status)})
+				out = append(out, Held{Item: it.Content, Status: it.Status})
 			}
 		}
 	}
@@ -177,77 +153,56 @@ func (s *Session) held() []Held {
 	if tasks != nil {
 		for i, it := range tasks.Items {
 			if unfinished(it.Status) {
-				out = append(out, Held{Text: taskName(keyAt(tasks.version(), i), it.Content), Says: "is still " + statusWords(it.Status)})
+				out = append(out, Held{Item: it.Content, ID: keyAt(tasks.version(), i), Task: true, Status: it.Status})
 			}
 		}
 	}
-	if sh := st.Shared; sh != nil {
-		for i := range sh.State.Tasks {
-			t := &sh.State.Tasks[i]
-			if unfinished(t.Status) && sh.Mine(t, s.src.Owner) {
-				says := "is still " + statusWords(t.Status)
-				if open := sh.State.OpenBlockers(*t); len(open) > 0 {
-					says += " (blocked by #" + strings.Join(open, ", #") + ")"
-				}
-				out = append(out, Held{Text: taskName(t.ID, t.Subject) + " of plan " + render.Sanitize(sh.Name), Says: says})
-			}
+	return append(out, s.sharedHeld()...)
+}
+
+// sharedHeld is the agent's own unfinished tasks of the shared plan.
+func (s *Session) sharedHeld() []Held {
+	sh := s.st.Shared
+	if sh == nil {
+		return nil
+	}
+	var out []Held
+	for i := range sh.State.Tasks {
+		t := &sh.State.Tasks[i]
+		if unfinished(t.Status) && sh.Mine(t, s.src.Owner) {
+			out = append(out, Held{Item: t.Subject, ID: t.ID, Task: true, Plan: sh.Name, Status: t.Status, Blockers: sh.State.OpenBlockers(*t)})
 		}
 	}
 	return out
 }
 
-// taskName names a task: "task #3 'Update the docs'".
-func taskName(id, subject string) string {
-	if id == "" {
-		return quote(subject)
-	}
-	return "task #" + render.Sanitize(id) + " " + quote(strings.TrimPrefix(subject, "#"+id+" "))
-}
-
-// lossHeld says what happened to an item that left the plan.
+// lossHeld is an item that left the plan, as a stop is held for it.
 func lossHeld(l Loss) Held {
-	name := quote(l.Item)
+	h := Held{Item: l.Item, Task: l.Task, Status: l.Was, How: l.How, To: l.To}
 	if l.Task {
-		name = taskName(l.Key, l.Item)
+		h.ID = l.Key
 	}
-	was := statusWords(l.Was)
-	switch l.How {
-	case LossReplaced:
-		return Held{Text: name, Says: "was replaced by " + quote(l.To) + " while " + was}
-	case LossDoneRenamed:
-		return Held{Text: name, Says: "was reworded to " + quote(l.To) + " and marked completed in the same change, while " + was}
-	case LossCancelled:
-		return Held{Text: name, Says: "was cancelled while " + was}
-	}
-	if l.Task {
-		return Held{Text: name, Says: "was deleted while " + was}
-	}
-	return Held{Text: name, Says: "was removed while " + was}
+	return h
 }
 
-// Context is the shared plan as context for the agent, and whether it is
-// new to this session (another version than the one last given). It is
-// "" when no shared plan is named.
-func (s *Session) Context() (text string, changed bool) {
+// PlanContext is the shared plan as the agent is told it at the start of
+// a session or with a prompt: package hook words it.
+type PlanContext struct {
+	// Name is the plan's name.
+	Name string
+	// State is its tasks now (a copy of the session's).
+	State task.State
+}
+
+// Context is the shared plan as context for the agent (nil when no shared
+// plan is named), and whether it is new to this session (another version
+// than the one last given).
+func (s *Session) Context() (c *PlanContext, changed bool) {
 	sh := s.st.Shared
 	if sh == nil {
-		return "", false
+		return nil, false
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "This session works on the todo-shell task plan %q, shared with other agents and people (version %d).\n",
-		render.Sanitize(sh.Name), sh.State.Version)
-	if len(sh.State.Tasks) == 0 {
-		b.WriteString("It has no tasks yet.\n")
-	} else {
-		list := render.PlainTasks(sh.State)
-		if len(list) > maxContext {
-			list = list[:maxContext] + "\n… (cut: the plan is longer; TaskList shows all of it)\n"
-		}
-		b.WriteString("Its tasks now:\n" + list + "\n")
-	}
-	b.WriteString("Keep it with the todo-shell tools (TaskList, TaskGet, TaskCreate, TaskUpdate): take a free task before you work on it, " +
-		"and mark it completed when it is done. The stop hook holds you to the tasks you own or created.")
-	return b.String(), s.st.Context != sh.State.Version+1
+	return &PlanContext{Name: sh.Name, State: sh.State.Clone()}, s.st.Context != sh.State.Version+1
 }
 
 // GaveContext notes that the shared plan's current version was given.
@@ -259,6 +214,3 @@ func (s *Session) GaveContext() {
 		}
 	}
 }
-
-// maxContext caps the task list a context carries, in bytes.
-const maxContext = 6000

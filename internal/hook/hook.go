@@ -4,8 +4,12 @@
 // hooks take and give the same JSON (plus its turn_id), and Gemini CLI
 // (AfterAgent, BeforeAgent, SessionStart). It reads the hook's JSON from
 // standard input and writes the answer's: field names exactly as each
-// agent documents them, the prose todo-shell's own. It also writes the
-// settings that register the hooks (Settings, Merge).
+// agent documents them, the prose todo-shell's own. The prose is written
+// here from what package hold decides: a held stop's reason (Reason), the
+// note a stop let through leaves the person (Note), the shared plan as
+// context (SharedContext), the plan's untrusted texts neutralised and cut
+// as they are quoted. It also writes the settings that register the hooks
+// (Settings, Merge).
 package hook
 
 import (
