@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/todo-shell/todo-shell/internal/hold"
 	"github.com/todo-shell/todo-shell/internal/plan"
@@ -71,7 +72,11 @@ func SharedContext(name string, st task.State) string {
 	} else {
 		list := render.PlainTasks(st)
 		if len(list) > maxContext {
-			list = list[:maxContext] + "\n… (cut: the plan is longer; TaskList shows all of it)\n"
+			cut := maxContext
+			for cut > 0 && !utf8.RuneStart(list[cut]) {
+				cut-- // not inside a character
+			}
+			list = list[:cut] + "\n… (cut: the plan is longer; TaskList shows all of it)\n"
 		}
 		b.WriteString("Its tasks now:\n" + list + "\n")
 	}

@@ -320,7 +320,8 @@ func sharedCases(w *wording) {
 		big.create("claude-code", fmt.Sprintf("Task %d of a plan too long to be given whole as context é", i+1))
 	}
 	w.context("shared plan, long", hold.Source{PlanName: "big", PlanDir: bigDir})
-	// Cut in the middle of a character: the cut is in bytes.
+	// A cut that would fall inside a character falls before it: the
+	// context stays valid UTF-8.
 	wideDir := filepath.Join(w.dir, "plans", "wide")
 	wide := newSharedPlan(w.t, wideDir, t0)
 	for i := 0; i < 90; i++ {
