@@ -69,6 +69,7 @@ func newRedactingEnv(t testing.TB, red *tools.Redactor, replies ...reply) *env {
 // TestScriptedSession plays a whole session: plan with TodoWrite, run Bash,
 // get a large Bash result, mark progress, finish with text.
 func TestScriptedSession(t *testing.T) {
+	t.Parallel() // waits on the fake API (and bash), not on the CPU
 	e := newEnv(t,
 		toolUse(block{text: "I'll plan first."}, todoCall("toolu_plan",
 			[3]string{"Count the files", "Counting the files", "in_progress"},
@@ -189,6 +190,7 @@ func TestScriptedSession(t *testing.T) {
 // TestNagReminder: no nag through round 10; in round 11 it leads the tool
 // results; a TodoWrite resets the count.
 func TestNagReminder(t *testing.T) {
+	t.Parallel() // waits on the fake API (and bash), not on the CPU
 	var replies []reply
 	for i := 1; i <= 11; i++ {
 		replies = append(replies, toolUse(bashCall(fmt.Sprintf("toolu_r%d", i), "true")))
@@ -218,6 +220,7 @@ func TestNagReminder(t *testing.T) {
 }
 
 func TestFailuresAreOneClearLine(t *testing.T) {
+	t.Parallel() // waits on the fake API (and bash), not on the CPU
 	tests := []struct {
 		name     string
 		replies  []reply
@@ -284,6 +287,7 @@ func TestFailuresAreOneClearLine(t *testing.T) {
 }
 
 func TestNetworkError(t *testing.T) {
+	t.Parallel() // waits on the fake API (and bash), not on the CPU
 	e := newEnv(t)
 	url := e.api.srv.URL
 	e.api.srv.Close() // nothing listens any more
@@ -324,6 +328,7 @@ func TestInterruptMidStream(t *testing.T) {
 // TestInterruptDuringTools cancels while a Bash command runs: it is killed,
 // and every tool_use of the turn still gets a result.
 func TestInterruptDuringTools(t *testing.T) {
+	t.Parallel() // waits on the fake API (and bash), not on the CPU
 	e := newEnv(t, toolUse(bashCall("toolu_sleep", "sleep 30"), bashCall("toolu_next", "echo never")))
 	ctx, cancel := context.WithCancel(context.Background())
 	var mu sync.Mutex
@@ -349,6 +354,7 @@ func TestInterruptDuringTools(t *testing.T) {
 }
 
 func TestMaxTurns(t *testing.T) {
+	t.Parallel() // waits on the fake API (and bash), not on the CPU
 	e := newEnv(t, toolUse(bashCall("toolu_1", "true")), toolUse(bashCall("toolu_2", "true")))
 	e.agent.cfg.MaxTurns = 2
 	res, err := e.agent.Run(context.Background(), "loop", nil)
@@ -446,6 +452,7 @@ func TestFaultStreamIdleTimeoutIsIdleNotTotal(t *testing.T) {
 // that breaks off is "the response ended early", not a failure to reach the
 // API.
 func TestFaultStreamCutShort(t *testing.T) {
+	t.Parallel() // waits on the fake API (and bash), not on the CPU
 	e := newEnv(t, reply{blocks: []block{{text: "partial answer"}}, cut: true})
 	var deltas strings.Builder
 	_, err := e.agent.Run(context.Background(), "hi", func(ev Event) {

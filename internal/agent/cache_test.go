@@ -120,6 +120,7 @@ func hasCacheControl(b any) bool {
 //
 //	go test -run TestPromptCaching -v ./internal/agent
 func TestPromptCaching(t *testing.T) {
+	t.Parallel() // waits on the fake API (and bash), not on the CPU
 	const rounds = 30
 	replies := make([]reply, 0, rounds)
 	for i := 1; i < rounds; i++ {
@@ -175,6 +176,7 @@ func mustJSON(v any) []byte {
 // TestMaxBudget: once the session has cost --max-budget-usd, the loop stops
 // before the next request, cleanly: the conversation goes on afterwards.
 func TestMaxBudget(t *testing.T) {
+	t.Parallel() // waits on the fake API (and bash), not on the CPU
 	e := newEnv(t, toolUse(block{tool: "TodoRead", id: "toolu_1", input: `{}`}), toolUse(block{tool: "TodoRead", id: "toolu_2", input: `{}`}))
 	e.agent.cfg.MaxBudgetUSD = 0.0001 // the first response (10 in, 20 out at Sonnet's price) costs more
 	res, err := e.agent.Run(context.Background(), "go", nil)

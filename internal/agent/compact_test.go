@@ -18,6 +18,7 @@ import (
 // the next request holds the plan verbatim; the transcript read back gives
 // the compacted conversation.
 func TestCompactionKeepsPlan(t *testing.T) {
+	t.Parallel() // waits on the fake API (and bash), not on the CPU
 	prompts := 200
 	if testwait.Race {
 		prompts = 80 // still several compactions; the pass without -race runs 200
@@ -81,6 +82,7 @@ func TestCompactionKeepsPlan(t *testing.T) {
 // last round (its tool_use and results); the transcript read back is the
 // conversation, and a resumed agent continues from it.
 func TestCompactionMidRun(t *testing.T) {
+	t.Parallel() // waits on the fake API (and bash), not on the CPU
 	const rounds = 60
 	const window = 8000 // tokens
 	const prompt = "fill the window, one round at a time"

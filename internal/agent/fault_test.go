@@ -25,6 +25,7 @@ import (
 // file failing at each step: the model gets the pointer to the whole output
 // in the fallback file, or, when that fails too, the whole output.
 func TestFaultAgentOffload(t *testing.T) {
+	t.Parallel() // waits on the fake API (and bash), not on the CPU
 	want, err := exec.Command("seq", "1", "100000").Output()
 	if err != nil {
 		t.Fatal(err)
@@ -94,6 +95,7 @@ func TestFaultAgentOffload(t *testing.T) {
 // long, offloaded output) has it masked in what the model gets, the
 // events the screen draws, the transcript and the offload file.
 func TestRedactsCredentials(t *testing.T) {
+	t.Parallel() // waits on the fake API (and bash), not on the CPU
 	const key = "sk-ant-unit-SECRET-42"
 	file := filepath.Join(t.TempDir(), "k")
 	if err := os.WriteFile(file, []byte(key+"\n"), 0o600); err != nil {

@@ -17,6 +17,7 @@ import (
 // no Ask (agent -p) the call is refused naming the rule; nothing is deleted
 // unless allowed.
 func TestPermissionAnswers(t *testing.T) {
+	t.Parallel() // waits on the fake API (and bash), not on the CPU
 	dir := t.TempDir()
 	victim := filepath.Join(dir, "x")
 	mk := func() {

@@ -38,6 +38,7 @@ func resumed(t *testing.T, e *env, api *fakeAPI) (*Agent, []string) {
 // transcript goes out whole in the next request, as the first agent sent
 // it, followed by the new prompt (without a second first-prompt reminder).
 func TestResumeCarriesConversation(t *testing.T) {
+	t.Parallel() // waits on the fake API (and bash), not on the CPU
 	e := newEnv(t,
 		toolUse(block{text: "Planning."}, todoCall("toolu_plan", [3]string{"Count", "Counting", "in_progress"})),
 		say("There are three."),
@@ -84,6 +85,7 @@ func TestResumeCarriesConversation(t *testing.T) {
 // died while the tool ran) gets an interrupted tool_result for it, and a
 // damaged line is skipped with a warning.
 func TestResumeCutTurn(t *testing.T) {
+	t.Parallel() // waits on the fake API (and bash), not on the CPU
 	e := newEnv(t, toolUse(bashCall("toolu_a", "echo a"), bashCall("toolu_b", "echo b")))
 	e.api.script(toolUse(bashCall("toolu_a", "echo a"), bashCall("toolu_b", "echo b")))
 	// Write the first request and the response, as if killed then.
@@ -135,6 +137,7 @@ func jsonEqual(t *testing.T, a, b []byte) bool {
 // window is before its first request (the prompt's ctx), from its size at
 // 4 bytes a token.
 func TestResumeEstimatesTheContext(t *testing.T) {
+	t.Parallel() // waits on the fake API (and bash), not on the CPU
 	e := newEnv(t, say(strings.Repeat("long answer ", 4000)))
 	if _, err := e.agent.Run(context.Background(), "talk", nil); err != nil {
 		t.Fatal(err)
