@@ -14,6 +14,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/todo-shell/todo-shell/tools"
 	"github.com/todo-shell/todo-shell/tools/todo"
@@ -48,7 +49,13 @@ func helperMidUpdate(dir string) {
 		panic(err)
 	}
 	fmt.Println("mid-update")
-	select {}
+	// Wait to be killed. Not select {}: with no other goroutine the
+	// runtime ends the process ("all goroutines are asleep"), which frees
+	// the lock before the test looks at it; a sleeping goroutine is not
+	// asleep to the runtime.
+	for {
+		time.Sleep(time.Hour)
+	}
 }
 
 // helperForever makes updates until killed, printing each version.
