@@ -57,8 +57,11 @@ func TestTmuxResizeWhileRunningLeavesNoPanelFragments(t *testing.T) {
 			tt.command(todoWrite(1, 1, long), "Todo list updated: 1 completed, 1 in_progress, 2 pending")
 			gate := filepath.Join(tt.dir(), "go-on")
 			// The command prints until the test lets it end: no sleep in
-			// the test, and the live area redraws throughout.
-			tt.paste(fmt.Sprintf("until [ -e %s ]; do echo out; done; echo finished-running", gate))
+			// the test, and the live area redraws throughout. A line every
+			// 10 ms is more than the shell draws (it redraws at most 60
+			// times a second); as fast as bash can print, the loop took
+			// two cores from the rest of the suite.
+			tt.paste(fmt.Sprintf("until [ -e %s ]; do echo out; sleep 0.01; done; echo finished-running", gate))
 			tt.run("send-keys", "-t", "t", "Enter")
 			// "Running until": the test's directory, in the command's
 			// echo and in the offload path, is named …WhileRunning….

@@ -33,6 +33,7 @@ func copyFixture(t *testing.T, name, to string, edit func(string) string) {
 // TestAllAgents finds the plans of four agents, follows one growing, and
 // drops a plan that went stale.
 func TestAllAgents(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	claude := filepath.Join(home, ".claude")
 	copyFixture(t, "claude-code-2.1.330_tasks.jsonl", filepath.Join(claude, "projects", "-src-app", "s1.jsonl"), nil)
@@ -96,6 +97,7 @@ func TestAllAgents(t *testing.T) {
 }
 
 func TestStale(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	claude := filepath.Join(home, ".claude")
 	copyFixture(t, "claude-code-2.1.330_tasks.jsonl", filepath.Join(claude, "projects", "-src-app", "s1.jsonl"), nil)
@@ -119,6 +121,7 @@ func TestStale(t *testing.T) {
 // panel shows them (issue 29, item 7); a session with tasks only has one
 // too.
 func TestSessionTodosAndTasksAreOneEntry(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	off := filepath.Join(home, "proj", ".offload")
 	mix, only := filepath.Join(off, "mix"), filepath.Join(off, "only")
@@ -159,6 +162,7 @@ func TestSessionTodosAndTasksAreOneEntry(t *testing.T) {
 // TestHardLinksReadOnce: 50 Claude Code transcripts that are hard links to
 // one are read once, shown once.
 func TestHardLinksReadOnce(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	proj := filepath.Join(home, ".claude", "projects", "-src-app")
 	if err := os.MkdirAll(proj, 0o700); err != nil {

@@ -18,6 +18,7 @@ import (
 // open, WAL mode) adds a round; sessions of other directories without a
 // plan add no entry.
 func TestOpencodePlans(t *testing.T) {
+	t.Parallel()
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("no python3 to write an opencode database with")
@@ -92,6 +93,7 @@ func TestOpencodePlans(t *testing.T) {
 // -wal grown in place as opencode wrote it, from one todowrite to four,
 // each a new version of the one entry; the last has the dropped item gone.
 func TestOpencodeRealDB(t *testing.T) {
+	t.Parallel()
 	// The lengths the -wal had after each todowrite, then on exit
 	// (../opencodedb/real_test.go).
 	lengths := []int64{931152, 1260752, 1610952, 1948792, 2183632}

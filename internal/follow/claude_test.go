@@ -12,6 +12,7 @@ import (
 // transcript to <session>/subagents/agent-*.jsonl; a sub-agent written after
 // the session's own transcript is not followed, and neither is a directory.
 func TestClaudeIgnoresSubagents(t *testing.T) {
+	t.Parallel()
 	project := t.TempDir()
 	main, _ := os.ReadFile("../plan/testdata/claude-code-2.1.330_tasks.jsonl")
 	sub, _ := os.ReadFile("../plan/testdata/claude-code-2.1.330_subagent.jsonl")
@@ -55,6 +56,7 @@ func TestClaudeIgnoresSubagents(t *testing.T) {
 // TestClaudeNoPlan: a default Claude Code 2.1.330 session lists its tools
 // and none keeps a plan; the update says so.
 func TestClaudeNoPlan(t *testing.T) {
+	t.Parallel()
 	project := t.TempDir()
 	data, _ := os.ReadFile("../plan/testdata/claude-code-2.1.330_default.jsonl")
 	os.WriteFile(filepath.Join(project, "s.jsonl"), data, 0o600)

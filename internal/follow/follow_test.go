@@ -11,6 +11,7 @@ import (
 )
 
 func TestClaudeProjectDir(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"/home/me/my_app.v2":  "-home-me-my-app-v2",
 		"/home/me/project":    "-home-me-project",
@@ -40,6 +41,7 @@ func statuses(u Update) string {
 // project directory a line at a time, the last line in two halves, and
 // waits for each plan version to be reported.
 func TestFollowGrowingClaudeTranscript(t *testing.T) {
+	t.Parallel()
 	project := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -120,6 +122,7 @@ func TestFollowGrowingClaudeTranscript(t *testing.T) {
 }
 
 func TestFollowSessionWaitsForDirectory(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	dir := filepath.Join(base, "not", "yet")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -144,6 +147,7 @@ func TestFollowSessionWaitsForDirectory(t *testing.T) {
 }
 
 func TestOnce(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "old"), 0o700)
 	os.MkdirAll(filepath.Join(dir, "new"), 0o700)
@@ -160,6 +164,7 @@ func TestOnce(t *testing.T) {
 // TestFaultJournalReplacedOrDamaged: a todos.jsonl replaced by a shorter
 // file is read again from its start, and a damaged line is skipped.
 func TestFaultJournalReplacedOrDamaged(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "s"), 0o700)
 	path := filepath.Join(dir, "s", "todos.jsonl")

@@ -45,6 +45,7 @@ func TestFaultOnceReadsTheEnd(t *testing.T) {
 // TestFaultOnceSkipsALongLine: a last line over the cap is skipped with its
 // number; the version before it is shown.
 func TestFaultOnceSkipsALongLine(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "s"), 0o700)
 	long := `{"version":2,"todos":[{"content":"` + strings.Repeat("x", 20<<20) + `"}]}` + "\n"
@@ -61,6 +62,7 @@ func TestFaultOnceSkipsALongLine(t *testing.T) {
 // TestFaultPlantedJournal: a todos.jsonl that is a link to /dev/zero or a
 // FIFO is skipped with a warning, by Once and by Follow, without blocking.
 func TestFaultPlantedJournal(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"link", "fifo"} {
 		t.Run(kind, func(t *testing.T) {
 			dir := t.TempDir()
@@ -100,6 +102,7 @@ func TestFaultPlantedJournal(t *testing.T) {
 // TestFaultFollowLongLine: a line over the cap in a followed file is
 // skipped with its line number; the versions around it arrive.
 func TestFaultFollowLongLine(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "s"), 0o700)
 	p := filepath.Join(dir, "s", "todos.jsonl")
@@ -164,6 +167,7 @@ func openWithPlan(t *testing.T, dir, id string, plan bool) *session.Session {
 // empty session starts, and moves, saying so in one line, when a newer
 // session gets a plan.
 func TestWatchStaysWithALivePlan(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	openWithPlan(t, dir, "planned", true)
 	// A newer session that ended empty (as a killed run leaves it).

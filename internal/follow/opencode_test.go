@@ -19,6 +19,7 @@ import (
 // open (WAL mode, as opencode) adds todowrite rounds to: each round is a
 // new version, read from the -wal file's frames.
 func TestOpencodeLive(t *testing.T) {
+	t.Parallel()
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("no python3 to write an opencode database with")
@@ -91,6 +92,7 @@ func TestOpencodeLive(t *testing.T) {
 // warning that names the file and says what went wrong, beside the last
 // good version; the next good read says the warning no longer holds.
 func TestOpencodeDamagedThenGood(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := opencodetest.Hostile(t, mkdirAll(t, filepath.Join(dir, "good")), "/src/app", opencodetest.Intact, 0)
 	bad := opencodetest.Hostile(t, mkdirAll(t, filepath.Join(dir, "bad")), "/src/app", opencodetest.ZeroOverflow, 0)

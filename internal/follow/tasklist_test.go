@@ -12,6 +12,7 @@ import (
 // yet, then changes written to it as two sessions sharing it would: a task
 // each, an owner claiming one, a blocker.
 func TestTaskListSharedByProcesses(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	dir := filepath.Join(base, "tasks", "team-list")
 	ctx, cancel := context.WithCancel(context.Background())

@@ -134,6 +134,7 @@ func bigFile(tb testing.TB, size int, tasks bool) string {
 // prompt and the ones still to do. Appending to it then reads only what
 // was appended.
 func TestColdReadOfALongTranscript(t *testing.T) {
+	t.Parallel()
 	for _, tasks := range []bool{false, true} {
 		t.Run(map[bool]string{false: "TodoWrite", true: "Task tools"}[tasks], func(t *testing.T) {
 			path := bigFile(t, 12<<20, tasks)
@@ -186,6 +187,7 @@ func TestColdReadOfALongTranscript(t *testing.T) {
 // start (the Task tools) sees the task list in Claude Code's task files,
 // keeps no state, and stays within its budget either way.
 func TestBudgetedRead(t *testing.T) {
+	t.Parallel()
 	path := bigFile(t, 12<<20, false)
 	s, err := Open(Store{Dir: t.TempDir()}, Source{Transcript: path}, 1<<20, false)
 	if err != nil {
@@ -279,6 +281,7 @@ func benchAppend(b *testing.B, tasks bool) {
 // append adds): for timing the whole `todo-shell hook` and `statusline`
 // (docs/BENCHMARKS.md).
 func TestWriteBigTranscript(t *testing.T) {
+	t.Parallel()
 	path := os.Getenv("HOLD_BIG_TRANSCRIPT")
 	if path == "" {
 		t.Skip("HOLD_BIG_TRANSCRIPT not set")

@@ -19,6 +19,7 @@ import (
 // a last line without its newline are read past; a state file of
 // garbage is a fresh state.
 func TestFaultHostileTranscripts(t *testing.T) {
+	t.Parallel()
 	ls := lines(t, "claude-code-2.1.332_hook.jsonl")
 	dir := t.TempDir()
 	store := Store{Dir: filepath.Join(dir, "state")}
@@ -104,6 +105,7 @@ func TestFaultHostileTranscripts(t *testing.T) {
 // TestMissingTranscriptIsNoPlan: a session that has not written its
 // transcript yet (SessionStart) has no plan and holds nothing.
 func TestMissingTranscriptIsNoPlan(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s, err := Open(Store{Dir: dir}, Source{Transcript: filepath.Join(dir, "none.jsonl")}, 0, true)
 	if err != nil {
@@ -118,6 +120,7 @@ func TestMissingTranscriptIsNoPlan(t *testing.T) {
 // TestStateLocked: a reader that does not wait for the lock (a status
 // line) reads while a hook holds it, and keeps nothing.
 func TestStateLocked(t *testing.T) {
+	t.Parallel()
 	ls := lines(t, "claude-code-2.1.332_hook.jsonl")
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s.jsonl")

@@ -93,6 +93,7 @@ var (
 // the verdict names both (package hook's TestStopWording: the reason
 // says them); at the second, all three are completed: it goes through.
 func TestRealClaudeCodeStopIsHeld(t *testing.T) {
+	t.Parallel()
 	ls := lines(t, "claude-code-2.1.332_hook.jsonl")
 	dir := t.TempDir()
 	path := filepath.Join(dir, "session.jsonl")
@@ -117,6 +118,7 @@ func TestRealClaudeCodeStopIsHeld(t *testing.T) {
 // between the pieces — holds the same plan, prompt and losses as a first
 // read of the whole file, at every point.
 func TestIncrementalIsWhole(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"claude-code-2.1.332_hook.jsonl", "claude-code-2.1.332_interrupt.jsonl"} {
 		t.Run(name, func(t *testing.T) {
 			data := bytes.Join(lines(t, name), nil)
@@ -192,6 +194,7 @@ func summaryOf(st *State) string {
 // mind, …"), and the verdict says why (package hook's TestStopWording:
 // the note tells the person).
 func TestInterruptLetsTheStopThrough(t *testing.T) {
+	t.Parallel()
 	ls := lines(t, "claude-code-2.1.332_interrupt.jsonl")
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s.jsonl")
@@ -228,6 +231,7 @@ func TestInterruptLetsTheStopThrough(t *testing.T) {
 // again; stop_hook_active with no hold of ours in the prompt (another
 // hook's doing) holds nothing, and says nothing; MaxBlocks 0 never holds.
 func TestNeverLoops(t *testing.T) {
+	t.Parallel()
 	ls := lines(t, "claude-code-2.1.332_hook.jsonl")
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s.jsonl")

@@ -11,6 +11,7 @@ import (
 // line over wholeLine as its head only; a last line without its newline
 // left for later; all of it over reads of any size.
 func TestForEachLine(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewSource(1))
 	var data []byte
 	var want []line
@@ -56,6 +57,7 @@ func TestForEachLine(t *testing.T) {
 // to (the file grew) makes no endless loop: what does not fit is a long
 // line.
 func TestForEachLineBeyondItsSize(t *testing.T) {
+	t.Parallel()
 	data := bytes.Repeat([]byte("0123456789"), 5000)
 	n := 0
 	end, err := forEachLine(&chunked{data: append(data, '\n'), n: 100}, 0, 10, func(l line) error {

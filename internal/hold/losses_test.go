@@ -34,6 +34,7 @@ func tasks(items ...string) *plan.Version {
 }
 
 func TestLossesBetween(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name      string
 		prev, cur *plan.Version
@@ -78,6 +79,7 @@ func TestLossesBetween(t *testing.T) {
 // it, and cuts a long one), its task id (none for a todo), its status
 // then, how it left, what it became.
 func TestLossHeld(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("x", 500)
 	for _, tc := range []struct {
 		l    Loss

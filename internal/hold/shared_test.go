@@ -58,6 +58,7 @@ func ptr(s string) *string { return &s }
 // a task of its own deleted unfinished since the person's prompt is named;
 // the plan is given as context once per version.
 func TestSharedPlanHoldsWhatIsMine(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	planDir := filepath.Join(dir, "plans", "build")
 	t0 := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
@@ -138,6 +139,7 @@ func hasTask(st task.State, id, subject string) bool {
 
 // TestSharedPlanAlone: a shared plan with no transcript (status --plan).
 func TestSharedPlanAlone(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	planDir := filepath.Join(dir, "plans", "p")
 	w := newPlan(t, planDir, time.Now())

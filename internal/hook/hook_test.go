@@ -11,6 +11,7 @@ import (
 // standard input), run against the scripted fake API on loopback.
 
 func TestParseInput(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		file   string
 		agent  Agent
@@ -65,6 +66,7 @@ func TestParseInput(t *testing.T) {
 
 // TestAnswers: each answer exactly as the agents' hook documents spell it.
 func TestAnswers(t *testing.T) {
+	t.Parallel()
 	claude := Input{Event: "Stop", Agent: Claude}
 	codex := Input{Event: "Stop", Agent: Codex}
 	gemini := Input{Event: "AfterAgent", Agent: Gemini}
@@ -91,6 +93,7 @@ func TestAnswers(t *testing.T) {
 }
 
 func TestQuote(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"/usr/local/bin/todo-shell":    "/usr/local/bin/todo-shell",
 		"/home/me/my tools/todo-shell": "'/home/me/my tools/todo-shell'",

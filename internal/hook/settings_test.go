@@ -39,6 +39,7 @@ func count(t *testing.T, doc []byte, event, command string) int {
 }
 
 func TestMerge(t *testing.T) {
+	t.Parallel()
 	existing := `{
   "model": "opus",
   "permissions": {"allow": ["Bash(go test:*)"], "deny": []},
@@ -103,6 +104,7 @@ func TestMerge(t *testing.T) {
 }
 
 func TestMergeKeepsAnotherStatusLine(t *testing.T) {
+	t.Parallel()
 	out, notes, err := Merge([]byte(`{"statusLine":{"type":"command","command":"ccstatusline"}}`), want)
 	if err != nil {
 		t.Fatal(err)
@@ -113,6 +115,7 @@ func TestMergeKeepsAnotherStatusLine(t *testing.T) {
 }
 
 func TestMergeRefusesWhatIsNotSettings(t *testing.T) {
+	t.Parallel()
 	for _, bad := range []string{`[]`, `{"hooks": []}`, `{"hooks": {"Stop": {}}}`, `{`, `{"a":1} {"b":2}`, `"x"`} {
 		if _, _, err := Merge([]byte(bad), want); err == nil {
 			t.Errorf("%s: merged", bad)
@@ -121,6 +124,7 @@ func TestMergeRefusesWhatIsNotSettings(t *testing.T) {
 }
 
 func TestMergeOtherAgents(t *testing.T) {
+	t.Parallel()
 	for _, a := range []Agent{Codex, Gemini} {
 		w := Want{Agent: a, Hook: "todo-shell hook"}
 		out, _, err := Merge(nil, w)
@@ -142,6 +146,7 @@ func TestMergeOtherAgents(t *testing.T) {
 // nothing written when nothing changes; a symlink, a directory or a file
 // that is not a JSON object is refused and left as it is.
 func TestInstall(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, ".claude", "settings.local.json")
 	changed, _, err := Install(path, want)

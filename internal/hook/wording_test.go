@@ -207,6 +207,7 @@ func (p *sharedPlan) do(by, tool string, f func(task.State) (task.Change, error)
 func str(s string) *string { return &s }
 
 func TestStopWordingGolden(t *testing.T) {
+	t.Parallel()
 	w := &wording{t: t, dir: t.TempDir()}
 	fixture, err := os.ReadFile("../hold/testdata/claude-code-2.1.332_hook.jsonl")
 	if err != nil {
@@ -334,6 +335,7 @@ func sharedCases(w *wording) {
 // neutralised (hostile text cannot reach the terminal or start a line),
 // a task by its id, a task of a shared plan with its plan and blockers.
 func TestHeldLine(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		h    hold.Held
 		want string
@@ -393,6 +395,7 @@ func stopAt(t *testing.T, store hold.Store, name string, n int, in hold.StopInpu
 // said; after the person's Esc the note says they interrupted; past the
 // limit it says the stop goes through.
 func TestStopWording(t *testing.T) {
+	t.Parallel()
 	const hookFixture, interruptFixture = "claude-code-2.1.332_hook.jsonl", "claude-code-2.1.332_interrupt.jsonl"
 	store := hold.Store{Dir: t.TempDir()}
 	v := stopAt(t, store, hookFixture, 33, hold.StopInput{MaxBlocks: 2})
@@ -430,6 +433,7 @@ func TestStopWording(t *testing.T) {
 // TestSharedContext: the shared plan given as context names the plan and
 // its tasks, another agent's too.
 func TestSharedContext(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "plans", "build")
 	p := newSharedPlan(t, dir, time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC))
 	p.create("claude-code", "Read the spec")

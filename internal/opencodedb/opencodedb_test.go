@@ -66,6 +66,7 @@ func bytesOneLine(b []byte) []byte {
 // read from `opencode export` of the same session, in rollback and WAL
 // mode and with the session's rows only in the -wal file.
 func TestVersionsAsTheExport(t *testing.T) {
+	t.Parallel()
 	want := exportVersions(t)
 	if len(want) < 2 {
 		t.Fatalf("the fixture has %d versions", len(want))
@@ -112,6 +113,7 @@ func TestVersionsAsTheExport(t *testing.T) {
 // bash output on overflow pages: the plan is every todowrite, and a
 // second read (nothing changed) reuses what the first kept.
 func TestManyRounds(t *testing.T) {
+	t.Parallel()
 	path := makeDB(t, "--wal", "--rounds", "50", "--filler", "20000")
 	db, err := Open(path)
 	if err != nil {
@@ -184,6 +186,7 @@ func BenchmarkReread(b *testing.B) {
 // todowrite call, so its long output is not read; a start that does not
 // say has the whole data read.
 func TestNotPlan(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		head string
 		want bool
@@ -210,6 +213,7 @@ func TestNotPlan(t *testing.T) {
 // new version, and so do the reads after more such calls. (A part kept by
 // rowid and time_updated alone stayed running for good: the plan froze.)
 func TestPartCompletedInPlace(t *testing.T) {
+	t.Parallel()
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("no python3 to write an opencode database with")

@@ -96,6 +96,7 @@ func describe(vs []*plan.Version) []string {
 // run before left behind it under the old salt): the main file alone and
 // with that -wal.
 func TestRealDatabase(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		fixture  string
@@ -174,6 +175,7 @@ func TestRealDatabase(t *testing.T) {
 // session in the -wal, over the old frames again: each read has the
 // versions written so far.
 func TestRealDatabaseGrows(t *testing.T) {
+	t.Parallel()
 	path := opencodetest.Place(t, "testdata", "opencode-1.18.33_running", true, realWALLengths[0])
 	wal := opencodetest.Gunzip(t, filepath.Join("testdata", "opencode-1.18.33_running.db-wal.gz"))
 	db, err := Open(path)
@@ -254,6 +256,7 @@ func TestRealDatabaseGrows(t *testing.T) {
 // $OPENCODE_DB when set, a path or a name in the data directory, none for
 // ":memory:"; else opencode.db in the data directory.
 func TestPath(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		env  map[string]string
 		want string

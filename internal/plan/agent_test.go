@@ -12,6 +12,7 @@ import (
 // changes. Each script makes the same plan: three items, the second
 // reworded ("Write tests" → "Write unit tests"), the third left unfinished.
 func TestAgentFixtures(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		file   string
 		format Format
@@ -61,6 +62,7 @@ func TestAgentFixtures(t *testing.T) {
 
 // TestAgentFailedCalls: a plan call the agent refused makes no version.
 func TestAgentFailedCalls(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		lines []string
@@ -93,6 +95,7 @@ func TestAgentFailedCalls(t *testing.T) {
 // todos, the cancelled ones said (they leave the plan, so the version has
 // fewer).
 func TestGeminiCallDetail(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ todos, want string }{
 		{`{"description":"a","status":"completed"},{"description":"b","status":"in_progress"}`, "2 todos"},
 		{`{"description":"a","status":"completed"},{"description":"b","status":"cancelled"},{"description":"c","status":"in_progress"}`, "3 todos, 1 cancelled"},

@@ -116,6 +116,7 @@ func TestFaultScanMemoryBounded(t *testing.T) {
 // $PLAN_BIG_TRANSCRIPT, for timing the whole `todo-shell replay --json`
 // process (BENCHMARKS.md); without the variable it does nothing.
 func TestWriteBigTranscript(t *testing.T) {
+	t.Parallel()
 	path := os.Getenv("PLAN_BIG_TRANSCRIPT")
 	if path == "" {
 		t.Skip("PLAN_BIG_TRANSCRIPT not set")

@@ -13,6 +13,7 @@ import (
 // API in testdata/record, with long prose elided (testdata/record/elide.py).
 
 func TestClaudeCode2_1_330Tasks(t *testing.T) {
+	t.Parallel()
 	vs, p := versions(t, "claude-code-2.1.330_tasks.jsonl")
 	want := []struct {
 		statuses, id string
@@ -73,6 +74,7 @@ func TestClaudeCode2_1_330Tasks(t *testing.T) {
 }
 
 func TestClaudeCode2_1_330TodoWrite(t *testing.T) {
+	t.Parallel()
 	vs, _ := versions(t, "claude-code-2.1.330_todowrite.jsonl")
 	got := []string{}
 	var prev *Version
@@ -96,6 +98,7 @@ func TestClaudeCode2_1_330TodoWrite(t *testing.T) {
 }
 
 func TestClaudeCode2_1_330MCP(t *testing.T) {
+	t.Parallel()
 	vs, p := versions(t, "claude-code-2.1.330_mcp.jsonl")
 	if len(vs) != 2 || statuses(vs[0].Todos) != "ip" || statuses(vs[1].Todos) != "ci" {
 		t.Fatalf("%d versions", len(vs))
@@ -106,6 +109,7 @@ func TestClaudeCode2_1_330MCP(t *testing.T) {
 }
 
 func TestClaudeCode2_1_330DefaultKeepsNoPlan(t *testing.T) {
+	t.Parallel()
 	vs, p := versions(t, "claude-code-2.1.330_default.jsonl")
 	if len(vs) != 0 || !p.KeepsNoPlan() {
 		t.Errorf("%d versions, keeps no plan %v", len(vs), p.KeepsNoPlan())
@@ -121,6 +125,7 @@ func TestClaudeCode2_1_330DefaultKeepsNoPlan(t *testing.T) {
 // every record isSidechain) holds no plan change; its records are skipped
 // even when they call a plan tool.
 func TestSubagentIgnored(t *testing.T) {
+	t.Parallel()
 	vs, p := versions(t, "claude-code-2.1.330_subagent.jsonl")
 	if len(vs) != 0 || p.Records() == 0 {
 		t.Errorf("%d versions from %d records", len(vs), p.Records())
@@ -137,6 +142,7 @@ func TestSubagentIgnored(t *testing.T) {
 }
 
 func TestCallsApplyInToolUseOrder(t *testing.T) {
+	t.Parallel()
 	lines := []string{
 		`{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"a","name":"TodoWrite","input":{"todos":[{"content":"one","status":"pending","activeForm":"One"}]}}]}}`,
 		`{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"b","name":"TodoWrite","input":{"todos":[{"content":"two","status":"pending","activeForm":"Two"}]}}]}}`,
@@ -200,6 +206,7 @@ func reversedResults(n int) [][]byte {
 // TestReversedResultsInOrder: results in reverse order are applied in call
 // order, each found by a map lookup.
 func TestReversedResultsInOrder(t *testing.T) {
+	t.Parallel()
 	var p Parser
 	var ids []string
 	for _, l := range reversedResults(2000) {

@@ -10,6 +10,7 @@ import (
 
 // TestAppendRecordBytes pins the bytes of replay --json's records.
 func TestAppendRecordBytes(t *testing.T) {
+	t.Parallel()
 	items := []todo.Item{{Content: golden.Hostile, Status: "in_progress", ActiveForm: golden.Hostile}, {Content: "b", Status: "pending", ActiveForm: "b"}}
 	plain := &Version{N: 3, Time: time.Date(2026, 1, 2, 3, 4, 5, 600, time.UTC), ToolUseID: golden.Hostile, Todos: items}
 	golden.Encoded(t, "record_plain.json", AppendRecord([]byte("prefix:"), plain, Change{}, nil))

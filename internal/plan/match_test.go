@@ -7,6 +7,7 @@ import (
 )
 
 func TestMatchRenames(t *testing.T) {
+	t.Parallel()
 	it := func(s, st string) todo.Item { return todo.Item{Content: s, Status: st, ActiveForm: s} }
 	p, ip, c := todo.StatusPending, todo.StatusInProgress, todo.StatusCompleted
 	for _, tc := range []struct {

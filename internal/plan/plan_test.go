@@ -40,6 +40,7 @@ func statuses(list []todo.Item) string {
 }
 
 func TestFixtures(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		file     string
 		format   Format
@@ -78,6 +79,7 @@ func TestFixtures(t *testing.T) {
 }
 
 func TestOneXShapeUsesContentForActiveForm(t *testing.T) {
+	t.Parallel()
 	vs, _ := versions(t, "claude_1x.jsonl")
 	it := vs[0].Todos[0]
 	if it.ActiveForm != "Read the report handler" || it.Status != todo.StatusInProgress {
@@ -89,6 +91,7 @@ func TestOneXShapeUsesContentForActiveForm(t *testing.T) {
 }
 
 func TestTasks(t *testing.T) {
+	t.Parallel()
 	vs, _ := versions(t, "claude_tasks.jsonl")
 	last := vs[len(vs)-1].Todos
 	if len(last) != 2 || last[1].Content != "Draft the release notes" || last[1].ActiveForm != "Drafting the notes" {
@@ -105,6 +108,7 @@ func TestTasks(t *testing.T) {
 }
 
 func TestDiffAndProblems(t *testing.T) {
+	t.Parallel()
 	vs, _ := versions(t, "claude_dropped.jsonl")
 	c := Diff(vs[1].Todos, vs[2].Todos)
 	if strings.Join(c.Dropped, "|") != "Run the suite 50 times" || strings.Join(c.Completed, "|") != "Find the race|Fix the race" {
@@ -125,6 +129,7 @@ func TestDiffAndProblems(t *testing.T) {
 }
 
 func TestRejectedWriteIsNoVersion(t *testing.T) {
+	t.Parallel()
 	vs, _ := versions(t, "claude_dropped.jsonl")
 	for _, v := range vs {
 		if v.ToolUseID == "toolu_02D" {
@@ -134,6 +139,7 @@ func TestRejectedWriteIsNoVersion(t *testing.T) {
 }
 
 func TestBadLinesNamed(t *testing.T) {
+	t.Parallel()
 	f, _ := os.Open("testdata/bad_line.jsonl")
 	defer f.Close()
 	var p Parser
@@ -152,6 +158,7 @@ func TestBadLinesNamed(t *testing.T) {
 }
 
 func TestFlushCompletesCutOffCall(t *testing.T) {
+	t.Parallel()
 	var p Parser
 	var vs []*Version
 	emit := func(e Event) {
@@ -170,6 +177,7 @@ func TestFlushCompletesCutOffCall(t *testing.T) {
 }
 
 func TestPlaybackEvents(t *testing.T) {
+	t.Parallel()
 	f, _ := os.Open("testdata/shell_transcript.jsonl")
 	defer f.Close()
 	p := Parser{Playback: true}
@@ -194,6 +202,7 @@ func TestPlaybackEvents(t *testing.T) {
 // event at its result, with the call's name and detail and the reason;
 // it makes no version.
 func TestPlaybackFailedCall(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ file, want string }{
 		{"claude-code-2.1.330_tasks.jsonl", "TaskUpdate(#9 completed): Task not found"},
 		{"claude-code-2.1.330_todowrite.jsonl", ""},
@@ -215,6 +224,7 @@ func TestPlaybackFailedCall(t *testing.T) {
 }
 
 func TestAppendRecord(t *testing.T) {
+	t.Parallel()
 	vs, _ := versions(t, "todos.jsonl")
 	got := string(AppendRecord(nil, vs[1], Diff(vs[0].Todos, vs[1].Todos), nil))
 	want := `{"version":2,"time":"2026-11-20T09:03:00Z","tool_use_id":"toolu_05B","todos":[{"content":"Write the parser","status":"completed","activeForm":"Writing the parser"},{"content":"Add tests","status":"in_progress","activeForm":"Adding tests"}],"added":[],"started":["Add tests"],"completed":["Write the parser"],"dropped":[],"problems":[]}`
@@ -226,6 +236,7 @@ func TestAppendRecord(t *testing.T) {
 // TestRenamedTaskIsNotDropped: a TaskUpdate that changes a task's subject
 // keeps the task (matched by id), so it is not "dropped" and "added".
 func TestRenamedTaskIsNotDropped(t *testing.T) {
+	t.Parallel()
 	vs, _ := versions(t, "claude_tasks.jsonl")
 	c := Changes(vs[6], vs[7])
 	if c.Dropped != nil || c.Added != nil || strings.Join(c.Completed, "|") != "Draft the release notes" {
@@ -248,6 +259,7 @@ func TestRenamedTaskIsNotDropped(t *testing.T) {
 // events are those of lines fed each in a copy of their own (Feed reads a
 // line in place, and must copy out what it keeps).
 func TestFeedKeepsNoByteOfTheLine(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("testdata/*.json*")
 	for _, name := range files {
 		data, err := os.ReadFile(name)

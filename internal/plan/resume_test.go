@@ -11,6 +11,7 @@ import (
 // first one's task list, gives the versions one Parser gives reading it
 // all (the Stop hook reads a transcript a piece at a time this way).
 func TestResumeAtEveryQuietLine(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"claude-code-2.1.330_tasks.jsonl", "claude-code-2.1.330_todowrite.jsonl", "claude_tasks.jsonl", "claude_dropped.jsonl"} {
 		t.Run(name, func(t *testing.T) {
 			whole, _ := versions(t, name)
@@ -60,6 +61,7 @@ func TestResumeAtEveryQuietLine(t *testing.T) {
 // TestSidechainsAreTheSubagentsPlan: a sub-agent's own transcript is
 // skipped by default and read when Sidechains is set.
 func TestSidechainsAreTheSubagentsPlan(t *testing.T) {
+	t.Parallel()
 	rec := `{"isSidechain":true,"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"TodoWrite","input":{"todos":[{"content":"Look around","status":"in_progress","activeForm":"Looking around"}]}}]}}
 {"isSidechain":true,"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}
 `

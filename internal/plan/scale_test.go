@@ -48,6 +48,7 @@ func scanTime(t *testing.T, in string) (time.Duration, int) {
 // about eight times as long, not 64 (a relative bound, not a clock one,
 // loose enough for a busy machine).
 func TestFaultReverseResultsAreLinear(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("scans 100 000 calls")
 	}
@@ -69,6 +70,7 @@ func TestFaultReverseResultsAreLinear(t *testing.T) {
 // never answered: each version is the call its result answers, in the
 // order the results come; Flush completes the rest in call order.
 func TestResultsMatchTheirCalls(t *testing.T) {
+	t.Parallel()
 	call := func(id, content string) string {
 		return `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"` + id + `","name":"TodoWrite","input":{"todos":[{"content":"` + content + `","status":"pending"}]}}]}}` + "\n"
 	}

@@ -10,6 +10,7 @@ import (
 )
 
 func TestReadTaskList(t *testing.T) {
+	t.Parallel()
 	v, skipped, err := ReadTaskList("testdata/claude-code-2.1.330_tasklist")
 	if err != nil || len(skipped) != 0 {
 		t.Fatal(err, skipped)

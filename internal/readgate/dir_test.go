@@ -10,6 +10,7 @@ import (
 )
 
 func TestEachEntry(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for i := range 600 {
 		if err := os.Mkdir(filepath.Join(dir, strconv.Itoa(i)), 0o700); err != nil {

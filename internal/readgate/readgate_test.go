@@ -16,6 +16,7 @@ import (
 )
 
 func TestOpenRefusesWhatIsNotARegularFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	regular := filepath.Join(dir, "regular")
 	if err := os.WriteFile(regular, []byte("ok\n"), 0o600); err != nil {
@@ -82,6 +83,7 @@ func TestOpenRefusesWhatIsNotARegularFile(t *testing.T) {
 }
 
 func TestReadFileCap(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "f")
 	if err := os.WriteFile(path, []byte(strings.Repeat("x", 100)), 0o600); err != nil {
 		t.Fatal(err)
@@ -98,6 +100,7 @@ func TestReadFileCap(t *testing.T) {
 }
 
 func TestScanLines(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("y", 200<<10) // longer than the reader's buffer
 	tests := []struct {
 		name, in string
@@ -183,6 +186,7 @@ func TestScanLinesMemoryIsBoundedByTheCap(t *testing.T) {
 }
 
 func TestLastLines(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("y", 200<<10) // longer than a block
 	tests := []struct {
 		name, in string
@@ -229,6 +233,7 @@ func TestLastLines(t *testing.T) {
 }
 
 func TestLastLinesStops(t *testing.T) {
+	t.Parallel()
 	in := "a\nb\nc\n"
 	var got []string
 	err := LastLines(strings.NewReader(in), int64(len(in)), 10, func(_ int64, line []byte, _ bool) (bool, error) {
@@ -297,6 +302,7 @@ func (s *sparse) ReadAt(p []byte, off int64) (int, error) {
 // link (within the directory or out of it) and a FIFO are refused as what
 // they are.
 func TestOpenInRoot(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	outside := filepath.Join(t.TempDir(), "elsewhere")
 	if err := os.WriteFile(outside, []byte("x"), 0o600); err != nil {

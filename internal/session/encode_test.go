@@ -11,6 +11,7 @@ import (
 // TestAppendVersionBytes pins the bytes of a todos.jsonl line (compared
 // with testdata/encode/version.jsonl; TODO_SHELL_UPDATE_GOLDEN=1 writes it).
 func TestAppendVersionBytes(t *testing.T) {
+	t.Parallel()
 	snap := todo.Snapshot{
 		Items:     []todo.Item{{Content: golden.Hostile, Status: "pending", ActiveForm: golden.Hostile}, {Content: "b", Status: "completed", ActiveForm: "B"}},
 		UpdatedAt: time.Date(2026, 1, 2, 3, 4, 5, 600, time.FixedZone("x", 3600)), Version: 42, ToolUseID: golden.Hostile,

@@ -67,6 +67,7 @@ func plant(t *testing.T, path, name, kind string) {
 // continuing still work for the healthy session beside it, and nothing
 // blocks or reads without bound.
 func TestFaultPlantedSessionFiles(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{LockFile, MetaFile, TodosFile, JournalFile} {
 		for _, kind := range []string{"link", "fifo"} {
 			t.Run(name+"/"+kind, func(t *testing.T) {
@@ -132,6 +133,7 @@ func TestFaultPlantedSessionFiles(t *testing.T) {
 // TestFaultCleanSaysWhatItSkipped: a session whose lock is a symbolic link
 // is not removed, and the result says why.
 func TestFaultCleanSaysWhatItSkipped(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := newSession(t, dir, "bad")
 	newSession(t, dir, "good")
@@ -221,6 +223,7 @@ func TestFaultManyVersionsLoadReadsTheEnd(t *testing.T) {
 // TestEmptySessionLeavesNothing: a run that writes no plan and has no
 // conversation leaves no session directory; one with a plan keeps it.
 func TestEmptySessionLeavesNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s, err := Open(dir, "empty", Options{Mode: ModeScript})
 	if err != nil {
@@ -251,6 +254,7 @@ func TestEmptySessionLeavesNothing(t *testing.T) {
 // model never answered (no key, a network error, a 401 or 529) is removed
 // when it ends, as an empty one is; one answer keeps it.
 func TestFailedAgentAttemptLeavesNothing(t *testing.T) {
+	t.Parallel()
 	const request = `{"type":"request","time":"2026-11-26T10:00:00Z","messages":[{"role":"user","content":"hi"}]}` + "\n"
 	const response = `{"type":"response","time":"2026-11-26T10:00:01Z","message":{"role":"assistant","content":[]}}` + "\n"
 	for _, tc := range []struct {
@@ -281,6 +285,7 @@ func TestFailedAgentAttemptLeavesNothing(t *testing.T) {
 // TestLatestPassesOverEmptySessions: --continue's choice is the most recent
 // session with a plan or a conversation, not a newer empty one.
 func TestLatestPassesOverEmptySessions(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	newSession(t, dir, "planned")
 	// A newer empty one, as a killed run leaves it.
@@ -300,6 +305,7 @@ func TestLatestPassesOverEmptySessions(t *testing.T) {
 // passed over by --continue; a conversation (counted or found in the
 // transcript) or a task plan is something to continue.
 func TestLatestPassesOverAFailedAgentAttempt(t *testing.T) {
+	t.Parallel()
 	const request = `{"type":"request","time":"2026-11-26T10:00:00Z","messages":[{"role":"user","content":"hi"}]}` + "\n"
 	const response = `{"type":"response","time":"2026-11-26T10:00:01Z","message":{"role":"assistant","content":[]}}` + "\n"
 	for _, tc := range []struct {

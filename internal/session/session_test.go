@@ -46,6 +46,7 @@ func readVersions(t *testing.T, dir string) []Version {
 }
 
 func TestOpenWriteResume(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s, err := Open(dir, "s1", Options{Mode: ModeShell, Version: "v9", WorkDir: "/w"})
 	if err != nil {
@@ -108,6 +109,7 @@ func TestOpenWriteResume(t *testing.T) {
 }
 
 func TestOpenMissing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name, id string
@@ -136,6 +138,7 @@ func TestOpenMissing(t *testing.T) {
 }
 
 func TestDamagedJournalLineSkipped(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s, err := Open(dir, "d", Options{})
 	if err != nil {
@@ -178,6 +181,7 @@ func TestDamagedJournalLineSkipped(t *testing.T) {
 // The helper process: TestHelperProcess runs only when the test binary is
 // started by a test below with SESSION_HELPER set.
 func TestHelperProcess(t *testing.T) {
+	t.Parallel()
 	role := os.Getenv("SESSION_HELPER")
 	if role == "" {
 		t.Skip("helper process")
@@ -245,6 +249,7 @@ func wholeVersion(b []byte) error {
 // see part of one, and todos.jsonl holds every version up to the last one
 // reported on disk, in order, with at most a cut-off last line.
 func TestFaultKill9(t *testing.T) {
+	t.Parallel()
 	for round := range 6 {
 		dir := t.TempDir()
 		cmd, out, _ := helper(t, "write", dir, "crash")
@@ -326,6 +331,7 @@ func TestFaultKill9(t *testing.T) {
 // TestFaultTwoProcesses: a second process cannot open a session another
 // holds, and is told which process holds it; once the first lets go it can.
 func TestFaultTwoProcesses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cmd, out, release := helper(t, "hold", dir, "shared")
 	if line, err := out.ReadString('\n'); err != nil || line != "ready\n" {
@@ -361,6 +367,7 @@ func TestFaultTwoProcesses(t *testing.T) {
 // TestFaultKilledHolderIsNotLive: a holder killed with -9 leaves its pid in
 // the lock file but no lock.
 func TestFaultKilledHolderIsNotLive(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cmd, out, _ := helper(t, "hold", dir, "dead")
 	out.ReadString('\n')
@@ -380,6 +387,7 @@ func TestFaultKilledHolderIsNotLive(t *testing.T) {
 // is cut to MaxNotedCommand bytes, whole characters; a closed session
 // writes nothing; the file alone leaves a session empty.
 func TestNoteOffload(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s, err := Open(dir, "s1", Options{Mode: ModeShell})
 	if err != nil {

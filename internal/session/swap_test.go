@@ -15,6 +15,7 @@ import (
 // goes into the directory the session opened, and the other directory's
 // todos.json and session.json are untouched.
 func TestFaultSessionDirSwappedBetweenWrites(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	victim := t.TempDir()
 	os.WriteFile(filepath.Join(victim, TodosFile), []byte("precious"), 0o644)

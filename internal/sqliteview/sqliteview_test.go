@@ -94,6 +94,7 @@ print("done", n, flush=True)
 // whole committed state (the rows add up), the checkpoints racing it
 // included.
 func TestWriterNeverWaitsForUs(t *testing.T) {
+	t.Parallel()
 	py := python3(t)
 	path := filepath.Join(t.TempDir(), "w.db")
 	cmd := exec.Command(py, "-c", writerScript, path, "500")
@@ -237,6 +238,7 @@ func TestNothingWritten(t *testing.T) {
 // TestRefused: what the gate refuses, and files that are no database,
 // give one error naming the file, at once.
 func TestRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := opencodetest.Place(t, "../opencodedb/testdata", "opencode-1.18.33", false, 0)
 	link := filepath.Join(dir, "link.db")
@@ -298,6 +300,7 @@ func TestRefused(t *testing.T) {
 // TestLimits: a read over its memory, its longest value or its time is
 // stopped, with an error saying which.
 func TestLimits(t *testing.T) {
+	t.Parallel()
 	path := opencodetest.Place(t, "../opencodedb/testdata", "opencode-1.18.33", false, 0)
 	tests := []struct {
 		name  string

@@ -8,10 +8,16 @@ import (
 	"time"
 )
 
-// Interval is how often For checks its condition.
-const Interval = 5 * time.Millisecond
+// For and Until check their condition first after Interval, then a quarter
+// later each time, up to MaxInterval: a condition that holds soon is seen
+// soon, and a long wait does not spend a core on checking (a terminal
+// test's check runs a process: tmux capture-pane costs about 4 ms of CPU).
+const (
+	Interval    = 5 * time.Millisecond
+	MaxInterval = 50 * time.Millisecond
+)
 
-// For checks cond every Interval until it holds, and fails the test with
+// For checks cond (see Interval) until it holds, and fails the test with
 // what (and the text describe returns, when it is not nil) if it does not
 // hold within d.
 func For(tb testing.TB, d time.Duration, what string, cond func() bool, describe ...func() string) {
@@ -26,11 +32,20 @@ func For(tb testing.TB, d time.Duration, what string, cond func() bool, describe
 	tb.Fatalf("waited %v for %s%s", d, what, msg)
 }
 
-// Until checks cond every Interval until it holds or d has passed, and says
+// Until checks cond (see Interval) until it holds or d has passed, and says
 // whether it held. It is for tests that wait in a goroutine, where Fatal
 // cannot be called.
 func Until(d time.Duration, cond func() bool) bool {
-	return UntilEvery(d, Interval, cond)
+	deadline := time.Now().Add(d)
+	wait := Interval
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(wait)
+		wait = min(wait*5/4, MaxInterval)
+	}
+	return true
 }
 
 // UntilEvery is Until checking every interval: for a benchmark that times

@@ -36,6 +36,7 @@ func TestCommandsDoNotSeeCredentials(t *testing.T) {
 }
 
 func TestBashErrorsCarryTheCommandsOwnLineNumbers(t *testing.T) {
+	t.Parallel()
 	r := newRunner(t)
 	tests := []struct{ command, want string }{
 		{"no-such-command-xyz", "line 1: no-such-command-xyz: command not found"},
@@ -51,6 +52,7 @@ func TestBashErrorsCarryTheCommandsOwnLineNumbers(t *testing.T) {
 }
 
 func TestExitAtTopLevelIsReported(t *testing.T) {
+	t.Parallel()
 	r := newRunner(t)
 	tests := []struct {
 		command string
@@ -79,6 +81,7 @@ func TestExitAtTopLevelIsReported(t *testing.T) {
 }
 
 func TestDeletedWorkingDirectory(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	r, err := NewRunner(base)
 	if err != nil {
@@ -107,6 +110,7 @@ func TestDeletedWorkingDirectory(t *testing.T) {
 }
 
 func TestDirectoryDeletedByTheCommandItself(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	r, _ := NewRunner(base)
 	os.Mkdir(filepath.Join(base, "d"), 0o755)
@@ -118,6 +122,7 @@ func TestDirectoryDeletedByTheCommandItself(t *testing.T) {
 }
 
 func TestApplyCarriageReturns(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"plain\ntext\n", "plain\ntext\n"},
 		{"\r1%\r2%\r100%\n", "100%\n"},
@@ -138,6 +143,7 @@ func TestApplyCarriageReturns(t *testing.T) {
 // TestCRWriterMatchesWholeText feeds the writer in random pieces: the
 // stream must come out as ApplyCarriageReturns of the whole.
 func TestCRWriterMatchesWholeText(t *testing.T) {
+	t.Parallel()
 	var in strings.Builder
 	for i := range 2000 {
 		switch i % 5 {
@@ -175,6 +181,7 @@ func TestCRWriterMatchesWholeText(t *testing.T) {
 }
 
 func TestCleanStaleState(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	gone := exec.Command("true")
 	gone.Run()
@@ -223,6 +230,7 @@ func processesWithArgs(args ...string) []int {
 }
 
 func TestFaultKillEndsBackgroundJobs(t *testing.T) {
+	t.Parallel()
 	r := newRunner(t)
 	marker := fmt.Sprintf("%d.%03d", 200+os.Getpid()%100, rand.IntN(1000))
 	run(t, r, "sleep "+marker+" &", time.Minute)
@@ -236,6 +244,7 @@ func TestFaultKillEndsBackgroundJobs(t *testing.T) {
 // TestFaultReaperKillsWhenItsInputEnds stands in for todo-shell dying with
 // SIGKILL: the reaper's input closes and it kills what is left.
 func TestFaultReaperKillsWhenItsInputEnds(t *testing.T) {
+	t.Parallel()
 	r := newRunner(t)
 	marker := fmt.Sprintf("%d.%03d", 300+os.Getpid()%100, rand.IntN(1000))
 	run(t, r, "sleep "+marker+" &", time.Minute)
@@ -249,6 +258,7 @@ func TestFaultReaperKillsWhenItsInputEnds(t *testing.T) {
 // TestDirDoesNotWaitForARunningCommand: the prompt reads Dir while a command
 // runs; it must not wait for the command to end.
 func TestDirDoesNotWaitForARunningCommand(t *testing.T) {
+	t.Parallel()
 	r := newRunner(t)
 	started := make(chan struct{})
 	done := make(chan struct{})
@@ -312,6 +322,7 @@ func TestFaultSlowConsumerLosesNothing(t *testing.T) {
 // TestSilentBackgroundJobDoesNotHoldTheCommand: a job left running that
 // holds the output pipe and prints nothing ends the wait after drainGrace.
 func TestSilentBackgroundJobDoesNotHoldTheCommand(t *testing.T) {
+	t.Parallel()
 	r := newRunner(t)
 	begin := time.Now()
 	o, out := run(t, r, "sleep 30 & echo started", time.Minute)

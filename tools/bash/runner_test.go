@@ -58,6 +58,7 @@ func run(t *testing.T, r *Runner, command string, timeout time.Duration) (Outcom
 }
 
 func TestRunOutputAndStatus(t *testing.T) {
+	t.Parallel()
 	r := newRunner(t)
 	tests := []struct {
 		name, command, out, trailer string
@@ -88,6 +89,7 @@ func TestRunOutputAndStatus(t *testing.T) {
 }
 
 func TestWorkingDirectoryPersists(t *testing.T) {
+	t.Parallel()
 	r := newRunner(t)
 	sub := filepath.Join(r.Dir(), "sub")
 	os.Mkdir(sub, 0o755)
@@ -107,6 +109,7 @@ func TestWorkingDirectoryPersists(t *testing.T) {
 }
 
 func TestTimeoutKillsProcessGroup(t *testing.T) {
+	t.Parallel()
 	r := newRunner(t)
 	// A sleep no other test runs, in a subshell of its own: it must die with
 	// the command's process group.
@@ -120,6 +123,7 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 }
 
 func TestInterruptSendsSIGINT(t *testing.T) {
+	t.Parallel()
 	r := newRunner(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	var out syncBuffer
@@ -141,6 +145,7 @@ func TestInterruptSendsSIGINT(t *testing.T) {
 }
 
 func TestInterruptEscalatesToSIGKILL(t *testing.T) {
+	t.Parallel()
 	r := newRunner(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	var out syncBuffer
@@ -157,6 +162,7 @@ func TestInterruptEscalatesToSIGKILL(t *testing.T) {
 }
 
 func TestBackgroundProcessDoesNotHang(t *testing.T) {
+	t.Parallel()
 	r := newRunner(t)
 	start := time.Now()
 	o, out := run(t, r, "sleep 5 & echo started", 10*time.Second)
@@ -166,6 +172,7 @@ func TestBackgroundProcessDoesNotHang(t *testing.T) {
 }
 
 func TestHandler(t *testing.T) {
+	t.Parallel()
 	r := newRunner(t)
 	dir := t.TempDir()
 	reg := tools.NewRegistry()
@@ -205,6 +212,7 @@ func TestHandler(t *testing.T) {
 }
 
 func TestHumanDuration(t *testing.T) {
+	t.Parallel()
 	for d, want := range map[time.Duration]string{
 		2 * time.Minute: "2m", 90 * time.Second: "90s", 1500 * time.Millisecond: "1.5s", 300 * time.Millisecond: "300ms",
 	} {
@@ -215,6 +223,7 @@ func TestHumanDuration(t *testing.T) {
 }
 
 func TestKill(t *testing.T) {
+	t.Parallel()
 	r := newRunner(t)
 	done := make(chan Outcome)
 	go func() {
@@ -235,6 +244,7 @@ func TestKill(t *testing.T) {
 }
 
 func TestTimeoutMSRange(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		value string
 		ok    bool
@@ -272,6 +282,7 @@ func TestTimeoutMSRange(t *testing.T) {
 }
 
 func TestResultHasCarriageReturnsApplied(t *testing.T) {
+	t.Parallel()
 	r := newRunner(t)
 	h := Tool{Runner: r, Timeout: time.Minute, Offload: offload.Config{Dir: t.TempDir(), Session: "s", Threshold: 1000}}.Call
 	res, err := h(tools.WithToolUseID(context.Background(), "toolu_cr"), json.RawMessage(`{"command":"for i in 1 2 3; do printf '\\r%d%%' $i; done; echo; printf 'a\\r\\n'"}`))

@@ -20,6 +20,7 @@ import (
 // raw. Its shell is still its process group's leader, which interrupts,
 // timeouts and the reaper signal.
 func TestCommandsHaveNoControllingTerminal(t *testing.T) {
+	t.Parallel()
 	r := newRunner(t)
 	for _, ctx := range []context.Context{context.Background(), WithTerminal(context.Background(), 80)} {
 		// Fields 5 to 7 of /proc/PID/stat: process group, session, tty_nr.
@@ -50,6 +51,7 @@ func TestCommandsHaveNoControllingTerminal(t *testing.T) {
 // command runs is its terminal's (stty size) and its processes get
 // SIGWINCH, as from a terminal the person resized.
 func TestTerminalSizeReachesTheRunningCommand(t *testing.T) {
+	t.Parallel()
 	r := newRunner(t)
 	gate := filepath.Join(t.TempDir(), "gate")
 	size := NewTerminalSize(100)

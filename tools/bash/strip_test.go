@@ -15,6 +15,7 @@ import (
 // TestStripWriter: escape sequences go, whatever the write boundaries;
 // text stays (issue 16.5: what a model gets is plain).
 func TestStripWriter(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"\x1b[31mRED\x1b[0m plain\n", "RED plain\n"},
 		{"\x1b[01;34mdir\x1b[0m\tfile\n", "dir\tfile\n"},
@@ -43,6 +44,7 @@ func TestStripWriter(t *testing.T) {
 // newline stays a newline), and the Handler's result is plain all the same
 // (issue 16.5).
 func TestTerminalColoursForATerminal(t *testing.T) {
+	t.Parallel()
 	r := newRunner(t)
 	var live syncBuffer
 	ctx := WithTerminal(context.Background(), 77)

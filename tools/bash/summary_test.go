@@ -7,6 +7,7 @@ import "testing"
 // pasted one (issue 29, item 20): joined by spaces, `echo a` over
 // `sleep 2` read as `Bash(echo a sleep 2)`, one command.
 func TestCallSummaryMarksLineBreaks(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ command, want string }{
 		{"ls -la", "Bash(ls -la)"},
 		{"echo a\nsleep 2", "Bash(echo a ⏎ sleep 2)"},

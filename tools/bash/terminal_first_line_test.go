@@ -16,6 +16,7 @@ import (
 // more output comes (the coalescing read must time out: a trial saw
 // "Deploying…" appear only at the end of a six-second command).
 func TestTerminalFirstLineArrivesAtOnce(t *testing.T) {
+	t.Parallel()
 	r := newRunner(t)
 	gate := filepath.Join(t.TempDir(), "go-on")
 	var out syncBuffer

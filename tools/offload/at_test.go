@@ -13,6 +13,7 @@ import (
 // could do between two writes): creating and renaming relative to it
 // refuse the link, and the directory it points to gets nothing.
 func TestFaultOSFSRefusesADirectorySwappedForALink(t *testing.T) {
+	t.Parallel()
 	root, victim := t.TempDir(), t.TempDir()
 	dir, err := SessionDir(root, "s")
 	if err != nil {

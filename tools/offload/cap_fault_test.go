@@ -16,6 +16,7 @@ import (
 // the same way: the output's start, the marker, its end; the error names
 // the place that failed and says what was cut.
 func TestFaultSpoolCapFallsBack(t *testing.T) {
+	t.Parallel()
 	const total, most = 300_000, 64 << 10
 	out := output(total)
 	for _, f := range faultsAt("", most) {
@@ -47,6 +48,7 @@ func TestFaultSpoolCapFallsBack(t *testing.T) {
 // output is kept as any other: its start and its end in memory, the bytes
 // between exactly counted.
 func TestFaultSpoolCapNowhereToWrite(t *testing.T) {
+	t.Parallel()
 	const total, most = 10<<20 + 12345, 64 << 10
 	out := output(total)
 	for _, f := range []offloadtest.Fault{

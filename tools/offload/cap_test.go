@@ -16,6 +16,7 @@ import (
 // output's own; Summary counts the whole output and Err says what was cut
 // (issue 29, item 6).
 func TestSpoolCapKeepsHeadAndTail(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name         string
 		max          int64
@@ -99,6 +100,7 @@ func TestSpoolCapKeepsHeadAndTail(t *testing.T) {
 }
 
 func TestSize(t *testing.T) {
+	t.Parallel()
 	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1 KiB", 1536: "1.5 KiB", 64 << 20: "64 MiB", 217 * 1000 * 1000: "206.9 MiB", 3 << 30: "3 GiB"} {
 		if got := Size(n); got != want {
 			t.Errorf("Size(%d) = %q, want %q", n, got, want)

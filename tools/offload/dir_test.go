@@ -11,6 +11,7 @@ import (
 // TestFaultPlantedLinksAreNotFollowed: a link planted in the session
 // directory at an offload file's or the transcript's name leads nowhere.
 func TestFaultPlantedLinksAreNotFollowed(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join(t.TempDir(), ".offload")
 	dir, err := SessionDir(root, "s")
 	if err != nil {
@@ -53,6 +54,7 @@ func TestFaultPlantedLinksAreNotFollowed(t *testing.T) {
 // TestFaultSessionDirChecks: a session directory that is a link, or
 // another user's, is refused with a message; a loose one is tightened.
 func TestFaultSessionDirChecks(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	elsewhere := t.TempDir()
 	os.Symlink(elsewhere, filepath.Join(root, "linked"))
@@ -118,6 +120,7 @@ func TestFaultSessionDirChecks(t *testing.T) {
 // TestOffloadDirGitIgnore: a new offload directory holds a .gitignore of
 // "*", so `git status` does not list it; an existing one is left alone.
 func TestOffloadDirGitIgnore(t *testing.T) {
+	t.Parallel()
 	repo := t.TempDir()
 	root := filepath.Join(repo, ".offload")
 	s, _ := NewSpool(Config{Dir: root, Session: "s", Threshold: 1}, "toolu_g")

@@ -92,6 +92,7 @@ func name(f offloadtest.Fault) string {
 // whole output ends up in the fallback directory, byte for byte, and the
 // error names both places.
 func TestFaultSpoolFallsBack(t *testing.T) {
+	t.Parallel()
 	const total = 300_000
 	out := output(total)
 	p := newPlace(t)
@@ -139,6 +140,7 @@ func TestFaultSpoolFallsBack(t *testing.T) {
 // TestFaultSpoolKeepsAllInMemory: when both places fail, at any step, an
 // output of at most 8 MiB is returned whole, and the error says so.
 func TestFaultSpoolKeepsAllInMemory(t *testing.T) {
+	t.Parallel()
 	const total = 300_000
 	out := output(total)
 	faults := faultsAt("", total)
@@ -179,6 +181,7 @@ func TestFaultSpoolKeepsAllInMemory(t *testing.T) {
 // than 8 MiB keeps its first and last 4 MiB, and the line between them says
 // exactly how many bytes were dropped.
 func TestFaultSpoolHeadAndTail(t *testing.T) {
+	t.Parallel()
 	const total = 10<<20 + 12345
 	out := output(total)
 	for _, f := range []offloadtest.Fault{
@@ -233,6 +236,7 @@ func checkHeadTail(t *testing.T, sum offload.Summary, out []byte) {
 // cannot be read back, the fallback cannot be created: those 5000 bytes are
 // dropped, exactly counted, and the rest is kept.
 func TestFaultSpoolReadBackFails(t *testing.T) {
+	t.Parallel()
 	const total = 300_000
 	out := output(total)
 	p := newPlace(t)
@@ -257,6 +261,7 @@ func TestFaultSpoolReadBackFails(t *testing.T) {
 // TestFaultSameIDTwice: two spools (as two processes would) with the same
 // id, finishing in either order, never replace each other's file.
 func TestFaultSameIDTwice(t *testing.T) {
+	t.Parallel()
 	p := newPlace(t)
 	a, _ := offload.NewSpool(p.config(nil), "a/b")
 	b, _ := offload.NewSpool(p.config(nil), "a/b")
@@ -279,6 +284,7 @@ func TestFaultSameIDTwice(t *testing.T) {
 // TestFaultTextFallsBack: a result already in memory (offload.Apply) goes
 // to the fallback place when the first one fails, at any step.
 func TestFaultTextFallsBack(t *testing.T) {
+	t.Parallel()
 	text := string(output(3000))
 	for _, step := range offloadtest.Steps {
 		t.Run(step, func(t *testing.T) {

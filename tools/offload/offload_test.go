@@ -22,6 +22,7 @@ func resultMessage(id string, content *ResultContent) Message {
 }
 
 func TestOffloadString(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	text := strings.Repeat("界a", 600) // 1200 characters, 2400 bytes
 	msg := resultMessage("toolu_01", &ResultContent{Text: text})
@@ -56,6 +57,7 @@ func TestOffloadString(t *testing.T) {
 }
 
 func TestOffloadBlocks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var msg Message
 	in := `{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_02","content":[ {"type":"text","text":"hello"} ]}]}`
@@ -78,6 +80,7 @@ func TestOffloadBlocks(t *testing.T) {
 // TestOffloadNeverModifiesInput proves the result shares nothing mutable
 // with the input.
 func TestOffloadNeverModifiesInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	msg := Message{Role: "user", Content: []Block{
 		{Type: "tool_result", ToolUseID: "toolu_03", Content: &ResultContent{Text: strings.Repeat("x", 1500)}},
@@ -112,6 +115,7 @@ func deepCopy(m Message) Message {
 // TestOffloadRepeatedIDKeepsEarlierFile: an id seen twice must not replace
 // the earlier file (an earlier pointer would show other output).
 func TestOffloadRepeatedIDKeepsEarlierFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var files []string
 	for _, text := range []string{"first version, long", "second", "third"} {
@@ -133,6 +137,7 @@ func TestOffloadRepeatedIDKeepsEarlierFile(t *testing.T) {
 }
 
 func TestOffloadRejectsBadSessionBeforeTouchingDisk(t *testing.T) {
+	t.Parallel()
 	for _, session := range []string{"../x", "a/b", "", "s p", strings.Repeat("a", 129), "t\x00"} {
 		w := &recordingWriter{}
 		_, err := Offload(resultMessage("toolu_1", &ResultContent{Text: "x"}), session, t.TempDir(), w)
@@ -151,6 +156,7 @@ func TestOffloadRejectsBadSessionBeforeTouchingDisk(t *testing.T) {
 // TestOffloadUnsafeIDGetsSafeName: an id that cannot name a file still
 // offloads, to sha256-<prefix>.md in the session directory.
 func TestOffloadUnsafeIDGetsSafeName(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, id := range []string{"a/b", "", "../../etc/passwd", "a.b", strings.Repeat("a", 129), "t\x00", ".."} {
 		res, err := OffloadToFile(resultMessage(id, &ResultContent{Text: "x" + id}), "s", dir)
@@ -173,6 +179,7 @@ func TestOffloadUnsafeIDGetsSafeName(t *testing.T) {
 }
 
 func TestOffloadNeedsOneToolResult(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if _, err := OffloadToFile(Message{Role: "user", Content: []Block{{Type: "text", Text: "x"}}}, "s", dir); err == nil {
 		t.Error("no tool_result accepted")
@@ -199,6 +206,7 @@ func (w *recordingWriter) WriteFile(path string, _ []byte) error {
 }
 
 func TestWriteFailureNamesPathAndWraps(t *testing.T) {
+	t.Parallel()
 	cause := errors.New("no space left on device")
 	w := &recordingWriter{fail: cause}
 	_, err := Offload(resultMessage("toolu_9", &ResultContent{Text: "x"}), "s", "/tmp/o", w)
@@ -246,6 +254,7 @@ func TestOSWriterPermissionsAndNoPartialFile(t *testing.T) {
 }
 
 func TestShouldOffload(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		text      string
 		threshold int
@@ -314,6 +323,7 @@ func (w *countingWriter) WriteFile(path string, data []byte) error {
 }
 
 func TestCleanStaleTemps(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	gone := exec.Command("true")
 	gone.Run()

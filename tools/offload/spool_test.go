@@ -11,6 +11,7 @@ import (
 )
 
 func TestSpoolStaysInMemoryBelowThreshold(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s, err := NewSpool(Config{Dir: dir, Session: "s", Threshold: 1000}, "toolu_1")
 	if err != nil {
@@ -30,6 +31,7 @@ func TestSpoolStaysInMemoryBelowThreshold(t *testing.T) {
 }
 
 func TestSpoolSpillsAtThreshold(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s, _ := NewSpool(Config{Dir: dir, Session: "s", Threshold: 1000}, "toolu_2")
 	var want bytes.Buffer
@@ -62,6 +64,7 @@ func TestSpoolSpillsAtThreshold(t *testing.T) {
 }
 
 func TestSpoolExactlyThreshold(t *testing.T) {
+	t.Parallel()
 	s, _ := NewSpool(Config{Dir: t.TempDir(), Session: "s", Threshold: 10}, "toolu_3")
 	s.Write([]byte("0123456789"))
 	if sum := s.Close(); !sum.Offloaded || sum.Lines != 1 {
@@ -70,6 +73,7 @@ func TestSpoolExactlyThreshold(t *testing.T) {
 }
 
 func TestSpoolOff(t *testing.T) {
+	t.Parallel()
 	s, _ := NewSpool(Config{Threshold: 0}, "")
 	s.Write(bytes.Repeat([]byte("x"), 5000))
 	if sum := s.Close(); sum.Offloaded || len(sum.Text) != 5000 {
@@ -78,6 +82,7 @@ func TestSpoolOff(t *testing.T) {
 }
 
 func TestSpoolFailureKeepsEverything(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	blocker := filepath.Join(dir, "file")
 	os.WriteFile(blocker, nil, 0o600) // the offload dir is a file: spilling fails
@@ -93,6 +98,7 @@ func TestSpoolFailureKeepsEverything(t *testing.T) {
 // TestSpoolUnsafeIDStillOffloads: an id that cannot name a file gets a
 // safe name; the output is still offloaded (no unbounded memory).
 func TestSpoolUnsafeIDStillOffloads(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s, err := NewSpool(Config{Dir: dir, Session: "s", Threshold: 10}, "../x")
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestTailLines(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	long := strings.Repeat("x", tailMaxBytes)
 	for _, tc := range []struct {

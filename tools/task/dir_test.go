@@ -106,6 +106,7 @@ func call(t *testing.T, reg *tools.Registry, name, input string) tools.ToolResul
 }
 
 func TestSharedPlan(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, sa := openTools(t, dir, "alice")
 	b, sb := openTools(t, dir, "bob")
@@ -143,6 +144,7 @@ func TestSharedPlan(t *testing.T) {
 // lose nothing: versions are dense, ids unique, and the final plan is the
 // serial replay of the journal's inputs.
 func TestConcurrentStores(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	const stores, calls = 4, 60
 	var wg sync.WaitGroup
@@ -220,6 +222,7 @@ func checkJournal(t *testing.T, dir string, wantVersions int) State {
 }
 
 func TestFaultKilledMidUpdateLeavesLastVersion(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	reg, _ := openTools(t, dir, "")
 	call(t, reg, CreateName, `{"subject":"one","description":""}`)
@@ -254,6 +257,7 @@ func TestFaultKilledMidUpdateLeavesLastVersion(t *testing.T) {
 }
 
 func TestFaultStaleLockTakenOver(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cmd := exec.Command(os.Args[0], "-test.run=^$", dir)
 	cmd.Env = append(os.Environ(), helperEnv+"=hold-lock-mid-update")
@@ -285,6 +289,7 @@ func TestFaultStaleLockTakenOver(t *testing.T) {
 // TestFaultKillDuringUpdates kills a process making updates as fast as it
 // can, several times, and checks the plan after each.
 func TestFaultKillDuringUpdates(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for round := range 3 {
 		cmd := exec.Command(os.Args[0], "-test.run=^$", dir)
@@ -316,6 +321,7 @@ func TestFaultKillDuringUpdates(t *testing.T) {
 }
 
 func TestFollowSeesOtherProcessChanges(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	_, watcher := openTools(t, dir, "")
 	seen := make(chan uint64, 100)
@@ -340,6 +346,7 @@ func TestFollowSeesOtherProcessChanges(t *testing.T) {
 }
 
 func TestAttachLazy(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := NewStore(nil)
 	if err := s.AttachLazy(dir); err != nil {
@@ -362,6 +369,7 @@ func TestAttachLazy(t *testing.T) {
 }
 
 func TestOpenRemovesAKilledWritersTemporaryFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tmp := filepath.Join(dir, "."+SnapshotFile+".12345")
 	if err := os.WriteFile(tmp, []byte(`{"version":`), 0o600); err != nil {

@@ -9,6 +9,7 @@ import (
 
 // TestAppendTaskBytes pins the bytes of a task and of the plan's snapshot.
 func TestAppendTaskBytes(t *testing.T) {
+	t.Parallel()
 	full := Task{
 		ID: "7", Subject: golden.Hostile, Description: golden.Hostile, ActiveForm: "Doing " + golden.Hostile, Status: "in_progress",
 		Owner: golden.Hostile, Blocks: []string{"8", golden.Hostile}, BlockedBy: []string{"1"},

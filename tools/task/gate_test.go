@@ -70,6 +70,7 @@ func within(t *testing.T, d time.Duration, what string, fn func()) {
 // it); a snapshot that is one is passed over (the journal is the record),
 // where os.ReadFile hung on the FIFO and took 4.7 GB of /dev/zero.
 func TestFaultPlantedPlanFiles(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{LockFile, JournalFile, SnapshotFile} {
 		for _, kind := range []string{"fifo", "link to /dev/zero", "directory"} {
 			t.Run(name+" "+kind, func(t *testing.T) {
@@ -117,6 +118,7 @@ func TestFaultPlantedPlanFiles(t *testing.T) {
 // holds the directory open is not written by the next store: it is refused
 // at its open, and the first store (whose file is the old one) goes on.
 func TestJournalFIFOWhileOpen(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "plan")
 	a, err := OpenStore(dir, nil)
 	if err != nil {
@@ -193,6 +195,7 @@ func TestJournalReadInLines(t *testing.T) {
 // TestLongJournalLine: a line over readgate.MaxLine between good ones is
 // skipped; the versions before and after it are read.
 func TestLongJournalLine(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "plan")
 	s, err := OpenStore(dir, nil)
 	if err != nil {
@@ -232,6 +235,7 @@ func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
 // its start once it is over readgate.MaxLine; reading on costs only the
 // bytes added.
 func TestScanLinesResumes(t *testing.T) {
+	t.Parallel()
 	var got []string
 	data := []byte("{\"a\":1}\n" + strings.Repeat("y", readgate.MaxLine+100))
 	r := &countingReader{r: bytes.NewReader(data)}

@@ -9,6 +9,7 @@ import (
 
 // TestRows was render's TestTaskItems: the rows moved to the engine.
 func TestRows(t *testing.T) {
+	t.Parallel()
 	st := State{Tasks: []Task{
 		{ID: "1", Subject: "Read", Status: StatusCompleted, Blocks: []string{"2"}},
 		{ID: "2", Subject: "Write", ActiveForm: "Writing", Status: StatusInProgress, Owner: "bob", BlockedBy: []string{"1"}},

@@ -120,6 +120,7 @@ func agreementCorpus() []string {
 }
 
 func TestSchemasAgreeWithValidators(t *testing.T) {
+	t.Parallel()
 	vs := validators(t)
 	for i, in := range agreementCorpus() {
 		t.Run(fmt.Sprint(i), func(t *testing.T) { checkAgreement(t, vs, []byte(in)) })
@@ -151,6 +152,7 @@ func FuzzTaskTools(f *testing.F) {
 }
 
 func TestSchemaShape(t *testing.T) {
+	t.Parallel()
 	var s map[string]any
 	if err := json.Unmarshal(UpdateSchema(todo.Limits{MaxItems: 7, MaxContentLength: 9, MaxInProgress: 2}), &s); err != nil {
 		t.Fatal(err)
@@ -178,6 +180,7 @@ func TestSchemaShape(t *testing.T) {
 // TestSchemaAgreementRandom checks the agreement on inputs put together at
 // random (a fixed seed) from the pieces the rules care about.
 func TestSchemaAgreementRandom(t *testing.T) {
+	t.Parallel()
 	vs := validators(t)
 	r := rand.New(rand.NewPCG(18, 2026))
 	keys := []string{"subject", "description", "activeForm", "metadata", "taskId", "status", "owner", "addBlocks", "addBlockedBy", "x"}
@@ -205,6 +208,7 @@ func TestSchemaAgreementRandom(t *testing.T) {
 // empty string filled in (where the cursor goes), is accepted: no optional
 // field is offered empty to be refused as "cannot be empty".
 func TestTemplatesAreAccepted(t *testing.T) {
+	t.Parallel()
 	limits := todo.DefaultLimits()
 	validate := map[string]func([]byte) error{
 		CreateName: func(b []byte) error { _, err := ValidateCreate(b, limits); return err },

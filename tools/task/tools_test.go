@@ -60,6 +60,7 @@ func create(subject string) step {
 }
 
 func TestCreateUpdateListGet(t *testing.T) {
+	t.Parallel()
 	reg, store := newTools(t, Options{})
 	run(t, reg, store, []step{
 		{tool: ListName, input: `{}`, want: "No tasks"},
@@ -87,6 +88,7 @@ func TestCreateUpdateListGet(t *testing.T) {
 }
 
 func TestRejections(t *testing.T) {
+	t.Parallel()
 	reg, store := newTools(t, Options{Limits: todo.Limits{MaxItems: 4, MaxContentLength: 10, MaxInProgress: 1}})
 	run(t, reg, store, []step{
 		create("a"), create("b"), create("c"),
@@ -121,6 +123,7 @@ func TestRejections(t *testing.T) {
 }
 
 func TestOwners(t *testing.T) {
+	t.Parallel()
 	reg, store := newTools(t, Options{})
 	run(t, reg, store, []step{
 		create("a"), create("b"), create("c"),
@@ -157,6 +160,7 @@ func TestOwners(t *testing.T) {
 }
 
 func TestDefaultCaller(t *testing.T) {
+	t.Parallel()
 	reg, store := newTools(t, Options{Caller: "agent"})
 	run(t, reg, store, []step{
 		create("a"),
@@ -166,6 +170,7 @@ func TestDefaultCaller(t *testing.T) {
 }
 
 func TestHooksSeeEveryVersion(t *testing.T) {
+	t.Parallel()
 	reg, store := newTools(t, Options{})
 	var versions []uint64
 	store.Events().Every(func(e Event) {
@@ -182,6 +187,7 @@ func TestHooksSeeEveryVersion(t *testing.T) {
 }
 
 func TestResultsUseToolUseID(t *testing.T) {
+	t.Parallel()
 	reg, store := newTools(t, Options{})
 	var ids []string
 	store.Events().Every(func(e Event) { ids = append(ids, e.Record.ToolUseID+" "+string(e.Record.Input)) })
@@ -196,6 +202,7 @@ func TestResultsUseToolUseID(t *testing.T) {
 // with no owner) is at the limit, and then says so, with the call that
 // does it; that call works (issue 29, item 12).
 func TestOwnerChangeOfATaskInProgress(t *testing.T) {
+	t.Parallel()
 	reg, store := newTools(t, Options{Limits: todo.Limits{MaxItems: 10, MaxContentLength: 20, MaxInProgress: 1}})
 	run(t, reg, store, []step{
 		create("a"), create("b"), create("c"), create("d"),
