@@ -132,9 +132,9 @@ func (tt *tmuxTerm) look(args []string) (out string, ok bool) {
 	return out, err == nil
 }
 
-// tmuxCommandLine quotes args for tmux's command parser, in single quotes
-// where they hold more than letters, digits and -_./: ok is false for an
-// argument with a single quote in it, which they cannot hold.
+// tmuxCommandLine quotes each of args in single quotes for tmux's command
+// parser: ok is false for an argument with a single quote or a newline in
+// it, which a single-quoted word cannot hold.
 func tmuxCommandLine(args []string) (line string, ok bool) {
 	words := make([]string, len(args))
 	for i, a := range args {
