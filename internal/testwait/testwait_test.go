@@ -70,3 +70,24 @@ func TestForFailsWithWhatItWaitedFor(t *testing.T) {
 		t.Fatal("For failed on a condition that held")
 	}
 }
+
+// TestUntilLooksLessOftenAsItWaits: past Steady the checks thin out to one
+// every MaxInterval; at Interval throughout, a second's wait would check
+// 200 times. (Fewer checks than the schedule allows are fine: a busy
+// machine sleeps longer.)
+func TestUntilLooksLessOftenAsItWaits(t *testing.T) {
+	var n atomic.Int32
+	begin := time.Now()
+	if Until(time.Second, func() bool { n.Add(1); return false }) {
+		t.Fatal("Until held for a condition that never holds")
+	}
+	if took := time.Since(begin); took < time.Second {
+		t.Fatalf("gave up after %v, before its second", took)
+	}
+	// 40 checks in the first 200 ms, about 11 while the interval grows
+	// to 50 ms (some 240 ms), then one every 50 ms for the rest.
+	most := int32(Steady/Interval) + 11 + int32((time.Second-Steady)/MaxInterval) + 2
+	if n.Load() > most {
+		t.Fatalf("%d checks in a second, want at most %d", n.Load(), most)
+	}
+}
