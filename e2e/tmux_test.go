@@ -1,16 +1,12 @@
 package e2e
 
 import (
-	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,9 +23,6 @@ import (
 type tmuxTerm struct {
 	t      *testing.T
 	socket string // path of its server's socket
-
-	controlOnce sync.Once
-	control     *tmuxControl // nil when it could not be started
 }
 
 // startTmux runs todo-shell in a cols×rows tmux window.
@@ -92,124 +85,11 @@ func tmuxConfig(t *testing.T, more ...string) string {
 
 func (tt *tmuxTerm) run(args ...string) string {
 	tt.t.Helper()
-	if out, ok := tt.look(args); ok {
-		return out
-	}
 	out, err := exec.Command("tmux", append([]string{"-S", tt.socket}, args...)...).CombinedOutput()
 	if err != nil {
 		tt.t.Fatalf("tmux %v: %v\n%s", args, err, out)
 	}
 	return string(out)
-}
-
-// look runs a command that only reads (capture-pane, display-message)
-// through the server's control-mode client, started at the first such
-// command: the waits look at the screen every few milliseconds, and a
-// tmux process for each look cost about 4 ms of CPU, a third of the
-// suite's. ok is false for any other command, or when the control
-// client cannot be had (no session yet, the server gone): run then starts
-// a tmux process, as before, and reports its error.
-func (tt *tmuxTerm) look(args []string) (out string, ok bool) {
-	if len(args) == 0 || (args[0] != "capture-pane" && args[0] != "display-message" && args[0] != "display") {
-		return "", false
-	}
-	line, ok := tmuxCommandLine(args)
-	if !ok {
-		return "", false
-	}
-	tt.controlOnce.Do(func() {
-		c, err := startTmuxControl(tt.socket)
-		if err != nil {
-			return
-		}
-		tt.control = c
-		tt.t.Cleanup(c.close) // before the server is killed (cleanups run last first)
-	})
-	if tt.control == nil {
-		return "", false
-	}
-	out, err := tt.control.do(line)
-	return out, err == nil
-}
-
-// tmuxCommandLine quotes each of args in single quotes for tmux's command
-// parser: ok is false for an argument with a single quote or a newline in
-// it, which a single-quoted word cannot hold.
-func tmuxCommandLine(args []string) (line string, ok bool) {
-	words := make([]string, len(args))
-	for i, a := range args {
-		if strings.ContainsAny(a, "'\n") {
-			return "", false
-		}
-		words[i] = "'" + a + "'"
-	}
-	return strings.Join(words, " "), true
-}
-
-// tmuxControl is a control-mode client (tmux -C) attached to a test's
-// session without a say in its size and without its output: commands go
-// to it one line at a time, and each answer comes back between %begin and
-// %end (or %error) lines that carry the command's number.
-type tmuxControl struct {
-	mu  sync.Mutex
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
-}
-
-func startTmuxControl(socket string) (*tmuxControl, error) {
-	cmd := exec.Command("tmux", "-S", socket, "-C", "attach-session", "-f", "ignore-size,no-output", "-t", "t")
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	return &tmuxControl{cmd: cmd, in: in, out: bufio.NewReader(out)}, nil
-}
-
-// do runs one command line and returns what it printed. Lines outside a
-// command's answer (notifications such as %session-changed, the answer
-// to the attach itself, whose flags are 0) are passed over.
-func (c *tmuxControl) do(line string) (string, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, err := io.WriteString(c.in, line+"\n"); err != nil {
-		return "", err
-	}
-	var out strings.Builder
-	end := ""
-	for {
-		l, err := c.out.ReadString('\n')
-		if err != nil {
-			return "", err
-		}
-		l = strings.TrimSuffix(l, "\n")
-		if end == "" {
-			if f := strings.Fields(l); len(f) == 4 && f[0] == "%begin" && f[3] == "1" {
-				end = strings.Join(f[1:], " ")
-			}
-			continue
-		}
-		switch l {
-		case "%end " + end:
-			return out.String(), nil
-		case "%error " + end:
-			return "", errors.New(out.String())
-		}
-		out.WriteString(l + "\n")
-	}
-}
-
-// close detaches the client (end of its input) and waits for it.
-func (c *tmuxControl) close() {
-	c.in.Close()
-	c.cmd.Wait()
 }
 
 // screen is what the window shows; all is the scrollback and the window.
