@@ -93,7 +93,7 @@ func TestTmuxResizeReachesTheRunningCommand(t *testing.T) {
 	tt.run("send-keys", "-t", "t", "Enter")
 	tt.waitScreen("the command's first size", func(s string) bool { return strings.Contains(s, "size 24 100") })
 	tt.resize(60, 30)
-	tt.waitScreen("the command's new size", func(string) bool { return strings.Contains(tt.screen(), "size 24 60") })
+	tt.waitUntil("the command's new size", func() bool { return strings.Contains(tt.screen(), "size 24 60") })
 	if err := os.WriteFile(gate, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,9 @@
 // once (TestMain) and drive it as a person or a client would — in a
 // pseudo-terminal, in a real tmux, over serve's and MCP's stdio, with
 // signals — and read back what it shows. It has no code of its own.
+// flow_test.go, the check that the module's packages depend one way
+// (docs/architecture.md), is here too: a test of the whole module, it
+// would otherwise cost a test binary of its own that links all of it.
 //
 // The tests wait on terminals and child processes, so they run in
 // parallel (t.Parallel, 4 at a time unless -parallel says otherwise). A

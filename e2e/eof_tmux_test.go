@@ -31,9 +31,9 @@ func TestTmuxCtrlDWhileACommandRuns(t *testing.T) {
 			dir := t.TempDir()
 			tt := startTmuxIn(t, sz[0], sz[1], dir)
 			tt.enter("for i in 1 2 3 4 5 6; do echo step $i; sleep 1; done; touch SENTINEL")
-			tt.waitScreen("the loop's third line, live", func(string) bool { return strings.Contains(tt.screen(), "  step 3") })
+			tt.waitUntil("the loop's third line, live", func() bool { return strings.Contains(tt.screen(), "  step 3") })
 			tt.run("send-keys", "-t", "t", "C-d")
-			tt.waitScreen("the hint", func(string) bool {
+			tt.waitUntil("the hint", func() bool {
 				if tt.paneDead() {
 					t.Fatalf("the shell left on Ctrl+D while a command ran:\n%s", tt.all())
 				}
@@ -53,7 +53,7 @@ func TestTmuxCtrlDWhileACommandRuns(t *testing.T) {
 			}
 			tt.command("echo still here", "still here")
 			tt.run("send-keys", "-t", "t", "C-d")
-			tt.waitScreen("the shell to leave on Ctrl+D at the empty prompt", func(string) bool { return tt.paneDead() })
+			tt.waitUntil("the shell to leave on Ctrl+D at the empty prompt", func() bool { return tt.paneDead() })
 		})
 	}
 }
@@ -102,12 +102,12 @@ func TestTmuxCtrlDWhileTheAgentWorks(t *testing.T) {
 		env := []string{"ANTHROPIC_API_KEY=k", "ANTHROPIC_BASE_URL=" + srv.URL, "HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}
 		tt := startTmuxWith(t, sz[0], sz[1], "", "✦", env, "agent", "--offload-dir", filepath.Join(t.TempDir(), "off"))
 		tt.enter("do the work")
-		tt.waitScreen("the answer's first words, live", func(string) bool { return strings.Contains(tt.screen(), "Working on it") })
+		tt.waitUntil("the answer's first words, live", func() bool { return strings.Contains(tt.screen(), "Working on it") })
 		return tt, api
 	}
 	question := func(t *testing.T, tt *tmuxTerm) {
 		t.Helper()
-		tt.waitScreen("the question", func(string) bool {
+		tt.waitUntil("the question", func() bool {
 			if tt.paneDead() {
 				t.Fatalf("the shell left on one Ctrl+D while the agent worked:\n%s", tt.all())
 			}
@@ -128,14 +128,14 @@ func TestTmuxCtrlDWhileTheAgentWorks(t *testing.T) {
 					t.Fatalf("the shell left, or the question stayed:\n%s", tt.all())
 				}
 				tt.run("send-keys", "-t", "t", "C-d")
-				tt.waitScreen("the shell to leave on Ctrl+D at the empty prompt", func(string) bool { return tt.paneDead() })
+				tt.waitUntil("the shell to leave on Ctrl+D at the empty prompt", func() bool { return tt.paneDead() })
 			})
 			t.Run("twice", func(t *testing.T) {
 				tt, _ := start(t, sz)
 				tt.run("send-keys", "-t", "t", "C-d")
 				question(t, tt)
 				tt.run("send-keys", "-t", "t", "C-d")
-				tt.waitScreen("the shell to leave", func(string) bool { return tt.paneDead() })
+				tt.waitUntil("the shell to leave", func() bool { return tt.paneDead() })
 				s := tt.all()
 				if !hasLine(s, "Working on it") || !hasLine(s, "Interrupted by Ctrl+D: the shell leaves") || strings.Contains(s, "the next prompt") {
 					t.Fatalf("the answer's text or the interruption is not in the scrollback (or it promises a next prompt):\n%s", s)

@@ -47,7 +47,7 @@ func TestTmuxResizeDuringHandoverKeepsTheProgramsOutput(t *testing.T) {
 	tt.run("send-keys", "-t", "t", "/tty cat", "Enter")
 	// Keys typed before cat has the terminal are the shell's: wait for cat.
 	shell := strings.TrimSpace(tt.run("display-message", "-p", "-t", "t", "#{pane_pid}"))
-	tt.waitScreen("cat to run", func(string) bool { return hasChild(shell, "cat") })
+	tt.waitUntil("cat to run", func() bool { return hasChild(shell, "cat") })
 	tt.run("send-keys", "-t", "t", "first line typed", "Enter")
 	tt.waitScreen("cat's echo of the first line", func(s string) bool { return count(s, "first line typed") == 2 })
 	tt.resize(60, 20)

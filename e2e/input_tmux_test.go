@@ -30,7 +30,7 @@ func TestTmuxMultiLineInputAfterAWiderWindow(t *testing.T) {
 				return strings.Contains(s, fmt.Sprintf("echo %d word", n-1)) && strings.HasSuffix(strings.TrimRight(s, "\n "), "end")
 			})
 			tt.resize(size[0], size[1])
-			tt.waitScreen("the input redrawn wider", func(string) bool {
+			tt.waitUntil("the input redrawn wider", func() bool {
 				for _, l := range strings.Split(tt.screen(), "\n") {
 					if strings.HasSuffix(strings.TrimRight(l, " "), "… "+line(n-1)) {
 						return true // the last line whole on one row
@@ -68,11 +68,12 @@ func TestTmuxInputSaysHowManyLinesAreHidden(t *testing.T) {
 				}
 				tt.run("send-keys", "-t", "t", "-l", fmt.Sprintf("echo line %d", i))
 			}
-			scr := tt.waitScreen("the last line and the rows hidden above", func(string) bool {
+			tt.waitUntil("the last line and the rows hidden above", func() bool {
 				s := tt.screen()
 				return strings.Contains(s, fmt.Sprintf("echo line %d", n-1)) && strings.Contains(s, "↑ 8 more lines")
 			})
-			for _, l := range strings.Split(tt.screen(), "\n") {
+			scr := tt.screen()
+			for _, l := range strings.Split(scr, "\n") {
 				if l = strings.TrimRight(l, " "); strings.HasSuffix(l, "echo line 7") || strings.Contains(l, "↓") {
 					t.Fatalf("line 7 shown, or lines hidden below:\n%s", scr)
 				}
@@ -80,7 +81,7 @@ func TestTmuxInputSaysHowManyLinesAreHidden(t *testing.T) {
 			for range n - 1 {
 				tt.run("send-keys", "-t", "t", "Up")
 			}
-			tt.waitScreen("the first line and the rows hidden below", func(string) bool {
+			tt.waitUntil("the first line and the rows hidden below", func() bool {
 				s := tt.screen()
 				return strings.Contains(s, "echo line 0") && strings.Contains(s, "↓ 8 more lines") && !strings.Contains(s, "↑")
 			})

@@ -28,12 +28,12 @@ func TestTmuxCtrlUClearsARecalledEntry(t *testing.T) {
 		tt.run("send-keys", "-t", "t", "Enter")
 		tt.waitScreen("the three lines run", func(s string) bool { return hasLine(s, "THREE-5") && idle(s) })
 		tt.run("send-keys", "-t", "t", "Up")
-		tt.waitScreen("the entry recalled", func(string) bool {
+		tt.waitUntil("the entry recalled", func() bool {
 			rows := strings.Split(strings.TrimRight(tt.screen(), "\n "), "\n")
 			return strings.TrimSpace(rows[len(rows)-1]) == "… echo THREE-5" // the input's last row
 		})
 		tt.run("send-keys", "-t", "t", "C-u")
-		tt.waitScreen("the input cleared whole", func(string) bool {
+		tt.waitUntil("the input cleared whole", func() bool {
 			rows := strings.Split(strings.TrimRight(tt.screen(), "\n "), "\n")
 			n := len(rows)
 			return n >= 2 && strings.TrimRight(rows[n-2], " ") == "THREE-5" && idle(rows[n-1])
@@ -62,7 +62,7 @@ func TestTmuxCtrlRShowsTheMatchPastTheWidth(t *testing.T) {
 		})
 		tt.run("send-keys", "-t", "t", "C-r")
 		tt.run("send-keys", "-t", "t", "-l", "NEEDLE")
-		tt.waitScreen("the match on the search row", func(string) bool {
+		tt.waitUntil("the match on the search row", func() bool {
 			for _, l := range strings.Split(tt.screen(), "\n") {
 				if strings.HasPrefix(l, "(reverse-i-search)'NEEDLE': …x") && strings.Contains(l, "x NEEDLE-11 the end") {
 					return true
@@ -119,7 +119,7 @@ func TestTmuxRunningRowMarksLineBreaks(t *testing.T) {
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		tt.paste("echo a-20\nsleep 2")
 		tt.run("send-keys", "-t", "t", "Enter")
-		tt.waitScreen("the running row", func(string) bool { return strings.Contains(tt.screen(), "Running echo a-20 ⏎ sleep 2 (") })
+		tt.waitUntil("the running row", func() bool { return strings.Contains(tt.screen(), "Running echo a-20 ⏎ sleep 2 (") })
 		tt.waitScreen("the end", func(s string) bool { return hasLine(s, "a-20") && idle(s) })
 	})
 }

@@ -27,7 +27,7 @@ func TestOffloadsAfterCdAndResumeFromAnywhere(t *testing.T) {
 	tt.enter("/offloads")
 	file := regexp.MustCompile(`→ (/\S+\.md)`)
 	var m []string
-	tt.waitScreen("/offloads naming the file by its absolute path", func(string) bool {
+	tt.waitUntil("/offloads naming the file by its absolute path", func() bool {
 		m = file.FindStringSubmatch(tt.joined()) // (200 columns: the path is not wrapped)
 		return m != nil
 	})
@@ -39,7 +39,7 @@ func TestOffloadsAfterCdAndResumeFromAnywhere(t *testing.T) {
 	tt.run("send-keys", "-t", "t", "C-d")
 	left := regexp.MustCompile(`session (\S+) saved · (cd \S+ && todo-shell --resume \S+)\s*$`)
 	var hint []string
-	tt.waitScreen("the note on leaving", func(string) bool {
+	tt.waitUntil("the note on leaving", func() bool {
 		for _, l := range strings.Split(tt.joined(), "\n") {
 			if hint = left.FindStringSubmatch(l); hint != nil {
 				return true
@@ -54,5 +54,5 @@ func TestOffloadsAfterCdAndResumeFromAnywhere(t *testing.T) {
 	t.Cleanup(func() { exec.Command("tmux", "-S", back.socket, "kill-server").Run() })
 	back.waitScreen("the resumed shell", func(s string) bool { return strings.Contains(s, "resumed "+hint[1]) && strings.Contains(s, "❯") })
 	back.enter("/offloads")
-	back.waitScreen("/offloads of the resumed session", func(string) bool { return strings.Contains(back.joined(), "→ "+m[1]) })
+	back.waitUntil("/offloads of the resumed session", func() bool { return strings.Contains(back.joined(), "→ "+m[1]) })
 }

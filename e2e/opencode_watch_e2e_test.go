@@ -162,7 +162,7 @@ func TestWatchOpencodeRealDB(t *testing.T) {
 	env := "NO_COLOR=1 HOME=" + dir + " XDG_DATA_HOME=" + data + " XDG_STATE_HOME=" + filepath.Join(dir, "state")
 	// The session is of /tmp/rec/p-ocdb, where opencode ran.
 	tt := startTmuxEnv(t, 80, 24, dir, env, "watch", "--opencode", "/tmp/rec/p-ocdb")
-	tt.waitScreen("watch waiting for the plan", func(string) bool { return strings.Contains(tt.screen(), "waiting for a plan") })
+	tt.waitUntil("watch waiting for the plan", func() bool { return strings.Contains(tt.screen(), "waiting for a plan") })
 	f, err := os.OpenFile(db+"-wal", os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -181,7 +181,7 @@ func TestWatchOpencodeRealDB(t *testing.T) {
 		if _, err := f.WriteAt(wal[from:to], from); err != nil {
 			t.Fatal(err)
 		}
-		tt.waitScreen(fmt.Sprintf("version %d: %q, not %q", i+1, want.has, want.hasNo), func(string) bool {
+		tt.waitUntil(fmt.Sprintf("version %d: %q, not %q", i+1, want.has, want.hasNo), func() bool {
 			s := tt.screen()
 			for _, w := range want.has {
 				if !strings.Contains(s, w) {
@@ -202,7 +202,7 @@ func TestWatchOpencodeRealDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	tt.run("send-keys", "-t", "t", "q")
-	tt.waitScreen("watch to end", func(string) bool { return strings.Contains(tt.run("display", "-p", "-t", "t", "#{pane_dead}"), "1") })
+	tt.waitUntil("watch to end", func() bool { return strings.Contains(tt.run("display", "-p", "-t", "t", "#{pane_dead}"), "1") })
 }
 
 // TestWatchOpencodeRealDBCheckpointed: watch --opencode over the real
@@ -236,7 +236,7 @@ func TestWatchOpencodeRealDBCheckpointed(t *testing.T) {
 			env := "NO_COLOR=1 HOME=" + dir + " XDG_DATA_HOME=" + data + " XDG_STATE_HOME=" + filepath.Join(dir, "state") +
 				" OPENCODE_DB=" + strings.ReplaceAll(tc.env, "DIR", dir)
 			tt := startTmuxEnv(t, 80, 24, dir, env, "watch", "--opencode", "/tmp/rec/p-ocdb")
-			tt.waitScreen("the last plan", func(string) bool {
+			tt.waitUntil("the last plan", func() bool {
 				s := tt.screen()
 				return strings.Contains(s, "Tasks 3/3") && strings.Contains(s, "✓ Write unit tests") && !strings.Contains(s, "Add a benchmark")
 			})
@@ -244,7 +244,7 @@ func TestWatchOpencodeRealDBCheckpointed(t *testing.T) {
 				t.Errorf("a read refused:\n%s", s)
 			}
 			tt.run("send-keys", "-t", "t", "q")
-			tt.waitScreen("watch to end", func(string) bool { return strings.Contains(tt.run("display", "-p", "-t", "t", "#{pane_dead}"), "1") })
+			tt.waitUntil("watch to end", func() bool { return strings.Contains(tt.run("display", "-p", "-t", "t", "#{pane_dead}"), "1") })
 		})
 	}
 }
@@ -271,7 +271,7 @@ func TestWatchOpencodeRealDBNewSession(t *testing.T) {
 	tt := startTmuxEnv(t, 80, 24, dir, env, "watch", "--opencode", "/tmp/rec/p-ocdb")
 	screenHas := func(what string, has ...string) {
 		t.Helper()
-		tt.waitScreen(what, func(string) bool {
+		tt.waitUntil(what, func() bool {
 			s := tt.screen()
 			for _, w := range has {
 				if !strings.Contains(s, w) {
@@ -304,7 +304,7 @@ func TestWatchOpencodeRealDBNewSession(t *testing.T) {
 		screenHas(fmt.Sprintf("the second session's version %d", min(i, 2)), want...)
 	}
 	tt.run("send-keys", "-t", "t", "q")
-	tt.waitScreen("watch to end", func(string) bool { return strings.Contains(tt.run("display", "-p", "-t", "t", "#{pane_dead}"), "1") })
+	tt.waitUntil("watch to end", func() bool { return strings.Contains(tt.run("display", "-p", "-t", "t", "#{pane_dead}"), "1") })
 }
 
 // TestTmuxReplayOpencodeRealDB: `replay` of the database the real

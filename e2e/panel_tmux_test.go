@@ -17,7 +17,7 @@ func (tt *tmuxTerm) resize(cols, rows int) {
 	tt.t.Helper()
 	tt.run("resize-window", "-t", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows))
 	want := fmt.Sprintf("%dx%d", cols, rows)
-	tt.waitScreen("a "+want+" window", func(string) bool {
+	tt.waitUntil("a "+want+" window", func() bool {
 		return strings.TrimSpace(tt.run("display-message", "-p", "-t", "t", "#{window_width}x#{window_height}")) == want
 	})
 }
@@ -69,7 +69,7 @@ func TestTmuxResizeWhileRunningLeavesNoPanelFragments(t *testing.T) {
 			for range 6 {
 				for _, to := range [][2]int{{from[0] - 20, from[1]}, from} {
 					tt.resize(to[0], to[1])
-					tt.waitScreen("the panel redrawn at the new width", func(string) bool {
+					tt.waitUntil("the panel redrawn at the new width", func() bool {
 						return redrawnAt(tt.screen(), to[0])
 					})
 				}

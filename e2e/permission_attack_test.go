@@ -217,9 +217,9 @@ func TestAgentPermissionAttacksInTmux(t *testing.T) {
 					t.Fatalf("result %+v", r)
 				}
 			} else {
-				tt.waitScreen("the question", func(string) bool { return questionWhole(tt.screen(), a.always) })
+				tt.waitUntil("the question", func() bool { return questionWhole(tt.screen(), a.always) })
 				tt.run("send-keys", "-t", "t", "-l", "n")
-				tt.waitScreen("the reason line", func(string) bool { return strings.Contains(tt.screen(), "Tell Claude why") })
+				tt.waitUntil("the reason line", func() bool { return strings.Contains(tt.screen(), "Tell Claude why") })
 				tt.run("send-keys", "-t", "t", "Enter")
 				tt.waitScreen("the model's answer", func(s string) bool { return strings.Contains(s, "noted") && agentIdle(tt.screen()) })
 				if r := api.last(); !r.IsError || !strings.Contains(r.Text, "Refused by the person") {

@@ -161,7 +161,7 @@ func TestAgentPermissionInTmux(t *testing.T) {
 				t.Helper()
 				before := asks(question)
 				tt.enter(prompt)
-				tt.waitScreen("the question "+question, func(string) bool {
+				tt.waitUntil("the question "+question, func() bool {
 					s := tt.screen()
 					return strings.Count(tt.all(), question) > before && questionWhole(s, rule)
 				})
@@ -176,7 +176,7 @@ func TestAgentPermissionInTmux(t *testing.T) {
 			ask("refuse", "Allow Bash(rm -f notes.txt)?", "")
 			n := count(tt.all(), "noted")
 			tt.run("send-keys", "-t", "t", "-l", "n")
-			tt.waitScreen("the reason line", func(string) bool { return strings.Contains(tt.screen(), "Tell Claude why") })
+			tt.waitUntil("the reason line", func() bool { return strings.Contains(tt.screen(), "Tell Claude why") })
 			tt.run("send-keys", "-t", "t", "-l", "those are my notes")
 			tt.run("send-keys", "-t", "t", "Enter")
 			noted(n)
@@ -186,12 +186,12 @@ func TestAgentPermissionInTmux(t *testing.T) {
 			if r := api.last(); !r.IsError || !strings.Contains(r.Text, "Refused by the person") || !strings.Contains(r.Text, "those are my notes") {
 				t.Fatalf("the refusal sent: %+v", r)
 			}
-			tt.waitScreen("ctx 41% in the prompt", func(string) bool { return strings.Contains(tt.screen(), "ctx 41% ✦") })
+			tt.waitUntil("ctx 41% in the prompt", func() bool { return strings.Contains(tt.screen(), "ctx 41% ✦") })
 
 			// (d) Ctrl+C while asked: the turn ends, the question goes.
 			ask("interrupt", "Allow Bash(rm -f notes.txt)?", "")
 			tt.run("send-keys", "-t", "t", "C-c")
-			tt.waitScreen("the interrupt", func(string) bool {
+			tt.waitUntil("the interrupt", func() bool {
 				s := tt.screen()
 				return strings.Contains(s, "Interrupted") && agentIdle(s) && !strings.Contains(s, "y yes")
 			})
@@ -203,7 +203,7 @@ func TestAgentPermissionInTmux(t *testing.T) {
 			ask("clean home", "Allow Bash(rm -rf ~/something)?", "")
 			n = count(tt.all(), "noted")
 			tt.run("send-keys", "-t", "t", "-l", "n")
-			tt.waitScreen("the reason line", func(string) bool { return strings.Contains(tt.screen(), "Tell Claude why") })
+			tt.waitUntil("the reason line", func() bool { return strings.Contains(tt.screen(), "Tell Claude why") })
 			tt.run("send-keys", "-t", "t", "Enter")
 			noted(n)
 			if _, err := os.Stat(precious); err != nil {
@@ -268,10 +268,10 @@ func TestAgentPermissionInTmux(t *testing.T) {
 			}
 			before := alone()
 			tt.enter("trial again")
-			tt.waitScreen("the rm asked about alone", func(string) bool { return alone() > before && questionWhole(tt.screen(), "") })
+			tt.waitUntil("the rm asked about alone", func() bool { return alone() > before && questionWhole(tt.screen(), "") })
 			n = count(tt.all(), "noted")
 			tt.run("send-keys", "-t", "t", "-l", "n")
-			tt.waitScreen("the reason line", func(string) bool { return strings.Contains(tt.screen(), "Tell Claude why") })
+			tt.waitUntil("the reason line", func() bool { return strings.Contains(tt.screen(), "Tell Claude why") })
 			tt.run("send-keys", "-t", "t", "Enter")
 			noted(n)
 			if _, err := os.Stat(notes); err != nil {

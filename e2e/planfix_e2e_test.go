@@ -22,12 +22,12 @@ func TestLeavingAPlanShellNamesThePlan(t *testing.T) {
 	tt.command(`TaskCreate '{"subject":"Read the spec","description":""}'`, "Task #1 created successfully: Read the spec")
 	tt.command(todoWrite(0, 1), "Todo list updated: 0 completed, 1 in_progress, 1 pending")
 	tt.run("send-keys", "-t", "t", "C-d")
-	tt.waitScreen("the note on leaving, with --plan build", func(string) bool {
+	tt.waitUntil("the note on leaving, with --plan build", func() bool {
 		return strings.Contains(tt.joined(), "todo-shell --resume pb --plan build --offload-dir ")
 	})
 	back := startTmuxWith(t, 120, 24, dir, "❯", env, "--resume", "pb", "--plan", "build", "--offload-dir", off)
 	want := "resumed pb on plan build: 2 todos, 1 in progress"
-	back.waitScreen(want, func(string) bool { return strings.Contains(back.joined(), want) })
+	back.waitUntil(want, func() bool { return strings.Contains(back.joined(), want) })
 }
 
 // TestSessionDirectoryRemovedUnderTheShell: with the offload directory
@@ -45,9 +45,9 @@ func TestSessionDirectoryRemovedUnderTheShell(t *testing.T) {
 	tt.paste(todoWrite(1, 1))
 	tt.run("send-keys", "-t", "t", "Enter")
 	want := "Error: the plan cannot be saved: session directory " + filepath.Join(off, "del") + " is gone"
-	tt.waitScreen(want, func(string) bool { return strings.Contains(tt.joined(), want) })
+	tt.waitUntil(want, func() bool { return strings.Contains(tt.joined(), want) })
 	tt.run("send-keys", "-t", "t", "C-d")
-	tt.waitScreen("the warning on leaving", func(string) bool {
+	tt.waitUntil("the warning on leaving", func() bool {
 		return strings.Contains(tt.joined(), "todo-shell: warning: session not saved: session directory")
 	})
 	if all := tt.joined(); strings.Contains(all, "saved ·") || strings.Contains(all, "Todo list updated: 1 completed, 1 in_progress") {

@@ -35,14 +35,15 @@ func TestTmuxLongPromptLeavesRoomToType(t *testing.T) {
 				tt := startTmuxIn(t, size[0], size[1], base) // its socket's path must be short
 				tt.paste("cd " + c.dir)
 				tt.run("send-keys", "-t", "t", "Enter")
-				tt.waitScreen("the prompt in the directory", func(string) bool {
+				tt.waitUntil("the prompt in the directory", func() bool {
 					return lineStarting(tt.screen(), c.dir[:12])
 				})
 				tt.run("send-keys", "-t", "t", "-l", "echo hello world")
-				scr := tt.waitScreen("the typed text after the prompt", func(string) bool {
+				tt.waitUntil("the typed text after the prompt", func() bool {
 					return strings.Contains(tt.screen(), "❯ echo hello world")
 				})
-				lines := strings.Split(strings.TrimRight(tt.screen(), "\n"), "\n")
+				scr := tt.screen()
+				lines := strings.Split(strings.TrimRight(scr, "\n"), "\n")
 				row := len(lines) - 1
 				col := strings.Index(lines[row], "❯ echo hello world")
 				if col < 0 {
@@ -72,9 +73,9 @@ func TestTmuxTabTemplateOnAnEmptyList(t *testing.T) {
 	t.Parallel()
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		tt.run("send-keys", "-t", "t", "-l", "TodoWrite ")
-		tt.waitScreen("the command typed", func(string) bool { return strings.Contains(tt.screen(), "❯ TodoWrite") })
+		tt.waitUntil("the command typed", func() bool { return strings.Contains(tt.screen(), "❯ TodoWrite") })
 		tt.run("send-keys", "-t", "t", "Tab")
-		tt.waitScreen("the template's end", func(string) bool { return strings.Contains(tt.screen(), "> }'") })
+		tt.waitUntil("the template's end", func() bool { return strings.Contains(tt.screen(), "> }'") })
 		scr := tt.screen()
 		if !strings.Contains(scr, "❯ TodoWrite '{") || !strings.Contains(scr, `"todos": [`) {
 			t.Fatalf("the template's first rows are not shown:\n%s", scr)
@@ -96,12 +97,12 @@ func TestTmuxLongLineCountsHiddenRows(t *testing.T) {
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		tt.paste("echo " + strings.Repeat("word ", 1000))
 		var up, down int
-		tt.waitScreen("the rows hidden above", func(string) bool {
+		tt.waitUntil("the rows hidden above", func() bool {
 			_, err := fmt.Sscanf(strings.TrimSpace(strings.Split(tt.screen(), "\n")[0]), "↑ %d more rows", &up)
 			return err == nil
 		})
 		tt.run("send-keys", "-t", "t", "C-a")
-		tt.waitScreen("the rows hidden below", func(string) bool {
+		tt.waitUntil("the rows hidden below", func() bool {
 			lines := strings.Split(strings.TrimRight(tt.screen(), "\n "), "\n")
 			_, err := fmt.Sscanf(strings.TrimSpace(lines[len(lines)-1]), "↓ %d more rows", &down)
 			return err == nil
@@ -143,13 +144,13 @@ func TestTmuxCtrlCArmingExpires(t *testing.T) {
 	tt := startTmux(t, 80, 24)
 	const hint = "Press Ctrl+C again to exit"
 	tt.run("send-keys", "-t", "t", "C-c")
-	tt.waitScreen("the hint", func(string) bool { return strings.Contains(tt.screen(), hint) })
-	tt.waitScreen("the hint gone", func(string) bool { return !strings.Contains(tt.screen(), hint) })
+	tt.waitUntil("the hint", func() bool { return strings.Contains(tt.screen(), hint) })
+	tt.waitUntil("the hint gone", func() bool { return !strings.Contains(tt.screen(), hint) })
 	tt.run("send-keys", "-t", "t", "C-c")
-	tt.waitScreen("the hint again", func(string) bool { return strings.Contains(tt.screen(), hint) })
+	tt.waitUntil("the hint again", func() bool { return strings.Contains(tt.screen(), hint) })
 	if tt.paneDead() {
 		t.Fatalf("the shell left on a Ctrl+C after the first had expired:\n%s", tt.screen())
 	}
 	tt.run("send-keys", "-t", "t", "C-c") // in time: leaves
-	tt.waitScreen("the shell gone", func(string) bool { return tt.paneDead() })
+	tt.waitUntil("the shell gone", func() bool { return tt.paneDead() })
 }

@@ -78,7 +78,7 @@ func TestTmuxCtrlLClearsOnce(t *testing.T) {
 	// once it is on the screen, so that the clear moves it away.
 	tt.waitScreen("the panel", func(s string) bool { return strings.Contains(s, "Tasks 1/4") })
 	tt.run("send-keys", "-t", "t", "C-l")
-	tt.waitScreen("the panel at the top after Ctrl+L", func(string) bool {
+	tt.waitUntil("the panel at the top after Ctrl+L", func() bool {
 		return strings.HasPrefix(tt.screen(), "╭─ Tasks 1/4")
 	})
 	for _, k := range []string{"a", "b", "c"} {
@@ -108,7 +108,7 @@ func TestTmuxNarrowerWindowKeepsTheScreen(t *testing.T) {
 	tt.command(todoWrite(1, 2), "Todo list updated: 1 completed, 1 in_progress, 2 pending")
 	tt.command("echo keep-me-in-view", "keep-me-in-view")
 	tt.run("resize-window", "-t", "t", "-x", "40")
-	tt.waitScreen("a 40-column window", func(string) bool {
+	tt.waitUntil("a 40-column window", func() bool {
 		return strings.TrimSpace(tt.run("display-message", "-p", "-t", "t", "#{window_width}")) == "40"
 	})
 	tt.run("send-keys", "-t", "t", "-l", "z") // a redraw after the resize
@@ -147,7 +147,7 @@ func TestFaultAutoWrapRestored(t *testing.T) {
 					t.Fatalf("kill: %v %s", err, out)
 				}
 			}
-			tt.waitScreen("the shell to end", func(string) bool {
+			tt.waitUntil("the shell to end", func() bool {
 				return strings.TrimSpace(tt.run("display-message", "-p", "-t", "t", "#{pane_dead}")) == "1"
 			})
 			if wrap := strings.TrimSpace(tt.run("display-message", "-p", "-t", "t", "#{wrap_flag}")); wrap != "1" {

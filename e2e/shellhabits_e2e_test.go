@@ -58,7 +58,7 @@ func TestClearCommandClearsScreen(t *testing.T) {
 		tt.command("echo before-clear", "before-clear")
 		tt.paste("clear")
 		tt.run("send-keys", "-t", "t", "Enter")
-		tt.waitScreen("the prompt alone at the top of the window", func(string) bool {
+		tt.waitUntil("the prompt alone at the top of the window", func() bool {
 			rows := strings.Split(strings.TrimRight(tt.screen(), "\n "), "\n")
 			return len(rows) == 1 && strings.HasSuffix(strings.TrimRight(rows[0], " "), "❯")
 		})
@@ -121,7 +121,7 @@ func (tt *tmuxTerm) enter(text string) {
 // blanks aside).
 func (tt *tmuxTerm) waitRow(suffix string) {
 	tt.t.Helper()
-	tt.waitScreen(fmt.Sprintf("a row ending %q", suffix), func(string) bool {
+	tt.waitUntil(fmt.Sprintf("a row ending %q", suffix), func() bool {
 		for _, l := range strings.Split(tt.screen(), "\n") {
 			if strings.HasSuffix(strings.TrimRight(l, " "), suffix) {
 				return true
@@ -230,7 +230,7 @@ func TestLeavingNamesSessionAndResumingSaysWhatCameBack(t *testing.T) {
 			tt.command(todoWrite(1, 1), "Todo list updated: 1 completed, 1 in_progress, 1 pending")
 			tt.run("send-keys", "-t", "t", "C-d")
 			var m []string
-			tt.waitScreen("the note on leaving", func(string) bool {
+			tt.waitUntil("the note on leaving", func() bool {
 				m = left.FindStringSubmatch(tt.joined())
 				return m != nil
 			})
@@ -239,7 +239,7 @@ func TestLeavingNamesSessionAndResumingSaysWhatCameBack(t *testing.T) {
 			}
 			back := startTmuxWith(t, sz[0], sz[1], dir, "❯", nil, "--resume", m[1], "--offload-dir", off)
 			want := "resumed " + m[1] + ": 3 todos, 1 in progress"
-			back.waitScreen(want, func(string) bool { return strings.Contains(back.joined(), want) })
+			back.waitUntil(want, func() bool { return strings.Contains(back.joined(), want) })
 		})
 	}
 }
@@ -271,11 +271,11 @@ func TestNewcomerHints(t *testing.T) {
 	eachSize(t, func(t *testing.T, tt *tmuxTerm) {
 		tt.command("todoread", "did you mean TodoRead?")
 		tt.enter(`TodoWrite {"todos":[]}`)
-		tt.waitScreen("the quoting hint", func(string) bool {
+		tt.waitUntil("the quoting hint", func() bool {
 			return strings.Contains(tt.joined(), "Hint: wrap the JSON in single quotes")
 		})
 		tt.enter(`TodoWrite '{"todos":[{"id":"1","content":"Ship","status":"pending","priority":"high"}]}'`)
-		tt.waitScreen("the shape hint", func(string) bool {
+		tt.waitUntil("the shape hint", func() bool {
 			s := tt.joined()
 			return strings.Contains(s, "Claude Code 1.x") && strings.Contains(s, "add activeForm")
 		})
@@ -291,9 +291,9 @@ func TestTabOnEmptyListTypesIntoFirstContent(t *testing.T) {
 		tt.run("send-keys", "-t", "t", "-l", "TodoWrite ")
 		tt.waitRow("TodoWrite")
 		tt.run("send-keys", "-t", "t", "Tab")
-		tt.waitScreen("the template", func(string) bool { return strings.Contains(tt.screen(), `"content": ""`) })
+		tt.waitUntil("the template", func() bool { return strings.Contains(tt.screen(), `"content": ""`) })
 		tt.run("send-keys", "-t", "t", "-l", "Hello")
-		tt.waitScreen("Hello typed into content", func(string) bool { return strings.Contains(tt.screen(), `"content": "Hello"`) })
+		tt.waitUntil("Hello typed into content", func() bool { return strings.Contains(tt.screen(), `"content": "Hello"`) })
 	})
 }
 

@@ -21,12 +21,12 @@ func TestTmuxClearingAnOwnerSaysWhatIsRefused(t *testing.T) {
 	tt.paste(`TaskUpdate '{"taskId":"3","owner":""}'`)
 	tt.run("send-keys", "-t", "t", "Enter")
 	want := `Error: Task #3 is in_progress: clearing its owner (bob) would make it a second in_progress task with no owner (#4 is one); the limit is one in_progress task per owner, the tasks with no owner counting as one. Clear the owner and set it back to pending together: TaskUpdate '{"taskId":"3","owner":"","status":"pending"}'`
-	tt.waitScreen("the refusal", func(string) bool { return strings.Contains(tt.joined(), want) && idle(tt.all()) })
+	tt.waitUntil("the refusal", func() bool { return strings.Contains(tt.joined(), want) && idle(tt.all()) })
 	tt.paste(`TaskUpdate '{"taskId":"3","owner":"","status":"pending"}'`)
 	tt.run("send-keys", "-t", "t", "Enter")
 	tt.waitScreen("the call it gave done", func(s string) bool { return count(s, "Updated task #3 status, owner") == 2 && idle(s) })
 	// The panel is drawn in a frame of its own after the result.
-	tt.waitScreen("task 3 pending with no owner in the panel", func(string) bool { return hasLine(boxText(tt.screen()), "○ #3 C") })
+	tt.waitUntil("task 3 pending with no owner in the panel", func() bool { return hasLine(boxText(tt.screen()), "○ #3 C") })
 }
 
 // TestTmuxTaskGetWithAnIDAloneGetsTheUsage: `TaskGet 2` says how to call

@@ -60,7 +60,7 @@ func TestTmuxCursorAtTheInsertionPoint(t *testing.T) {
 			}
 			// Cells, not bytes: the prompt's ❯ and the é, ö are one cell each.
 			want := fmt.Sprintf("%d %d 1", len([]rune(lines[row][:col]))+len([]rune("❯ echo héllo wö")), row)
-			tt.waitScreen("the cursor at the insertion point", func(string) bool {
+			tt.waitUntil("the cursor at the insertion point", func() bool {
 				return strings.TrimSpace(tt.run("display-message", "-p", "-t", "t", "#{cursor_x} #{cursor_y} #{cursor_flag}")) == want
 			})
 		})
@@ -87,7 +87,7 @@ func TestTmuxHeightOnlyResizeRedraws(t *testing.T) {
 	}
 	for _, rows := range []int{16, 24, 12, 24} {
 		tt.resize(80, rows)
-		tt.waitScreen(fmt.Sprintf("the panel and the prompt whole at 80×%d", rows), func(string) bool { return whole(tt.screen()) })
+		tt.waitUntil(fmt.Sprintf("the panel and the prompt whole at 80×%d", rows), func() bool { return whole(tt.screen()) })
 	}
 }
 

@@ -13,11 +13,11 @@ func TestTmuxTitleCountsWhatThePanelCounts(t *testing.T) {
 	tt := startTmuxEnv(t, 100, 30, t.TempDir(), "")
 	waitTitle := func(want string) {
 		t.Helper()
-		tt.waitScreen("the title "+want, func(string) bool { return tt.title() == want })
+		tt.waitUntil("the title "+want, func() bool { return tt.title() == want })
 	}
 	tt.command(`TaskCreate '{"subject":"Read the spec","description":""}'`, "Task #1 created successfully: Read the spec")
 	waitTitle("0/1")
 	tt.command(`TodoWrite '{"todos":[{"content":"A","activeForm":"Doing A","status":"in_progress"},{"content":"B","activeForm":"Doing B","status":"completed"}]}'`, "Todo list updated: 1 completed, 1 in_progress, 0 pending")
-	tt.waitScreen("the panel's tally", func(string) bool { return strings.Contains(tt.all(), "Tasks 1/3") })
+	tt.waitUntil("the panel's tally", func() bool { return strings.Contains(tt.all(), "Tasks 1/3") })
 	waitTitle("1/3 ▸ Doing A")
 }

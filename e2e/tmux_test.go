@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +24,9 @@ import (
 type tmuxTerm struct {
 	t      *testing.T
 	socket string // path of its server's socket
+
+	controlOnce sync.Once
+	control     *tmuxControl // its reads' client (tmux_control_test.go); nil when it could not be started
 }
 
 // startTmux runs todo-shell in a cols×rows tmux window.
@@ -85,6 +89,9 @@ func tmuxConfig(t *testing.T, more ...string) string {
 
 func (tt *tmuxTerm) run(args ...string) string {
 	tt.t.Helper()
+	if out, ok := tt.look(args); ok {
+		return out
+	}
 	out, err := exec.Command("tmux", append([]string{"-S", tt.socket}, args...)...).CombinedOutput()
 	if err != nil {
 		tt.t.Fatalf("tmux %v: %v\n%s", args, err, out)
@@ -103,6 +110,15 @@ func (tt *tmuxTerm) waitScreen(what string, ok func(string) bool) string {
 	testwait.For(tt.t, 10*time.Second, what, func() bool { s = tt.all(); return ok(s) },
 		func() string { return "the terminal holds:\n" + s })
 	return s
+}
+
+// waitUntil waits until ok holds, for a check that reads the terminal
+// itself (only the window, the joined lines, a format): a look at the
+// scrollback besides would be a second tmux process for nothing. On
+// failure it shows the scrollback and window.
+func (tt *tmuxTerm) waitUntil(what string, ok func() bool) {
+	tt.t.Helper()
+	testwait.For(tt.t, 10*time.Second, what, ok, func() string { return "the terminal holds:\n" + tt.all() })
 }
 
 // paste types text as a bracketed paste (one line: it waits for Enter).

@@ -51,7 +51,7 @@ func TestTmuxReplayStepSaysVersionAndKeys(t *testing.T) {
 			tt := tmuxSh(t, sz[0], sz[1], dir, binary+" replay --step todos.jsonl; printf \"PROMPT\\$ \"; sleep 60")
 			has := func(what string) {
 				t.Helper()
-				tt.waitScreen(what, func(string) bool { return strings.Contains(tt.screen(), what) })
+				tt.waitUntil(what, func() bool { return strings.Contains(tt.screen(), what) })
 			}
 			has("version 1/3 · space/→ next · q quit")
 			tt.run("send-keys", "-t", "t", "Space")
@@ -61,7 +61,7 @@ func TestTmuxReplayStepSaysVersionAndKeys(t *testing.T) {
 			tt.run("send-keys", "-t", "t", "Right", "Right")
 			has("version 3/3 (end) · ← back · q quit")
 			tt.run("send-keys", "-t", "t", "q")
-			tt.waitScreen("the prompt after replay", func(string) bool { return lineStarting(tt.screen(), "PROMPT$") })
+			tt.waitUntil("the prompt after replay", func() bool { return lineStarting(tt.screen(), "PROMPT$") })
 			scr := tt.screen() // (← back redraws: the scrollback keeps the screens before)
 			if strings.Contains(scr, "q quit") || !strings.Contains(scr, "● Adding tests") {
 				t.Errorf("after q, the last panel without the keys line:\n%s", scr)
@@ -80,7 +80,7 @@ func TestTmuxReplayEndsWithANewline(t *testing.T) {
 			dir := t.TempDir()
 			writeJournal(t, filepath.Join(dir, "todos.jsonl"))
 			tt := tmuxSh(t, sz[0], sz[1], dir, binary+" replay --speed 1000 todos.jsonl; printf \"PROMPT\\$ \"; sleep 60")
-			tt.waitScreen("the prompt", func(string) bool { return strings.Contains(tt.screen(), "PROMPT$") })
+			tt.waitUntil("the prompt", func() bool { return strings.Contains(tt.screen(), "PROMPT$") })
 			if scr := tt.screen(); !lineStarting(scr, "PROMPT$") {
 				t.Errorf("the prompt does not start its line:\n%s", scr)
 			}
@@ -102,8 +102,9 @@ func TestTmuxWatchHeaderIsCutNotWrapped(t *testing.T) {
 				t.Fatal(err)
 			}
 			tt := tmuxSh(t, sz[0], sz[1], dir, binary+" watch --offload-dir "+off)
-			scr := tt.waitScreen("the waiting line", func(string) bool { return strings.Contains(tt.screen(), "waiting for a plan…") })
-			rows := strings.Split(tt.screen(), "\n")
+			tt.waitUntil("the waiting line", func() bool { return strings.Contains(tt.screen(), "waiting for a plan…") })
+			scr := tt.screen()
+			rows := strings.Split(scr, "\n")
 			head := strings.TrimRight(rows[0], " ")
 			if !strings.HasPrefix(head, "no session yet · sessions in ") || !strings.Contains(head, "…") || !strings.HasSuffix(head, " · q quits") || ansi.StringWidth(head) > sz[0]-1 {
 				t.Errorf("header %q (%d cells), want it cut with … within %d:\n%s", head, ansi.StringWidth(head), sz[0]-1, scr)

@@ -50,7 +50,7 @@ func TestTmuxWatchHeaderKeepsVersionAndQuit(t *testing.T) {
 				t.Fatal(err)
 			}
 			tt := tmuxSh(t, tc.cols, tc.rows, project, "HOME="+home+" CODEX_HOME= CLAUDE_CONFIG_DIR= exec "+binary+" watch "+tc.flag)
-			tt.waitScreen("the header with its version and q quits", func(string) bool {
+			tt.waitUntil("the header with its version and q quits", func() bool {
 				head, _, _ := strings.Cut(tt.screen(), "\n")
 				rest := head
 				for _, w := range tc.want {

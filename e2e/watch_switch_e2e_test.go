@@ -174,7 +174,7 @@ func TestWatchAllShowsLivePlansOnly(t *testing.T) {
 			live.todoWrite(`{"todos":[]}`)
 			tt := startTmuxWith(t, sz[0], sz[1], home, "live plan", env, "watch", "--all", "--offload-dir", off)
 			boxes := func(s string) int { return strings.Count(s, "╭─ todo-shell · ") }
-			tt.waitScreen("the shared plan and the live session", func(string) bool {
+			tt.waitUntil("the shared plan and the live session", func() bool {
 				s := tt.screen()
 				return strings.Contains(s, "2 live plans") && strings.Contains(s, "╭─ todo-shell plan · build") && boxes(s) == 1
 			})
@@ -183,7 +183,7 @@ func TestWatchAllShowsLivePlansOnly(t *testing.T) {
 				t.Fatalf("the session's box has no id:\n%s", s)
 			}
 			live.end()
-			tt.waitScreen("the ended session's box gone", func(string) bool {
+			tt.waitUntil("the ended session's box gone", func() bool {
 				s := tt.screen()
 				return strings.Contains(s, "1 live plan ") && strings.Contains(s, "╭─ todo-shell plan · build") && boxes(s) == 0
 			})

@@ -68,7 +68,7 @@ func TestTmuxWatchShowsTodosAndTasks(t *testing.T) {
 			return strings.Contains(s, "todo-shell · mix") && strings.Contains(s, " 2/4 ")
 		})
 		tt.run("send-keys", "-t", "t", "Enter")
-		tt.waitScreen("the session opened", func(string) bool {
+		tt.waitUntil("the session opened", func() bool {
 			s := tt.screen()
 			return strings.Contains(s, "Tasks 2/4") && hasLine(boxText(s), "● #2 Testing it")
 		})

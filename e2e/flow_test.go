@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"cmp"
@@ -29,6 +29,7 @@ var (
 // (tools.Broker), and untrusted text is neutralised where it is drawn. It
 // also keeps render, pure functions of data to strings, off Bubble Tea.
 func TestTheFlowIsOneWay(t *testing.T) {
+	t.Parallel()
 	deps := moduleDeps(t)
 	if len(deps) < 10 {
 		t.Fatalf("go list found %d packages", len(deps))
@@ -61,7 +62,9 @@ func TestTheFlowIsOneWay(t *testing.T) {
 // non-test imports, transitively), as go list says.
 func moduleDeps(t *testing.T) map[string][]string {
 	t.Helper()
-	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", "./...").Output()
+	list := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", "./...")
+	list.Dir = ".." // the module's top: every package of it
+	out, err := list.Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
