@@ -191,7 +191,7 @@ func startTmuxWith(t *testing.T, cols, rows int, dir, prompt string, env []strin
 	// A state directory of its own (history, plans), unless env names
 	// one: tests run in parallel.
 	cmd := fmt.Sprintf("cd %s && XDG_STATE_HOME=%s NO_COLOR=1 TERM=tmux-256color %s exec %s %s", dir, t.TempDir(), strings.Join(env, " "), binary, strings.Join(quoted, " "))
-	tt.run("-f", tmuxConfig(t), "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), cmd)
+	tt.newSession(tmuxConfig(t), cols, rows, cmd)
 	t.Cleanup(func() { exec.Command("tmux", "-S", tt.socket, "kill-server").Run() })
 	tt.waitScreen("the first prompt", func(s string) bool { return strings.Contains(s, prompt) })
 	return tt

@@ -22,7 +22,7 @@ func tmuxSh(t *testing.T, cols, rows int, dir, line string) *tmuxTerm {
 	// A state directory of its own (history, plans), unless line sets
 	// one: tests run in parallel.
 	cmd := fmt.Sprintf("cd '%s' && XDG_STATE_HOME='%s' NO_COLOR=1 TERM=tmux-256color exec sh -c '%s'", dir, t.TempDir(), strings.ReplaceAll(line, "'", `'\''`))
-	tt.run("-f", tmuxConfig(t), "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), cmd)
+	tt.newSession(tmuxConfig(t), cols, rows, cmd)
 	t.Cleanup(func() { exec.Command("tmux", "-S", tt.socket, "kill-server").Run() })
 	return tt
 }
