@@ -18,11 +18,12 @@ import (
 //
 // The client is attached to a session of its own ("look", running cat),
 // never to the test's session "t": a client attached to the window under
-// test is a second terminal for it (its size, focus, the terminal that
-// answers a query), and once in 1,350 runs a replay under test ended with
-// nothing on its screen while such a client was attached to it. From
-// another session the client only names the pane (-t t), as a tmux process
-// does, and the window under test has no client at all, as before.
+// test would be a second terminal for it (its size, focus, the terminal
+// that answers a query). From another session it only names the pane
+// (-t t), as a tmux process does, and the window under test has no client
+// at all, as before. (A replay's blank dead pane, seen once in some 1,500
+// runs with the first version of this client, was tmux losing the output
+// of a process that exits at once, with or without it: see newSession.)
 
 // tmuxControl is a control-mode client of a test's tmux server: commands
 // go to it one line at a time, and each answer comes back between %begin

@@ -129,9 +129,9 @@ func (tt *tmuxTerm) waitScreen(what string, ok func(string) bool) string {
 }
 
 // waitUntil waits until ok holds, for a check that reads the terminal
-// itself (only the window, the joined lines, a format): a look at the
-// scrollback besides would be a second tmux process for nothing. On
-// failure it shows the scrollback and window.
+// itself (only the window, the joined lines, a format): a capture of the
+// scrollback besides would be a second look for nothing. On failure it
+// shows the scrollback and window.
 func (tt *tmuxTerm) waitUntil(what string, ok func() bool) {
 	tt.t.Helper()
 	testwait.For(tt.t, 10*time.Second, what, ok, func() string { return "the terminal holds:\n" + tt.all() })
