@@ -625,26 +625,45 @@ func (f *follower) checkLive() {
 }
 
 // watchRoot watches root or, until it exists, the nearest directory above
-// it that does.
+// it that does. A directory made below that one between the two watches
+// (mkdir -p makes the whole path at once) brings no event: after each
+// watch it looks again, and goes down while the path goes on.
 func (f *follower) watchRoot() error {
-	if err := f.w.Add(f.root); err == nil {
-		f.waitingFor = ""
-		return nil
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("watch %s: %w", f.root, err)
-	}
-	dir := filepath.Dir(f.root)
-	for {
-		if err := f.w.Add(dir); err == nil {
+	for prev := ""; ; {
+		err := f.w.Add(f.root)
+		if err == nil {
+			f.waitingFor = ""
+			return nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("watch %s: %w", f.root, err)
+		}
+		dir := filepath.Dir(f.root)
+		for f.w.Add(dir) != nil {
+			up := filepath.Dir(dir)
+			if up == dir {
+				return fmt.Errorf("watch %s: no directory above it exists", f.root)
+			}
+			dir = up
+		}
+		// The same directory again: the one below exists and cannot be
+		// watched (a permission); wait here rather than go round.
+		if _, err := os.Stat(nextToward(dir, f.root)); err != nil || dir == prev {
 			f.waitingFor = dir
 			return nil
 		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			return fmt.Errorf("watch %s: no directory above it exists", f.root)
-		}
-		dir = up
+		_ = f.w.Remove(dir) // made meanwhile: watch further down
+		prev = dir
 	}
+}
+
+// nextToward is the directory directly under dir on the way to root.
+func nextToward(dir, root string) string {
+	rel, err := filepath.Rel(dir, root)
+	if err != nil {
+		return root
+	}
+	first, _, _ := strings.Cut(rel, string(filepath.Separator))
+	return filepath.Join(dir, first)
 }
 
 // lister is a Target whose candidates are directories to watch from the

@@ -201,3 +201,44 @@ func TestFaultJournalReplacedOrDamaged(t *testing.T) {
 	f.Close()
 	waitFor("ci")
 }
+
+// TestFollowSessionWaitsForADeepPathMadeAtOnce: the session's directory
+// is made with its parents in one go (mkdir -p) just as Follow starts
+// watching, many times over. A directory made between Follow's failed
+// watch of it and its watch of the parent brought no event, and Follow
+// waited for ever (seen once, under load, in
+// TestFollowSessionWaitsForDirectory).
+func TestFollowSessionWaitsForADeepPathMadeAtOnce(t *testing.T) {
+	t.Parallel()
+	line, err := os.ReadFile("../plan/testdata/todos.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 100 {
+		base := t.TempDir()
+		dir := filepath.Join(base, "a", "b", "c", "d")
+		ctx, cancel := context.WithCancel(context.Background())
+		updates := make(chan Update, 100)
+		done := make(chan error, 1)
+		go func() { done <- Follow(ctx, Session{Dir: dir, ID: "s1"}, func(u Update) { updates <- u }) }()
+		// No wait for Follow's first update: the directories appear while
+		// it looks for the nearest one that exists.
+		os.MkdirAll(filepath.Join(dir, "s1"), 0o700)
+		os.WriteFile(filepath.Join(dir, "s1", "todos.jsonl"), line, 0o600)
+		deadline := time.After(5 * time.Second)
+	wait:
+		for {
+			select {
+			case u := <-updates:
+				if statuses(u) == "ci" && u.Source == "s1" {
+					break wait
+				}
+			case <-deadline:
+				cancel()
+				t.Fatalf("run %d: no update after the session appeared", i)
+			}
+		}
+		cancel()
+		<-done
+	}
+}
