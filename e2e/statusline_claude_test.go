@@ -56,6 +56,7 @@ type claudeInTmux struct {
 	t      *testing.T
 	s      *cliScenario
 	socket string
+	term   *tmuxTerm // its commands, through the control client
 }
 
 // startClaudeInTmux starts Claude Code in a cols×rows tmux with
@@ -82,6 +83,7 @@ func startClaudeInTmux(t *testing.T, cols, rows int, script []turn) *claudeInTmu
 	s.run.Command = append(s.run.Command, "--model", "claude-sonnet-4-5")
 
 	c := &claudeInTmux{t: t, s: s, socket: filepath.Join(s.dir, "tmux.sock")}
+	c.term = &tmuxTerm{t: t, socket: c.socket}
 	pane := fmt.Sprintf("env %s=%s %s", envOuter, s.config(), os.Args[0])
 	c.tmux("-f", tmuxConfig(t), "new-session", "-d", "-s", "t", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), pane)
 	t.Cleanup(func() {
@@ -114,11 +116,7 @@ func (c *claudeInTmux) quit() {
 
 func (c *claudeInTmux) tmux(args ...string) string {
 	c.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-S", c.socket}, args...)...).CombinedOutput()
-	if err != nil {
-		c.t.Fatalf("tmux %v: %v\n%s", args, err, out)
-	}
-	return string(out)
+	return c.term.run(args...)
 }
 
 func (c *claudeInTmux) screen() string { return c.tmux("capture-pane", "-p", "-t", "t") }

@@ -14,7 +14,8 @@ import (
 // process for each look (capture-pane) costs about 4 ms of CPU: with
 // three thousand looks, a fifth of the end-to-end tests' CPU. A
 // control-mode client (tmux -C) takes the same commands on its input, one
-// connection for all of a test's looks.
+// connection for all of a test's looks, and for its keys (send-keys,
+// paste-buffer: another thousand processes a run) and resizes.
 //
 // The client is attached to a session of its own ("look", running cat),
 // never to the test's session "t": a client attached to the window under
@@ -101,13 +102,23 @@ func (c *tmuxControl) close() {
 	c.cmd.Wait()
 }
 
-// look runs a command that only reads (capture-pane, display-message) of
-// the test's session through the control client, started at the first
-// such command. ok is false for any other command, one that names no
-// target in "t", or when the client cannot be had (no server, or it has
-// gone): run then starts a tmux process, as before, and reports its error.
-func (tt *tmuxTerm) look(args []string) (out string, ok bool) {
-	if len(args) == 0 || (args[0] != "capture-pane" && args[0] != "display-message" && args[0] != "display") {
+// controlled are the commands the control client carries: those that
+// read the test's pane, type into it or resize its window. Any other
+// (new-session, kill-server, load-buffer with its input) starts a process.
+var controlled = map[string]bool{
+	"capture-pane": true, "display-message": true, "display": true,
+	"send-keys": true, "paste-buffer": true, "resize-window": true,
+}
+
+// viaControl runs a command of the test's session (one of controlled)
+// through the control client, started at the first such command. ok is
+// false for any other command, one that names no target in "t", or when
+// the command fails or the client cannot be had (no server, or it has
+// gone): run then starts a tmux process, as before, which reports the
+// error. (A command that fails did nothing: tmux checks its target and
+// flags first.)
+func (tt *tmuxTerm) viaControl(args []string) (out string, ok bool) {
+	if len(args) == 0 || !controlled[args[0]] {
 		return "", false
 	}
 	line, ok := tmuxCommandLine(args)
@@ -168,7 +179,7 @@ func TestTmuxControlReadsAsCapturePaneDoes(t *testing.T) {
 		{"capture-pane", "-p", "-J", "-S", "-", "-t", "t"},
 		{"display-message", "-p", "-t", "t", "#{pane_dead} #{window_width}x#{window_height} #{cursor_x},#{cursor_y} #{session_name} #{session_attached}"},
 	} {
-		fast, ok := tt.look(args)
+		fast, ok := tt.viaControl(args)
 		if !ok {
 			t.Fatalf("%q did not go through the control client", args)
 		}
@@ -187,12 +198,52 @@ func TestTmuxControlReadsAsCapturePaneDoes(t *testing.T) {
 		t.Errorf("the test's session: %q clients and size, want none attached and 60x10", got)
 	}
 	for _, args := range [][]string{
-		{"send-keys", "-t", "t", "x"},
 		{"display-message", "-p", "-t", "t", "it's"},
 		{"display-message", "-p", "#{session_name}"},
+		{"new-session", "-d", "-s", "u", "cat"},
+		{"send-keys", "-t", "t", "-l", "it's"},
 	} {
-		if _, ok := tt.look(args); ok {
+		if _, ok := tt.viaControl(args); ok {
 			t.Errorf("%q went through the control client", args)
 		}
+	}
+}
+
+// TestTmuxControlTypesAndResizesAsAProcessDoes: keys, a paste and a resize
+// given through the control client reach the test's pane as a tmux
+// process's do (a key name, literal text with tmux's own specials in it,
+// a bracketed paste), and one that fails there is reported, by the
+// process run starts then.
+func TestTmuxControlTypesAndResizesAsAProcessDoes(t *testing.T) {
+	t.Parallel()
+	tt := tmuxSh(t, 60, 10, t.TempDir(), `echo ready; exec cat -v`)
+	tt.waitScreen("cat", func(s string) bool { return hasLine(s, "ready") })
+	for _, args := range [][]string{
+		{"send-keys", "-t", "t", "-l", `a;b $HOME ~ #{pane_id} \x`},
+		{"send-keys", "-t", "t", "Escape", "Enter"},
+		{"resize-window", "-t", "t", "-x", "50", "-y", "8"},
+	} {
+		if _, ok := tt.viaControl(args); !ok {
+			t.Fatalf("%q did not go through the control client", args)
+		}
+	}
+	tt.waitScreen("the keys", func(s string) bool {
+		return hasLine(s, `a;b $HOME ~ #{pane_id} \x^[`)
+	})
+	if got := tt.run("display-message", "-p", "-t", "t", "#{window_width}x#{window_height} #{session_attached}"); got != "50x8 0\n" {
+		t.Errorf("after resize-window: %q, want 50x8 and no client attached", got)
+	}
+	cmd := exec.Command("tmux", "-S", tt.socket, "load-buffer", "-")
+	cmd.Stdin = strings.NewReader("pasted")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("load-buffer: %v\n%s", err, out)
+	}
+	if _, ok := tt.viaControl([]string{"paste-buffer", "-p", "-d", "-t", "t"}); !ok {
+		t.Fatal("paste-buffer did not go through the control client")
+	}
+	tt.run("send-keys", "-t", "t", "Enter")
+	tt.waitScreen("the paste", func(s string) bool { return hasLine(s, "pasted") })
+	if _, ok := tt.viaControl([]string{"send-keys", "-t", "t", "-X", "cancel"}); ok {
+		t.Error("a command tmux refuses (copy-mode command outside copy mode) was taken as done")
 	}
 }

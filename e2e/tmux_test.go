@@ -105,7 +105,7 @@ func (tt *tmuxTerm) newSession(conf string, cols, rows int, cmd string) {
 
 func (tt *tmuxTerm) run(args ...string) string {
 	tt.t.Helper()
-	if out, ok := tt.look(args); ok {
+	if out, ok := tt.viaControl(args); ok {
 		return out
 	}
 	out, err := exec.Command("tmux", append([]string{"-S", tt.socket}, args...)...).CombinedOutput()

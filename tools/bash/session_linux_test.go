@@ -65,7 +65,7 @@ func TestTerminalSizeReachesTheRunningCommand(t *testing.T) {
 	}()
 	testwait.For(t, 10*time.Second, "the command to start", func() bool { return strings.Contains(out.String(), "start 24 100") }, func() string { return out.String() })
 	size.Set(60)
-	testwait.For(t, 10*time.Second, "the command to hear of 60 columns", func() bool { return strings.Contains(out.String(), "winch 24 60") })
+	testwait.For(t, 10*time.Second, "the command to hear of 60 columns", func() bool { return strings.Contains(out.String(), "winch 24 60") }, func() string { return out.String() })
 	if err := os.WriteFile(gate, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
