@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -8,7 +9,8 @@ import (
 
 // TestAgentHelpNamesTheToolsItRuns: agent's help names every tool the
 // agent's engine registers, in the order the model sees them, and no other
-// (issue 29, item 13): it is made from the registry, so it cannot drift.
+// (issue 29, item 13), and says which never ask: agentTools, written out
+// so that --help builds no registry, is the registry's.
 func TestAgentHelpNamesTheToolsItRuns(t *testing.T) {
 	o := &Options{Getenv: func(string) string { return "" }, OffloadDir: t.TempDir(), BashTimeout: 1e9}
 	o.MaxItems, o.MaxContentLength, o.MaxInProgress = 50, 200, 1
@@ -16,9 +18,15 @@ func TestAgentHelpNamesTheToolsItRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
+	var names, never []string
 	for _, d := range a.executor.Definitions() {
 		names = append(names, d.Name)
+		if d.ReadOnly {
+			never = append(never, d.Name)
+		}
+	}
+	if gotNames, gotNever := agentTools(); !slices.Equal(gotNames, names) || !slices.Equal(gotNever, never) {
+		t.Errorf("agentTools() = %v, never asking %v; the registry has %v, never asking %v", gotNames, gotNever, names, never)
 	}
 	if len(names) < 10 {
 		t.Fatalf("the agent runs %d tools: %v", len(names), names)
